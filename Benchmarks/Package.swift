@@ -1,0 +1,17 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "PulsarBenchmarks",
+    dependencies: [.package(name: "pulsar", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "render-throughput",
+            dependencies: [
+                .product(name: "PulsarCore", package: "pulsar"),
+                .product(name: "PulsarAudio", package: "pulsar"),
+            ],
+            path: "Sources/RenderThroughput"
+        ),
+    ]
+)

@@ -1,0 +1,46 @@
+# Set-up in two commands on Debian 12 (see README): `make demo` and `make test`.
+# Each installs the Debian packages it needs (only when dpkg says one is missing), then builds.
+
+SWIFT ?= swift
+DEB_PACKAGES := pkg-config libsndfile1-dev
+BENCH_PACKAGES := sox
+OUT ?= out
+
+.PHONY: all deps deps-bench build demo test bench clean
+
+all: build
+
+# Installs what is missing; runs apt-get update only then. Uses sudo when not root.
+define install_missing
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PACKAGES))
+
+deps-bench:
+	$(call install_missing,$(DEB_PACKAGES) $(BENCH_PACKAGES))
+
+build: deps
+	$(SWIFT) build -c release
+
+demo: build
+	@mkdir -p $(OUT)
+	.build/release/pulsar render Resources/patterns/demo.json -o $(OUT)/demo.wav
+	.build/release/pulsar render Resources/patterns/demo.json -o $(OUT)/demo-lra.wav --profile lra --format s16
+	.build/release/pulsar info Resources/patterns/demo.json
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+bench: deps-bench
+	cd Benchmarks && $(SWIFT) run -c release render-throughput
+
+clean:
+	rm -rf .build Benchmarks/.build $(OUT)

@@ -1,0 +1,95 @@
+import Foundation
+import PulsarCore
+
+/// Writes a render to a WAV file all or nothing: the samples go to a hidden temporary file next
+/// to the destination, which is renamed into place only when complete, and removed on any failure.
+///
+/// Thread rules: call from any thread except the real-time one; `export` blocks until done. The
+/// progress callback runs on the calling thread.
+public struct WAVExporter: Sendable {
+    /// What an export produced.
+    public struct Report: Sendable {
+        public var frames: FrameIndex
+        public var channels: Int
+        /// Samples the limiter touched.
+        public var limitedSamples: Int
+        /// Largest absolute sample written.
+        public var peak: Float
+    }
+
+    /// Frames rendered and written per step.
+    public var blockFrames: Int = 1 << 16
+    public var format: SampleFormat
+
+    public init(format: SampleFormat = .float) {
+        self.format = format
+    }
+
+    /// Renders `frames` mono frames of `source` (called with a buffer and its first frame; returns
+    /// the number of limited samples) into `path` at `sampleRate`.
+    public func export(to path: String, sampleRate: SampleRate, frames: FrameIndex,
+                       progress: ((Double) -> Void)? = nil,
+                       source: (UnsafeMutableBufferPointer<Float>, FrameIndex) -> Int) throws(AudioFileError) -> Report {
+        let temporary = Self.temporaryPath(for: path)
+        var report = Report(frames: frames, channels: 1, limitedSamples: 0, peak: 0)
+        do throws(AudioFileError) {
+            let file = try SoundFile(writing: temporary, sampleRate: sampleRate.hertz, channels: 1, format: format)
+            let whole = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames)
+            defer { whole.deallocate() }
+            var position: FrameIndex = 0
+            while position < frames {
+                let n = Int(min(FrameIndex(blockFrames), frames - position))
+                let block = UnsafeMutableBufferPointer(rebasing: whole[0..<n])
+                report.limitedSamples += source(block, position)
+                report.peak = max(report.peak, Self.peak(block))
+                try file.write(UnsafeBufferPointer(block))
+                position += FrameIndex(n)
+                progress?(Double(position) / Double(frames))
+            }
+            try file.close()
+            guard rename(temporary, path) == 0 else {
+                throw AudioFileError(path: path, message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        return report
+    }
+
+    /// Renders a whole pattern to `path`.
+    public func export(_ renderer: PatternRenderer, to path: String,
+                       progress: ((Double) -> Void)? = nil) throws(AudioFileError) -> Report {
+        try export(to: path, sampleRate: renderer.sampleRate, frames: renderer.frameCount, progress: progress) { buffer, frame in
+            renderer.render(into: buffer, from: frame)
+        }
+    }
+
+    /// The hidden sibling a file is written to before it is renamed to `path`.
+    public static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        return "\(directory)/.\(url.lastPathComponent).partial-\(getpid())"
+    }
+
+    static func peak(_ block: UnsafeMutableBufferPointer<Float>) -> Float {
+        // Magnitudes compared as bit patterns (non-negative floats order like their bits).
+        guard let base = block.baseAddress else { return 0 }
+        var lanes = SIMD8<UInt32>()
+        let magnitudeMask = SIMD8<UInt32>(repeating: 0x7FFF_FFFF)
+        var i = 0
+        while i + 8 <= block.count {
+            let bits = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD8<UInt32>.self) & magnitudeMask
+            lanes.replace(with: bits, where: bits .> lanes)
+            i += 8
+        }
+        var m: UInt32 = 0
+        for lane in 0..<8 { m = Swift.max(m, lanes[lane]) }
+        var peak = Float(bitPattern: m)
+        while i < block.count {
+            peak = Swift.max(peak, abs(base[i]))
+            i += 1
+        }
+        return peak
+    }
+}

@@ -1,0 +1,99 @@
+/// A small command-line parser: `--name value`, `--name=value`, `-o value`, flags, positionals,
+/// and `--` to end options. Unknown options and missing values are usage errors (exit 64).
+struct Arguments {
+    struct Option {
+        var names: [String]
+        var takesValue: Bool
+    }
+
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    /// Parses `words` against `options`; the key of an option is its first name.
+    init(_ words: [String], options: [Option], command: String) throws(CommandFailure) {
+        var index = 0
+        var optionsEnded = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if optionsEnded || word == "-" || !word.hasPrefix("-") {
+                positionals.append(word)
+                continue
+            }
+            if word == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = word
+            var inlineValue: String?
+            if let eq = word.firstIndex(of: "="), word.hasPrefix("--") {
+                name = String(word[..<eq])
+                inlineValue = String(word[word.index(after: eq)...])
+            }
+            guard let option = options.first(where: { $0.names.contains(name) }) else {
+                throw CommandFailure(.usage, "\(command): unknown option '\(name)' (see '\(command) --help')")
+            }
+            let key = option.names[0]
+            if option.takesValue {
+                if let inlineValue {
+                    values[key] = inlineValue
+                } else {
+                    guard index < words.count else {
+                        throw CommandFailure(.usage, "\(command): option '\(name)' needs a value (see '\(command) --help')")
+                    }
+                    values[key] = words[index]
+                    index += 1
+                }
+            } else {
+                guard inlineValue == nil else {
+                    throw CommandFailure(.usage, "\(command): option '\(name)' takes no value")
+                }
+                flags.insert(key)
+            }
+        }
+    }
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    func value(_ name: String) -> String? { values[name] }
+
+    /// An integer option within `range`, or `fallback` when absent.
+    func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>, command: String) throws(CommandFailure) -> Int {
+        guard let text = values[name] else { return fallback }
+        guard let v = Int(text), range.contains(v) else {
+            throw CommandFailure(.usage, "\(command): \(name) must be a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+        }
+        return v
+    }
+
+    /// A finite number option, or nil when absent.
+    func number(_ name: String, command: String) throws(CommandFailure) -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let v = Double(text), v.isFinite else {
+            throw CommandFailure(.usage, "\(command): \(name) must be a number, not '\(text)'")
+        }
+        return v
+    }
+
+    /// One of `choices`, or `fallback` when absent.
+    func choice<T: RawRepresentable>(_ name: String, default fallback: T, command: String) throws(CommandFailure) -> T
+    where T.RawValue == String, T: CaseIterable {
+        guard let text = values[name] else { return fallback }
+        guard let v = T(rawValue: text) else {
+            let all = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CommandFailure(.usage, "\(command): \(name) must be one of \(all), not '\(text)'")
+        }
+        return v
+    }
+
+    /// Exactly one positional argument.
+    func singleInput(command: String) throws(CommandFailure) -> String {
+        guard positionals.count == 1 else {
+            throw CommandFailure(.usage, positionals.isEmpty
+                ? "\(command): missing INPUT (see '\(command) --help')"
+                : "\(command): expected one INPUT, got \(positionals.count): \(positionals.joined(separator: " "))")
+        }
+        return positionals[0]
+    }
+}

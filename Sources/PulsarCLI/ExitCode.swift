@@ -1,0 +1,27 @@
+/// The exit codes of `pulsar`, from BSD's sysexits.h (documented in the README).
+enum ExitCode: Int32 {
+    case ok = 0
+    /// Bad command line: unknown option, missing or malformed value.
+    case usage = 64
+    /// Bad input data: the pattern breaks a rule.
+    case dataError = 65
+    /// An input file does not exist or cannot be read.
+    case noInput = 66
+    /// A device or service is unavailable.
+    case unavailable = 69
+    /// A bug: something that should not happen did.
+    case software = 70
+    /// Writing an output failed.
+    case ioError = 74
+}
+
+/// A failure that ends the command with a one-line message and an exit code.
+struct CommandFailure: Error {
+    var code: ExitCode
+    var message: String
+
+    init(_ code: ExitCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pulsar`: dispatches a subcommand and turns its failure into a one-line message and an exit code.
+let version = "0.1.0"
+
+let usage = """
+usage: pulsar COMMAND [OPTIONS]
+
+commands:
+  render    synthesize a pattern's haptic waveform into a WAV file
+  info      show what a pattern file holds
+  convert   convert a pattern between Pulsar JSON and AHAP
+
+'pulsar COMMAND --help' describes a command. Exit codes: 0 ok, 64 usage, 65 bad data,
+66 missing input, 69 device unavailable, 70 internal error, 74 I/O error.
+"""
+
+let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> Void)] = [
+    "render": (RenderCommand.help, RenderCommand.run),
+    "info": (InfoCommand.help, InfoCommand.run),
+    "convert": (ConvertCommand.help, ConvertCommand.run),
+]
+
+var words = Array(CommandLine.arguments.dropFirst())
+guard let name = words.first else {
+    Console.error(usage)
+    exit(ExitCode.usage.rawValue)
+}
+words.removeFirst()
+switch name {
+case "--help", "-h", "help":
+    Console.out(usage)
+    exit(0)
+case "--version", "-V":
+    Console.out("pulsar \(version)")
+    exit(0)
+default:
+    break
+}
+guard let command = commands[name] else {
+    Console.error("pulsar: unknown command '\(name)' (see 'pulsar --help')")
+    exit(ExitCode.usage.rawValue)
+}
+if words.contains("--help") || words.contains("-h") {
+    Console.out(command.help)
+    exit(0)
+}
+do {
+    try command.run(words)
+    exit(0)
+} catch {
+    Console.error(error.message)
+    exit(error.code.rawValue)
+}

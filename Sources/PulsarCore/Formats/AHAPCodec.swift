@@ -1,0 +1,335 @@
+/// Apple Core Haptics AHAP import and export. The rules (docs/formats.md):
+///
+/// - `HapticTransient` → a transient with amplitude `HapticIntensity` (default 1) and frequency
+///   `HapticSharpness` (default 0.5). Parameter curves do not touch transients (as Lofelt's and
+///   Apple's own files assume).
+/// - `HapticContinuous` → the continuous part over `[Time, Time + EventDuration)`:
+///   amplitude = `HapticIntensity × HapticIntensityControl(t)`, frequency =
+///   `HapticSharpness + HapticSharpnessControl(t)`, each clamped to 0...1, with the clamp points
+///   inserted as breakpoints. Where events overlap, the one with the higher intensity wins.
+/// - A parameter curve holds from its `Time` until the next curve of the same parameter starts;
+///   its control points interpolate linearly with their ends held. Control-point times are
+///   relative to the curve's `Time` (Apple), unless every curve with a non-zero `Time` starts with
+///   a control point at exactly that time — then they are absolute (Lofelt Studio exports).
+/// - `Parameter` entries act as one-point curves. Audio events and unknown entries are ignored
+///   with a warning; values out of range are clamped with a warning.
+///
+/// Export writes one continuous event spanning the curves, intensity 1 and sharpness 0, with the
+/// amplitude and frequency curves as control curves of at most 16 points (Core Haptics' limit),
+/// consecutive curves sharing their boundary point, and one `HapticTransient` per transient.
+enum AHAPCodec {
+    static let maximumControlPoints = 16
+
+    private struct Event {
+        var time: Double        // seconds
+        var end: Double         // seconds; == time for transients
+        var intensity: Double
+        var sharpness: Double
+        var isTransient: Bool
+        var order: Int
+    }
+
+    private struct ControlCurve {
+        var start: Double                       // seconds
+        var points: [(time: Double, value: Double)]  // absolute seconds
+        var order: Int
+
+        func value(at t: Double) -> Double {
+            guard let first = points.first else { return 0 }
+            if t <= first.time { return first.value }
+            // Last point with time <= t (binary search; points are sorted).
+            var lo = 0, hi = points.count - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if points[mid].time <= t { lo = mid } else { hi = mid - 1 }
+            }
+            if lo + 1 >= points.count { return points[lo].value }
+            let a = points[lo], b = points[lo + 1]
+            return a.value + (b.value - a.value) * (t - a.time) / (b.time - a.time)
+        }
+    }
+
+    /// The curves of one parameter, as a function of time with a neutral value where none applies.
+    private struct Control {
+        var curves: [ControlCurve] = []
+        var neutral: Double
+
+        /// Value at `t`, taking the curve active at `t` (right limit) or just before `t` (left).
+        func value(at t: Double, left: Bool) -> Double {
+            // Curves are sorted by start: the active one is the last that started (strictly) before t.
+            var lo = 0, hi = curves.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if left ? curves[mid].start < t : curves[mid].start <= t { lo = mid + 1 } else { hi = mid }
+            }
+            return lo == 0 ? neutral : curves[lo - 1].value(at: t)
+        }
+
+        var breakpoints: [Double] {
+            curves.flatMap { [$0.start] + $0.points.map(\.time) }
+        }
+    }
+
+    // MARK: Import
+
+    static func decode(_ doc: JSONValue, reader: inout JSONFieldReader, maximumPoints: Int) throws(PatternDiagnostic) -> DecodedPattern {
+        _ = try reader.object(doc, "$")
+        reader.warnUnknownMembers(of: doc, known: ["Version", "Metadata", "Pattern"], "$")
+        let entries = try reader.array(try reader.required("Pattern", in: doc, "$"), "$.Pattern")
+        var events: [Event] = []
+        var intensity = Control(neutral: 1)
+        var sharpness = Control(neutral: 0)
+        var rawCurves: [(id: String, start: Double, points: [(Double, Double)], order: Int, node: JSONValue)] = []
+        var clampedCount = 0
+
+        func clamp(_ v: Double, _ range: ClosedRange<Double>) -> Double {
+            let c = min(max(v, range.lowerBound), range.upperBound)
+            if c != v { clampedCount += 1 }
+            return c
+        }
+
+        for (i, entry) in entries.enumerated() {
+            let path = "$.Pattern[\(i)]"
+            let members = try reader.object(entry, path)
+            for member in members {
+                let node = member.value
+                let p = "\(path).\(member.key)"
+                switch member.key {
+                case "Event":
+                    _ = try reader.object(node, p)
+                    let type = try reader.string(try reader.required("EventType", in: node, p), p + ".EventType")
+                    let timeNode = try reader.required("Time", in: node, p)
+                    let time = try reader.number(timeNode, p + ".Time")
+                    guard time >= 0 else { throw reader.error(.negativeTime, at: timeNode, p + ".Time", "time \(JSONWriter.format(time)) is negative; times start at 0") }
+                    var eventIntensity = 1.0, eventSharpness = 0.5
+                    if let params = node["EventParameters"] {
+                        for (k, param) in try reader.array(params, p + ".EventParameters").enumerated() {
+                            let pp = "\(p).EventParameters[\(k)]"
+                            _ = try reader.object(param, pp)
+                            let id = try reader.string(try reader.required("ParameterID", in: param, pp), pp + ".ParameterID")
+                            let value = try reader.number(try reader.required("ParameterValue", in: param, pp), pp + ".ParameterValue")
+                            switch id {
+                            case "HapticIntensity": eventIntensity = clamp(value, 0...1)
+                            case "HapticSharpness": eventSharpness = clamp(value, 0...1)
+                            default:
+                                if type.hasPrefix("Haptic") {
+                                    reader.warn(.ignored, at: param, pp, "parameter \(id) is not part of the Pulsar model and is ignored")
+                                }
+                            }
+                        }
+                    }
+                    switch type {
+                    case "HapticTransient":
+                        events.append(Event(time: time, end: time, intensity: eventIntensity, sharpness: eventSharpness, isTransient: true, order: i))
+                    case "HapticContinuous":
+                        let durationNode = try reader.required("EventDuration", in: node, p)
+                        let duration = try reader.number(durationNode, p + ".EventDuration")
+                        guard duration >= 0 else {
+                            throw reader.error(.negativeTime, at: durationNode, p + ".EventDuration", "duration \(JSONWriter.format(duration)) is negative")
+                        }
+                        if duration == 0 {
+                            reader.warn(.ignored, at: node, p, "continuous event of zero duration ignored")
+                        } else {
+                            events.append(Event(time: time, end: time + duration, intensity: eventIntensity, sharpness: eventSharpness, isTransient: false, order: i))
+                        }
+                    default:
+                        reader.warn(.ignored, at: node, p, "\(type) event ignored: only haptic events become a pattern")
+                    }
+                case "ParameterCurve", "Parameter":
+                    _ = try reader.object(node, p)
+                    let id = try reader.string(try reader.required("ParameterID", in: node, p), p + ".ParameterID")
+                    let timeNode = try reader.required("Time", in: node, p)
+                    let start = try reader.number(timeNode, p + ".Time")
+                    guard start >= 0 else { throw reader.error(.negativeTime, at: timeNode, p + ".Time", "time \(JSONWriter.format(start)) is negative; times start at 0") }
+                    var points: [(Double, Double)] = []
+                    if member.key == "Parameter" {
+                        points = [(0, try reader.number(try reader.required("ParameterValue", in: node, p), p + ".ParameterValue"))]
+                    } else {
+                        let list = try reader.array(try reader.required("ParameterCurveControlPoints", in: node, p), p + ".ParameterCurveControlPoints")
+                        for (k, cp) in list.enumerated() {
+                            let cpp = "\(p).ParameterCurveControlPoints[\(k)]"
+                            _ = try reader.object(cp, cpp)
+                            let tNode = try reader.required("Time", in: cp, cpp)
+                            let t = try reader.number(tNode, cpp + ".Time")
+                            if let last = points.last, t < last.0 {
+                                throw reader.error(.unsorted, at: tNode, cpp + ".Time", "control point time \(JSONWriter.format(t)) s comes before the previous one's \(JSONWriter.format(last.0)) s")
+                            }
+                            points.append((t, try reader.number(try reader.required("ParameterValue", in: cp, cpp), cpp + ".ParameterValue")))
+                        }
+                    }
+                    switch id {
+                    case "HapticIntensityControl", "HapticSharpnessControl":
+                        if !points.isEmpty { rawCurves.append((id, start, points, i, node)) }
+                    default:
+                        reader.warn(.ignored, at: node, p, "\(id) ignored: only intensity and sharpness controls shape a pattern")
+                    }
+                default:
+                    reader.warn(.ignored, at: node, p, "unknown pattern entry \"\(member.key)\" ignored")
+                }
+            }
+        }
+
+        // Relative (Apple) or absolute (Lofelt Studio) control-point times, decided per file.
+        let offsetCurves = rawCurves.filter { $0.start > 0 }
+        let absolute = !offsetCurves.isEmpty && offsetCurves.allSatisfy { abs($0.points[0].0 - $0.start) < 1e-9 }
+        if absolute {
+            reader.warn(.absoluteCurveTimes, at: offsetCurves[0].node, "$.Pattern",
+                        "control-point times read as absolute (every curve starts at its own Time, as Lofelt Studio writes them)")
+        }
+        for c in rawCurves {
+            let isIntensity = c.id == "HapticIntensityControl"
+            let pts = c.points.map { (time: absolute ? $0.0 : c.start + $0.0, value: clamp($0.1, isIntensity ? 0...1 : -1...1)) }
+            let curve = ControlCurve(start: c.start, points: pts, order: c.order)
+            if isIntensity { intensity.curves.append(curve) } else { sharpness.curves.append(curve) }
+        }
+        intensity.curves.sort { ($0.start, $0.order) < ($1.start, $1.order) }
+        sharpness.curves.sort { ($0.start, $0.order) < ($1.start, $1.order) }
+        if clampedCount > 0 {
+            reader.warn(.clamped, at: nil, "$.Pattern", "\(clampedCount) parameter value(s) outside their range were clamped")
+        }
+
+        var pattern = PatternData()
+        let transients = events.filter(\.isTransient).sorted { ($0.time, $0.order) < ($1.time, $1.order) }
+        for t in transients {
+            let point = DiscretePoint(time: t.time * 1000, amplitude: t.intensity, frequency: t.sharpness)
+            if let last = pattern.discretePattern.last, last.time == point.time {
+                reader.warn(.duplicateTime, at: nil, "$.Pattern", "transients at the same time \(JSONWriter.format(t.time)) s merged, keeping the stronger")
+                if point.amplitude > last.amplitude { pattern.discretePattern[pattern.discretePattern.count - 1] = point }
+                continue
+            }
+            pattern.discretePattern.append(point)
+        }
+        let continuous = events.filter { !$0.isTransient }
+        pattern.continuousPattern = buildCurves(continuous, intensity: intensity, sharpness: sharpness)
+        if pattern.pointCount > maximumPoints {
+            throw reader.error(.tooManyPoints, at: doc, "$", "\(pattern.pointCount) points, more than the limit of \(maximumPoints)")
+        }
+        return DecodedPattern(pattern: pattern, locate: { location in (location.wirePath, nil) })
+    }
+
+    /// Samples the piecewise-linear amplitude and frequency functions at every time where one of
+    /// their inputs changes, plus the times where the frequency crosses its clamp bounds.
+    private static func buildCurves(_ events: [Event], intensity: Control, sharpness: Control) -> ContinuousPattern {
+        guard !events.isEmpty else { return ContinuousPattern() }
+        let finalEnd = events.map(\.end).max()!
+
+        let byStart = events.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
+
+        /// Answers "which event wins at t" for non-decreasing t in O(events active at t).
+        struct Sweep {
+            let events: [Event]
+            var next = 0
+            var open: [Event] = []
+
+            /// The winning event at `t` (right limit) or just before it (left limit).
+            mutating func active(_ t: Double, left: Bool) -> Event? {
+                while next < events.count, events[next].time <= t { open.append(events[next]); next += 1 }
+                open.removeAll { $0.end < t }
+                var best: Event?
+                for e in open where left ? (e.time < t && t <= e.end) : (e.time <= t && t < e.end) {
+                    if best == nil || e.intensity > best!.intensity { best = e }
+                }
+                return best
+            }
+        }
+
+        func curve(control: Control, combine: (Event, Double) -> Double, crossings: Bool, silentValue: Double?) -> [ValuePoint] {
+            var times = Set(control.breakpoints.filter { $0 < finalEnd })
+            for e in events { times.insert(e.time); times.insert(e.end) }
+            var sorted = times.filter { $0 >= 0 && $0 <= finalEnd }.sorted()
+            if crossings {
+                var extra: [Double] = []
+                var sweepA = Sweep(events: byStart), sweepB = Sweep(events: byStart)
+                for (a, b) in zip(sorted, sorted.dropFirst()) {
+                    guard let ea = sweepA.active(a, left: false), let eb = sweepB.active(b, left: true), ea.order == eb.order else { continue }
+                    let va = combine(ea, control.value(at: a, left: false))
+                    let vb = combine(eb, control.value(at: b, left: true))
+                    for bound in [0.0, 1.0] where (va - bound) * (vb - bound) < 0 {
+                        extra.append(a + (bound - va) / (vb - va) * (b - a))
+                    }
+                }
+                sorted = Set(sorted + extra).sorted()
+            }
+            var points: [ValuePoint] = []
+            func emit(_ t: Double, _ v: Double) {
+                points.append(ValuePoint(time: t * 1000, value: min(max(v, 0), 1)))
+            }
+            var sweep = Sweep(events: byStart)
+            for t in sorted {
+                let leftEvent = sweep.active(t, left: true)
+                let rightEvent = t < finalEnd ? sweep.active(t, left: false) : nil
+                let leftValue = leftEvent.map { combine($0, control.value(at: t, left: true)) } ?? silentValue
+                let rightValue = rightEvent.map { combine($0, control.value(at: t, left: false)) } ?? (t < finalEnd ? silentValue : nil)
+                switch (leftValue, rightValue) {
+                case let (l?, r?):
+                    if t > 0, abs(l - r) > 1e-12 { emit(t, l) }
+                    emit(t, r)
+                case let (l?, nil): emit(t, l)
+                case let (nil, r?): emit(t, r)
+                case (nil, nil): break
+                }
+            }
+            return points
+        }
+
+        let amplitude = curve(control: intensity, combine: { e, c in e.intensity * c }, crossings: false, silentValue: 0)
+        let frequency = curve(control: sharpness, combine: { e, c in e.sharpness + c }, crossings: true, silentValue: nil)
+        return ContinuousPattern(amplitude: amplitude, frequency: frequency)
+    }
+
+    // MARK: Export
+
+    static func encode(_ pattern: PatternData) -> JSONValue {
+        var entries: [JSONValue] = []
+        let c = pattern.continuousPattern
+        if !c.amplitude.isEmpty {
+            let end = max(c.amplitude.last!.time, c.frequency.last?.time ?? 0)
+            let sharpness = c.frequency.isEmpty ? 0.5 : 0
+            entries.append(.obj(["Event": .obj([
+                "Time": .num(0),
+                "EventType": .str("HapticContinuous"),
+                "EventDuration": .num(end / 1000),
+                "EventParameters": .arr([
+                    .obj(["ParameterID": .str("HapticIntensity"), "ParameterValue": .num(1)]),
+                    .obj(["ParameterID": .str("HapticSharpness"), "ParameterValue": .num(sharpness)]),
+                ]),
+            ])]))
+            entries += controlCurves("HapticIntensityControl", c.amplitude)
+            entries += controlCurves("HapticSharpnessControl", c.frequency)
+        }
+        for t in pattern.discretePattern {
+            entries.append(.obj(["Event": .obj([
+                "Time": .num(t.time / 1000),
+                "EventType": .str("HapticTransient"),
+                "EventParameters": .arr([
+                    .obj(["ParameterID": .str("HapticIntensity"), "ParameterValue": .num(t.amplitude)]),
+                    .obj(["ParameterID": .str("HapticSharpness"), "ParameterValue": .num(t.frequency)]),
+                ]),
+            ])]))
+        }
+        return .obj([
+            "Version": .num(1),
+            "Metadata": .obj(["Project": .str(""), "Created": .str(""), "Description": .str("Exported by pulsar")]),
+            "Pattern": .arr(entries),
+        ])
+    }
+
+    /// Curves of at most 16 points with relative times; each starts at the previous one's last point.
+    private static func controlCurves(_ id: String, _ points: [ValuePoint]) -> [JSONValue] {
+        var curves: [JSONValue] = []
+        var start = 0
+        repeat {
+            let chunk = points[start..<min(points.count, start + maximumControlPoints)]
+            let origin = chunk.first!.time
+            curves.append(.obj(["ParameterCurve": .obj([
+                "ParameterID": .str(id),
+                "Time": .num(origin / 1000),
+                "ParameterCurveControlPoints": .arr(chunk.map {
+                    .obj(["Time": .num(($0.time - origin) / 1000), "ParameterValue": .num($0.value)])
+                }),
+            ])]))
+            start += maximumControlPoints - 1
+        } while start < points.count - 1
+        return curves
+    }
+}

@@ -1,0 +1,68 @@
+/// Lofelt / Nice Vibrations `.haptic` import (docs/formats.md): envelope times are seconds and
+/// become milliseconds; amplitude and frequency values are taken as they are (0...1, linear);
+/// each amplitude point's `emphasis` becomes a transient at that time with the emphasis'
+/// amplitude and frequency.
+enum LofeltCodec {
+    static func decode(_ doc: JSONValue, reader: inout JSONFieldReader, maximumPoints: Int) throws(PatternDiagnostic) -> DecodedPattern {
+        _ = try reader.object(doc, "$")
+        reader.warnUnknownMembers(of: doc, known: ["version", "metadata", "signals"], "$")
+        let signals = try reader.required("signals", in: doc, "$")
+        _ = try reader.object(signals, "$.signals")
+        let continuous = try reader.required("continuous", in: signals, "$.signals")
+        _ = try reader.object(continuous, "$.signals.continuous")
+        let envelopes = try reader.required("envelopes", in: continuous, "$.signals.continuous")
+        _ = try reader.object(envelopes, "$.signals.continuous.envelopes")
+        let base = "$.signals.continuous.envelopes"
+        let amplitudeNodes = try reader.array(try reader.required("amplitude", in: envelopes, base), base + ".amplitude")
+        let frequencyNodes = try envelopes["frequency"].map { v throws(PatternDiagnostic) in try reader.array(v, base + ".frequency") } ?? []
+        if amplitudeNodes.count + frequencyNodes.count > maximumPoints {
+            throw reader.error(.tooManyPoints, at: doc, "$", "\(amplitudeNodes.count + frequencyNodes.count) points, more than the limit of \(maximumPoints)")
+        }
+
+        var pattern = PatternData()
+        var emphasisNodes: [(point: JSONValue, path: String)] = []
+        for (i, node) in amplitudeNodes.enumerated() {
+            let path = "\(base).amplitude[\(i)]"
+            _ = try reader.object(node, path)
+            let time = try reader.number(try reader.required("time", in: node, path), path + ".time") * 1000
+            let value = try reader.number(try reader.required("amplitude", in: node, path), path + ".amplitude")
+            pattern.continuousPattern.amplitude.append(ValuePoint(time: time, value: value))
+            if let emphasis = node["emphasis"] {
+                let ep = path + ".emphasis"
+                _ = try reader.object(emphasis, ep)
+                pattern.discretePattern.append(DiscretePoint(
+                    time: time,
+                    amplitude: try reader.number(try reader.required("amplitude", in: emphasis, ep), ep + ".amplitude"),
+                    frequency: try reader.number(try reader.required("frequency", in: emphasis, ep), ep + ".frequency")))
+                emphasisNodes.append((emphasis, ep))
+            }
+        }
+        for (i, node) in frequencyNodes.enumerated() {
+            let path = "\(base).frequency[\(i)]"
+            _ = try reader.object(node, path)
+            pattern.continuousPattern.frequency.append(ValuePoint(
+                time: try reader.number(try reader.required("time", in: node, path), path + ".time") * 1000,
+                value: try reader.number(try reader.required("frequency", in: node, path), path + ".frequency")))
+        }
+        let locate: (PatternLocation) -> (path: String, value: JSONValue?) = { location in
+            switch location.part {
+            case .amplitude, .frequency:
+                let nodes = location.part == .amplitude ? amplitudeNodes : frequencyNodes
+                var path = "\(base).\(location.part.rawValue)[\(location.index)]"
+                guard location.index < nodes.count else { return (path, nil) }
+                let key = location.field == .time ? "time" : location.part.rawValue
+                if location.field != nil { path += ".\(key)" }
+                return (path, location.field == nil ? nodes[location.index] : nodes[location.index][key])
+            case .discrete:
+                guard location.index < emphasisNodes.count else { return (location.wirePath, nil) }
+                let (node, path) = emphasisNodes[location.index]
+                switch location.field {
+                case .amplitude?: return (path + ".amplitude", node["amplitude"])
+                case .frequency?: return (path + ".frequency", node["frequency"])
+                default: return (path, node)
+                }
+            }
+        }
+        return DecodedPattern(pattern: pattern, locate: locate)
+    }
+}
