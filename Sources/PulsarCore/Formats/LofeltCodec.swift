@@ -30,10 +30,20 @@ enum LofeltCodec {
             if let emphasis = node["emphasis"] {
                 let ep = path + ".emphasis"
                 _ = try reader.object(emphasis, ep)
-                pattern.discretePattern.append(DiscretePoint(
+                let point = DiscretePoint(
                     time: time,
                     amplitude: try reader.number(try reader.required("amplitude", in: emphasis, ep), ep + ".amplitude"),
-                    frequency: try reader.number(try reader.required("frequency", in: emphasis, ep), ep + ".frequency")))
+                    frequency: try reader.number(try reader.required("frequency", in: emphasis, ep), ep + ".frequency"))
+                // Both points of an envelope step may carry an emphasis: one transient, the stronger.
+                if let last = pattern.discretePattern.last, last.time == time {
+                    reader.warn(.duplicateTime, at: emphasis, ep, "two emphases at \(JSONWriter.format(time / 1000)) s merged, keeping the stronger")
+                    if point.amplitude > last.amplitude {
+                        pattern.discretePattern[pattern.discretePattern.count - 1] = point
+                        emphasisNodes[emphasisNodes.count - 1] = (emphasis, ep)
+                    }
+                    continue
+                }
+                pattern.discretePattern.append(point)
                 emphasisNodes.append((emphasis, ep))
             }
         }

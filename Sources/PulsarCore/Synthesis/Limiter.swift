@@ -11,13 +11,16 @@ import Darwin
 public enum Limiter {
     /// Level up to which the limiter is transparent.
     public static let knee: Float = 0.8
+    /// Largest output magnitude: the largest float below 1.
+    public static let ceiling: Float = Float(1).nextDown
 
     /// The limiter's transfer function.
     @inline(__always)
     public static func apply(_ x: Float) -> Float {
         let m = abs(x)
         if m <= knee { return x }
-        let y = knee + (1 - knee) * tanhf((m - knee) / (1 - knee))
+        // In 32-bit the tanh saturates to 1 for large inputs: cap just below 1 to keep |y| < 1.
+        let y = min(knee + (1 - knee) * tanhf((m - knee) / (1 - knee)), ceiling)
         return x < 0 ? -y : y
     }
 
