@@ -65,7 +65,7 @@ import Testing
         }
     }
 
-    @Test("Every corpus preset matches the reference transcription within 2e-4",
+    @Test("Every corpus preset matches the reference transcription within 2e-5",
           .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
     func corpusAgainstReference() throws {
         var worst = 0.0
@@ -77,7 +77,7 @@ import Testing
             let y = r.render(frames: 0..<r.frameCount)
             let expected = reference.samples(0..<reference.frameCount)
             let deviation = zip(y, expected).map { abs(Double($0) - $1) }.max() ?? 0
-            #expect(deviation < 2e-4, "\(file): max deviation \(deviation)")
+            #expect(deviation < 2e-5, "\(file): max deviation \(deviation)")
             worst = max(worst, deviation)
         }
         print("note: worst deviation from the reference over the presets: \(worst)")

@@ -179,7 +179,7 @@ import Testing
                 let y = r.render(frames: 0..<r.frameCount)
                 let expected = reference.samples(0..<reference.frameCount)
                 let worst = zip(y, expected).map { abs(Double($0) - $1) }.max() ?? 0
-                #expect(worst < 2e-4, "max deviation \(worst) at \(hz) Hz")
+                #expect(worst < 2e-5, "max deviation \(worst) at \(hz) Hz")
             }
         }
     }

@@ -28,54 +28,77 @@ struct CarrierKernel {
     /// Writes (or adds) samples `writeRange` of the chunk to `out[k - writeRange.lowerBound]`.
     @inline(__always)
     func run(_ out: UnsafeMutablePointer<Float>, writeRange: Range<Int>, accumulate: Bool) {
-        if phase2 == 0 {
-            if accumulate { loop(out, writeRange, chirp: false, accumulate: true) } else { loop(out, writeRange, chirp: false, accumulate: false) }
-        } else {
-            if accumulate { loop(out, writeRange, chirp: true, accumulate: true) } else { loop(out, writeRange, chirp: true, accumulate: false) }
+        // Specialised loops: a constant frequency needs no rotation update, a linear amplitude no
+        // second difference, and a first write no load.
+        switch (phase2 != 0, amplitude2 != 0, accumulate) {
+        case (false, false, false): loop(out, writeRange, No.self, No.self, No.self)
+        case (false, false, true): loop(out, writeRange, No.self, No.self, Yes.self)
+        case (false, true, false): loop(out, writeRange, No.self, Yes.self, No.self)
+        case (false, true, true): loop(out, writeRange, No.self, Yes.self, Yes.self)
+        case (true, false, false): loop(out, writeRange, Yes.self, No.self, No.self)
+        case (true, false, true): loop(out, writeRange, Yes.self, No.self, Yes.self)
+        case (true, true, false): loop(out, writeRange, Yes.self, Yes.self, No.self)
+        case (true, true, true): loop(out, writeRange, Yes.self, Yes.self, Yes.self)
         }
     }
 
-    @inline(__always)
-    private func loop(_ out: UnsafeMutablePointer<Float>, _ range: Range<Int>, chirp: Bool, accumulate: Bool) {
-        // Lane start values z_l = e^{iφ(l)} and per-lane 8-step rotations W_l = e^{i(φ(l+8) − φ(l))},
-        // built in 64-bit from five sin/cos pairs and complex products.
+    /// One specialised loop per combination of flags: the flags are types, so each combination is
+    /// compiled separately with its branches folded away.
+    private func loop<Chirp: KernelFlag, Quadratic: KernelFlag, Accumulate: KernelFlag>(
+        _ out: UnsafeMutablePointer<Float>, _ range: Range<Int>, _: Chirp.Type, _: Quadratic.Type, _: Accumulate.Type
+    ) {
+        let chirp = Chirp.isOn, quadratic = Quadratic.isOn, accumulate = Accumulate.isOn
+        // Lane start values z_l = e^{iφ(l)}, amplitudes and their 8-step differences, built in
+        // 64-bit and rounded to 32-bit once. The 8-step rotation of lane l at step m is
+        // W_l(m) = e^{i(φ(l+8m+8) − φ(l+8m))} = R(m) · V_l with R(m) = e^{i(8φ1 + 64φ2 + 128φ2·m)}
+        // and V_l = e^{i·16φ2·l}: R advances in 64-bit, so rotation errors do not pile up in the
+        // 32-bit lanes (they would grow the phase error with the cube of the chunk length).
         var zr = SIMD8<Float>(), zi = SIMD8<Float>()
-        var wr = SIMD8<Float>(), wi = SIMD8<Float>()
+        var vr = SIMD8<Float>(), vi = SIMD8<Float>()
+        var amp = SIMD8<Float>(), d1 = SIMD8<Float>()
         var z = Complex(angle: phase0)
         var g = Complex(angle: phase1 + phase2)          // φ(l+1) − φ(l) at l = 0
         let gStep = Complex(angle: 2 * phase2)
-        var w = Complex(angle: 8 * phase1 + 64 * phase2)  // W_0
-        let wStep = Complex(angle: 16 * phase2)
+        var v = Complex(re: 1, im: 0)
+        let vStep = Complex(angle: 16 * phase2)
         for lane in 0..<8 {
+            let l = Double(lane)
             zr[lane] = Float(z.re)
             zi[lane] = Float(z.im)
-            wr[lane] = Float(w.re)
-            wi[lane] = Float(w.im)
+            vr[lane] = Float(v.re)
+            vi[lane] = Float(v.im)
+            amp[lane] = Float(amplitude0 + amplitude1 * l + amplitude2 * l * l)
+            d1[lane] = Float(8 * amplitude1 + amplitude2 * (16 * l + 64))
             z = z * g
             if chirp {
                 g = g * gStep
-                w = w * wStep
+                v = v * vStep
             }
         }
-        let c = Complex(angle: 128 * phase2)
-        let cr = Float(c.re), ci = Float(c.im)
-        let a0 = Float(amplitude0), a1 = Float(amplitude1), a2 = Float(amplitude2)
-        var k = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
-        let eight = SIMD8<Float>(repeating: 8)
+        var rotation = Complex(angle: 8 * phase1 + 64 * phase2)
+        let rotationStep = Complex(angle: 128 * phase2)
+        // Without a chirp every lane turns by the same constant.
+        let constantR = SIMD8<Float>(repeating: Float(rotation.re)), constantI = SIMD8<Float>(repeating: Float(rotation.im))
+        let d2 = SIMD8<Float>(repeating: Float(128 * amplitude2))
 
         @inline(__always)
         func advance() {
+            let wr: SIMD8<Float>, wi: SIMD8<Float>
+            if chirp {
+                let rr = Float(rotation.re), ri = Float(rotation.im)
+                wr = vr * rr - vi * ri
+                wi = vr * ri + vi * rr
+                rotation = rotation * rotationStep
+            } else {
+                wr = constantR
+                wi = constantI
+            }
             let nr = zr * wr - zi * wi
             let ni = zr * wi + zi * wr
             zr = nr
             zi = ni
-            if chirp {
-                let vr = wr * cr - wi * ci
-                let vi = wr * ci + wi * cr
-                wr = vr
-                wi = vi
-            }
-            k += eight
+            amp += d1
+            if quadratic { d1 += d2 }
         }
 
         let start = range.lowerBound, end = range.upperBound
@@ -86,7 +109,7 @@ struct CarrierKernel {
         }
         // Partial vector at the start.
         if base < start || (base < end && base + 8 > end) {
-            let y = (a0 + k * (a1 + k * a2)) * zi
+            let y = amp * zi
             for lane in 0..<8 where base + lane >= start && base + lane < end {
                 let p = out + (base + lane - start)
                 p.pointee = accumulate ? p.pointee + y[lane] : y[lane]
@@ -95,7 +118,7 @@ struct CarrierKernel {
             base += 8
         }
         while base + 8 <= end {
-            let y = (a0 + k * (a1 + k * a2)) * zi
+            let y = amp * zi
             let raw = UnsafeMutableRawPointer(out + (base - start))
             if accumulate {
                 raw.storeBytes(of: raw.loadUnaligned(as: SIMD8<Float>.self) + y, as: SIMD8<Float>.self)
@@ -106,13 +129,26 @@ struct CarrierKernel {
             base += 8
         }
         if base < end {
-            let y = (a0 + k * (a1 + k * a2)) * zi
+            let y = amp * zi
             for lane in 0..<(end - base) {
                 let p = out + (base + lane - start)
                 p.pointee = accumulate ? p.pointee + y[lane] : y[lane]
             }
         }
     }
+}
+
+/// A compile-time switch for `CarrierKernel`'s specialised loops.
+protocol KernelFlag {
+    static var isOn: Bool { get }
+}
+
+enum Yes: KernelFlag {
+    static var isOn: Bool { true }
+}
+
+enum No: KernelFlag {
+    static var isOn: Bool { false }
 }
 
 /// A 64-bit complex number, for the kernel's exact lane set-up.
