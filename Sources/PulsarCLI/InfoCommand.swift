@@ -1,3 +1,4 @@
+import Foundation
 import PulsarCore
 
 /// `pulsar info INPUT [--json]`: what a pattern file holds.
@@ -57,29 +58,19 @@ enum InfoCommand {
             Console.out(JSONWriter().write(doc), terminator: "")
             return
         }
+        func short(_ v: Double) -> String { String(format: "%.6g", v) }
         func show(_ r: ClosedRange<Double>?) -> String {
             guard let r else { return "–" }
-            return "\(JSONWriter.format(r.lowerBound)) … \(JSONWriter.format(r.upperBound))"
+            return "\(short(r.lowerBound)) … \(short(r.upperBound))"
         }
         Console.out("file:        \(input)")
         Console.out("format:      \(loaded.format.displayName)\(loaded.scaledFromSeconds ? " (times read as seconds)" : "")")
-        Console.out("duration:    \(JSONWriter.format(summary.lastPointTime)) ms (continuous part \(JSONWriter.format(summary.continuousEnd)) ms)")
-        Console.out("rendered:    \(renderer.frameCount) frames = \(String(format3: renderedMs)) ms at \(setup.rate.hertz) Hz, profile \(setup.profile)")
+        Console.out("duration:    \(short(summary.lastPointTime)) ms (continuous part \(short(summary.continuousEnd)) ms)")
+        Console.out("rendered:    \(renderer.frameCount) frames = \(String(format: "%.3f", renderedMs)) ms at \(setup.rate.hertz) Hz, profile \(setup.profile)")
         Console.out("amplitude:   \(summary.amplitudePoints) points, values \(show(summary.amplitudeRange))")
         Console.out("frequency:   \(summary.frequencyPoints) points, values \(show(summary.frequencyRange))")
         Console.out("transients:  \(summary.transients), amplitude \(show(summary.transientAmplitudeRange)), frequency \(show(summary.transientFrequencyRange))")
         Console.out("warnings:    \(loaded.warnings.count)")
         for w in loaded.warnings { Console.out("  - \(w)") }
-    }
-}
-
-extension String {
-    /// A number with three decimals, without Foundation's locale handling.
-    init(format3 value: Double) {
-        let scaled = (value * 1000).rounded()
-        let whole = Int64(scaled / 1000)
-        var frac = String(Int64(abs(scaled.truncatingRemainder(dividingBy: 1000))))
-        while frac.count < 3 { frac = "0" + frac }
-        self = "\(value < 0 && whole == 0 ? "-" : "")\(whole).\(frac)"
     }
 }

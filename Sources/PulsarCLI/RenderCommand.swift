@@ -1,3 +1,4 @@
+import Foundation
 import PulsarAudio
 import PulsarCore
 
@@ -47,6 +48,8 @@ enum RenderCommand {
         var bar = ProgressBar(label: "rendering", enabled: !setup.quiet && Console.stderrIsTerminal
                               && renderer.frameCount > FrameIndex(setup.rate.hertz) * 600)
         let report: WAVExporter.Report
+        InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
+        defer { InterruptCleanup.disarm() }
         do {
             report = try WAVExporter(format: format).export(renderer, to: output) { bar.update($0) }
         } catch {
@@ -56,7 +59,7 @@ enum RenderCommand {
         bar.finish()
         if !setup.quiet {
             let ms = setup.rate.milliseconds(atFrame: report.frames)
-            var line = "wrote \(output): \(report.frames) frames (\(String(format3: ms)) ms) at \(setup.rate.hertz) Hz, \(format.rawValue), peak \(String(format3: Double(report.peak)))"
+            var line = "wrote \(output): \(report.frames) frames (\(String(format: "%.3f", ms)) ms) at \(setup.rate.hertz) Hz, \(format.rawValue), peak \(String(format: "%.3f", report.peak))"
             if report.limitedSamples > 0 { line += ", \(report.limitedSamples) samples limited" }
             Console.error(line)
         }

@@ -233,8 +233,8 @@ struct CLITests {
         #expect(wav.sampleRate == 48_000)
         #expect(wav.channels == 1)
         #expect(wav.frameCount == 1280)
-        // RIFF/WAVE (libsndfile reports SF_FORMAT_WAV or, for the extensible header, SF_FORMAT_WAVEX).
-        #expect([0x01_0000, 0x13_0000].contains(wav.formatCode & 0x0FFF_0000), "container 0x\(String(wav.formatCode, radix: 16))")
+        // Plain RIFF/WAVE (SF_FORMAT_WAV): RF64 only past 4 GiB.
+        #expect(wav.formatCode & 0x0FFF_0000 == 0x01_0000, "container 0x\(String(wav.formatCode, radix: 16))")
         let header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)).prefix(12))
         #expect(header.count == 12 && header[0..<4].elementsEqual("RIFF".utf8) && header[8..<12].elementsEqual("WAVE".utf8))
         #expect(wav.formatCode & 0xFFFF == 0x0006, "SF_FORMAT_FLOAT")

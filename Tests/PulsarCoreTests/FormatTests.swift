@@ -109,21 +109,13 @@ struct FormatTests {
     func pulsarPresets() throws {
         let files = Corpus.files(in: "pulsar-presets", ext: "json")
         #expect(files.count == 151)
-        var shortPatterns: [String] = []
-        defer { #expect(shortPatterns == ["pulsar-presets/Peck.json"], "only Peck lasts 30 ms or less") }
         for file in files {
             let loaded: LoadedPattern
             do { loaded = try PatternLoader().load(contentsOf: file) } catch {
                 Issue.record("\(error)"); continue
             }
             #expect(loaded.format == .pulsarJSON, "\(Corpus.name(file))")
-            if loaded.pattern.lastPointTime > 0, loaded.pattern.lastPointTime <= PatternLoader.secondsThreshold {
-                // docs/formats.md: at most 30 ms with whole times stays ms, with a short-pattern warning (Peck).
-                #expect(loaded.warnings.map(\.rule) == [.shortPattern], "\(Corpus.name(file)): \(loaded.warnings)")
-                shortPatterns.append(Corpus.name(file))
-            } else {
-                #expect(loaded.warnings.isEmpty, "\(Corpus.name(file)): \(loaded.warnings)")
-            }
+            #expect(loaded.warnings.isEmpty, "\(Corpus.name(file)): \(loaded.warnings)")
             #expect(loaded.scaledFromSeconds == false, "\(Corpus.name(file))")
             #expect(loaded.pattern.pointCount > 0, "\(Corpus.name(file))")
         }
@@ -503,42 +495,18 @@ struct FormatTests {
     func ahapRoundTrip() throws {
         let files = Corpus.files(in: "ahap", ext: "ahap") + Corpus.files(in: "lofelt/golden", ext: "ahap")
         #expect(files.count == 35)
-        var clean = 0
-        var hazardProblems: [String] = []
         for file in files {
             let model1 = try PatternLoader().load(contentsOf: file).pattern
             let text = try PatternWriter.text(for: model1, as: .ahap)
             let model2 = try PatternLoader().decode(Array(text.utf8), file: "exported.ahap", format: .ahap).pattern
             let problems = Self.differences(model1, model2)
-            let summary = "\(Corpus.name(file)): \(problems.prefix(6).joined(separator: "; "))"
-            if Self.hasKnownAHAPHazard(model1) {
-                if !problems.isEmpty { hazardProblems.append(summary) }
-            } else {
-                clean += 1
-                #expect(problems.isEmpty, "\(summary)")
-            }
-        }
-        #expect(clean >= 10, "most corpus AHAP files are checked strictly")
-        // Known bugs (see stepAtControlPointIsLost, exportBeforeFirstPoint): models with a step or
-        // with curves that start after 0 do not survive the round trip yet.
-        withKnownIssue("AHAP round trip loses steps and the held start of curves") {
-            #expect(hazardProblems.isEmpty, "\(hazardProblems.joined(separator: "\n"))")
+            #expect(problems.isEmpty, "\(Corpus.name(file)): \(problems.prefix(6).joined(separator: "; "))")
         }
     }
 
-    /// True when a model has what the known AHAP round-trip bugs trip over: two curve points at
-    /// one time (a step), or a curve whose first point is after 0.
-    static func hasKnownAHAPHazard(_ p: PatternData) -> Bool {
-        for curve in [p.continuousPattern.amplitude, p.continuousPattern.frequency] {
-            if let first = curve.first, first.time > 0 { return true }
-            if zip(curve, curve.dropFirst()).contains(where: { $0.time == $1.time }) { return true }
-        }
-        return false
-    }
+    // MARK: Steps and held ends through AHAP
 
-    // MARK: Known bugs (reproducers; withKnownIssue fails once they are fixed, so it can be removed)
-
-    @Test("a step inside a control curve keeps its left value (AHAPCodec.ControlCurve.value has no left limit)")
+    @Test("a step inside a control curve keeps its left value")
     func stepAtControlPointIsLost() throws {
         // Intensity ramps 0 → 1 over [0, 50 ms), then steps down to 0.
         let loaded = try Self.decodeAHAP(Self.ahap(
@@ -546,10 +514,8 @@ struct FormatTests {
             Self.curve("HapticIntensityControl", time: 0, [(0, 0), (0.05, 1), (0.05, 0), (0.1, 0)])))
         let a = Curve(loaded.pattern.continuousPattern.amplitude)
         Self.near(a.value(at: 75), 0, 1e-12, "after the step")
-        withKnownIssue("the ramp before a step inside a control curve is lost") {
-            Self.near(a.value(at: 25), 0.5, 1e-9, "half way up the ramp")
-            Self.near(a.valueBefore(50), 1, 1e-9, "the step's left value")
-        }
+        Self.near(a.value(at: 25), 0.5, 1e-9, "half way up the ramp")
+        Self.near(a.valueBefore(50), 1, 1e-9, "the step's left value")
     }
 
     @Test("a step at a control curve's first point takes the later value (right-continuous)")
@@ -558,27 +524,23 @@ struct FormatTests {
             Self.continuous(time: 0, duration: 0.1, intensity: 1, sharpness: 0.5),
             Self.curve("HapticIntensityControl", time: 0, [(0, 0), (0, 1), (0.1, 1)])))
         let a = Curve(loaded.pattern.continuousPattern.amplitude)
-        withKnownIssue("ControlCurve.value(at:) returns the first point's value at a step at its start") {
-            Self.near(a.value(at: 0), 1, 1e-9)
-            Self.near(a.value(at: 50), 1, 1e-9)
-        }
+        Self.near(a.value(at: 0), 1, 1e-9)
+        Self.near(a.value(at: 50), 1, 1e-9)
         Self.near(a.valueBefore(100), 1, 1e-9)
     }
 
     @Test("AHAP export keeps a curve's held first value before its first point")
     func exportBeforeFirstPoint() throws {
-        // The model holds 0.5 on [0, 100 ms) (ends held); the export's event starts at 0 while its
-        // control curve starts at 100 ms, so on re-import the intensity there is neutral: 1.
+        // The model holds 0.5 on [0, 100 ms) (ends held); the export's event starts at 0, so its
+        // control curves must hold the first value from 0 too (a neutral control would give 1).
         let pattern = PatternData(continuousPattern: ContinuousPattern(
             amplitude: [ValuePoint(time: 100, value: 0.5), ValuePoint(time: 200, value: 0.5)],
             frequency: [ValuePoint(time: 100, value: 0.25), ValuePoint(time: 200, value: 0.25)]))
         let text = try PatternWriter.text(for: pattern, as: .ahap)
         let back = try PatternLoader().decode(Array(text.utf8), file: "x.ahap", format: .ahap).pattern
         Self.near(Curve(back.continuousPattern.amplitude).value(at: 150), 0.5, 1e-9, "inside the curve")
-        withKnownIssue("export: before the first point the control is neutral, not the held first value") {
-            Self.near(Curve(back.continuousPattern.amplitude).value(at: 50), 0.5, 1e-9, "amplitude before 100 ms")
-            Self.near(Curve(back.continuousPattern.frequency).value(at: 50), 0.25, 1e-9, "frequency before 100 ms")
-        }
+        Self.near(Curve(back.continuousPattern.amplitude).value(at: 50), 0.5, 1e-9, "amplitude before 100 ms")
+        Self.near(Curve(back.continuousPattern.frequency).value(at: 50), 0.25, 1e-9, "frequency before 100 ms")
     }
 
     @Test("a model with a step survives AHAP export and re-import")
@@ -589,9 +551,7 @@ struct FormatTests {
             frequency: [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 200, value: 0.5)]))
         let text = try PatternWriter.text(for: pattern, as: .ahap)
         let back = try PatternLoader().decode(Array(text.utf8), file: "x.ahap", format: .ahap).pattern
-        withKnownIssue("the step's left value is lost on re-import") {
-            #expect(Self.differences(pattern, back).isEmpty, "\(Self.differences(pattern, back))")
-        }
+        #expect(Self.differences(pattern, back).isEmpty, "\(Self.differences(pattern, back))")
     }
 
     @Test("every Pulsar preset survives model → AHAP → model",

@@ -8,8 +8,9 @@ final class SoundFile {
     let path: String
     let channels: Int
 
-    /// Creates `path` for writing a WAV file (RF64 when it grows past 4 GiB).
-    init(writing path: String, sampleRate: Int, channels: Int, format: SampleFormat) throws(AudioFileError) {
+    /// Creates `path` for writing a WAV file: plain RIFF WAV, or RF64 when `large` (the data
+    /// will pass the 4 GiB a RIFF header can describe).
+    init(writing path: String, sampleRate: Int, channels: Int, format: SampleFormat, large: Bool) throws(AudioFileError) {
         self.path = path
         self.channels = channels
         let subtype: Int32
@@ -21,7 +22,7 @@ final class SoundFile {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
-        info.format = Int32(SF_FORMAT_RF64) | subtype
+        info.format = Int32(large ? SF_FORMAT_RF64 : SF_FORMAT_WAV) | subtype
         guard sf_format_check(&info) != 0 else {
             throw AudioFileError(path: path, message: "libsndfile cannot write \(format.rawValue) WAV at \(sampleRate) Hz with \(channels) channels")
         }
@@ -29,8 +30,6 @@ final class SoundFile {
             throw AudioFileError(path: path, message: String(cString: sf_strerror(nil)))
         }
         handle = h
-        // A plain WAV header unless the data outgrows 4 GiB.
-        sf_command(h, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
         // Integer formats: clip instead of wrapping around (the renderer stays inside (-1, 1) anyway).
         sf_command(h, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         // No PEAK chunk: it would need a second pass over the data.

@@ -33,7 +33,9 @@ public struct WAVExporter: Sendable {
         let temporary = Self.temporaryPath(for: path)
         var report = Report(frames: frames, channels: 1, limitedSamples: 0, peak: 0)
         do throws(AudioFileError) {
-            let file = try SoundFile(writing: temporary, sampleRate: sampleRate.hertz, channels: 1, format: format)
+            let dataBytes = Int64(frames) * Int64(format.bytesPerSample)
+            let file = try SoundFile(writing: temporary, sampleRate: sampleRate.hertz, channels: 1, format: format,
+                                     large: dataBytes > Self.largestRIFFData)
             let whole = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames)
             defer { whole.deallocate() }
             var position: FrameIndex = 0
@@ -64,6 +66,9 @@ public struct WAVExporter: Sendable {
             renderer.render(into: buffer, from: frame)
         }
     }
+
+    /// Most data bytes written as plain RIFF WAV (its sizes are 32-bit); larger renders are RF64.
+    public static let largestRIFFData: Int64 = 0xFFFF_0000
 
     /// The hidden sibling a file is written to before it is renamed to `path`.
     public static func temporaryPath(for path: String) -> String {

@@ -31,22 +31,8 @@ enum AHAPCodec {
 
     private struct ControlCurve {
         var start: Double                       // seconds
-        var points: [(time: Double, value: Double)]  // absolute seconds
+        var points: Curve                       // absolute seconds; steps allowed
         var order: Int
-
-        func value(at t: Double) -> Double {
-            guard let first = points.first else { return 0 }
-            if t <= first.time { return first.value }
-            // Last point with time <= t (binary search; points are sorted).
-            var lo = 0, hi = points.count - 1
-            while lo < hi {
-                let mid = (lo + hi + 1) / 2
-                if points[mid].time <= t { lo = mid } else { hi = mid - 1 }
-            }
-            if lo + 1 >= points.count { return points[lo].value }
-            let a = points[lo], b = points[lo + 1]
-            return a.value + (b.value - a.value) * (t - a.time) / (b.time - a.time)
-        }
     }
 
     /// The curves of one parameter, as a function of time with a neutral value where none applies.
@@ -62,11 +48,13 @@ enum AHAPCodec {
                 let mid = (lo + hi) / 2
                 if left ? curves[mid].start < t : curves[mid].start <= t { lo = mid + 1 } else { hi = mid }
             }
-            return lo == 0 ? neutral : curves[lo - 1].value(at: t)
+            guard lo > 0 else { return neutral }
+            let curve = curves[lo - 1].points
+            return left ? curve.valueBefore(t) : curve.value(at: t)
         }
 
         var breakpoints: [Double] {
-            curves.flatMap { [$0.start] + $0.points.map(\.time) }
+            curves.flatMap { [$0.start] + $0.points.points.map(\.time) }
         }
     }
 
@@ -178,8 +166,8 @@ enum AHAPCodec {
         }
         for c in rawCurves {
             let isIntensity = c.id == "HapticIntensityControl"
-            let pts = c.points.map { (time: absolute ? $0.0 : c.start + $0.0, value: clamp($0.1, isIntensity ? 0...1 : -1...1)) }
-            let curve = ControlCurve(start: c.start, points: pts, order: c.order)
+            let pts = c.points.map { ValuePoint(time: absolute ? $0.0 : c.start + $0.0, value: clamp($0.1, isIntensity ? 0...1 : -1...1)) }
+            let curve = ControlCurve(start: c.start, points: Curve(pts), order: c.order)
             if isIntensity { intensity.curves.append(curve) } else { sharpness.curves.append(curve) }
         }
         intensity.curves.sort { ($0.start, $0.order) < ($1.start, $1.order) }
@@ -315,7 +303,11 @@ enum AHAPCodec {
     }
 
     /// Curves of at most 16 points with relative times; each starts at the previous one's last point.
-    private static func controlCurves(_ id: String, _ points: [ValuePoint]) -> [JSONValue] {
+    /// A curve that starts after 0 gets a point at 0 holding its first value, as the model holds
+    /// it there (before a curve, Core Haptics would apply no control at all).
+    private static func controlCurves(_ id: String, _ original: [ValuePoint]) -> [JSONValue] {
+        guard let first = original.first else { return [] }
+        let points = first.time > 0 ? [ValuePoint(time: 0, value: first.value)] + original : original
         var curves: [JSONValue] = []
         var start = 0
         repeat {

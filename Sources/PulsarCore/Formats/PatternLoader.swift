@@ -107,7 +107,7 @@ public struct PatternLoader: Sendable {
                 scaled = true
                 warnings.append(PatternDiagnostic(.warning, .secondsAsMilliseconds, file: file, path: "$",
                     message: "times look like seconds (the latest is \(JSONWriter.format(last)), with fractions): read as seconds; pass --time-unit ms to keep milliseconds"))
-            case .automatic where last > 0 && last <= Self.secondsThreshold:
+            case .automatic where last > 0 && last <= Self.shortPatternThreshold:
                 warnings.append(PatternDiagnostic(.warning, .shortPattern, file: file, path: "$",
                     message: "the pattern lasts only \(JSONWriter.format(last)) ms; if its times are seconds pass --time-unit s"))
             default:
@@ -133,6 +133,11 @@ public struct PatternLoader: Sendable {
     /// written in seconds: a Pulsar pattern of at most 30 ms with sub-millisecond times does not
     /// occur, while Pulsar's documentation writes whole patterns in seconds (0.149, 0.65).
     public static let secondsThreshold: Double = 30
+
+    /// Latest time (ms) at or below which a pattern with whole times draws a `short-pattern`
+    /// warning: a pattern written in seconds with whole times (`0, 1, 2`) looks like this. Real
+    /// millisecond presets are longer (the shortest corpus preset with a curve lasts 28 ms).
+    public static let shortPatternThreshold: Double = 10
 
     /// True when every time is at most `secondsThreshold`, the latest is above 0 and at least one
     /// time has a fractional part.
