@@ -2,7 +2,7 @@
 # Each installs the Debian packages it needs (only when dpkg says one is missing), then builds.
 
 SWIFT ?= swift
-DEB_PACKAGES := pkg-config libsndfile1-dev
+DEB_PACKAGES := pkg-config libsndfile1-dev libzip-dev libsoxr-dev
 BENCH_PACKAGES := sox
 OUT ?= out
 
@@ -12,7 +12,9 @@ all: build
 
 # Installs what is missing; runs apt-get update only then. Uses sudo when not root.
 define install_missing
-	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
@@ -38,9 +40,12 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(SWIFT) build --package-path Benchmarks
 
 bench: deps-bench
-	cd Benchmarks && $(SWIFT) run -c release render-throughput
+	cd Benchmarks && $(SWIFT) build -c release
+	cd Benchmarks && .build/release/render-throughput
+	cd Benchmarks && .build/release/mix-throughput
 
 clean:
 	rm -rf .build Benchmarks/.build $(OUT)

@@ -5,6 +5,7 @@ let package = Package(
     name: "pulsar",
     products: [
         .library(name: "PulsarCore", targets: ["PulsarCore"]),
+        .library(name: "PulsarBundle", targets: ["PulsarBundle"]),
         .library(name: "PulsarAudio", targets: ["PulsarAudio"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
     ],
@@ -14,11 +15,23 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
+        .systemLibrary(
+            name: "CZip",
+            pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSoxr",
+            pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"])]
+        ),
         .target(name: "PulsarCore"),
-        .target(name: "PulsarAudio", dependencies: ["PulsarCore", "CSndFile"]),
-        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCore", "PulsarAudio"]),
+        .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip"]),
+        .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "CSndFile", "CSoxr"]),
+        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore"]),
-        .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarAudio"]),
-        .testTarget(name: "PulsarCLITests", dependencies: ["PulsarCLI", "PulsarCore", "PulsarAudio"]),
+        .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle"]),
+        .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
+        .testTarget(name: "PulsarCLITests", dependencies: ["PulsarCLI", "PulsarCore", "PulsarBundle", "PulsarAudio"]),
     ]
 )

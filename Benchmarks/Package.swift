@@ -13,5 +13,14 @@ let package = Package(
             ],
             path: "Sources/RenderThroughput"
         ),
+        .executableTarget(
+            name: "mix-throughput",
+            dependencies: [
+                .product(name: "PulsarCore", package: "pulsar"),
+                .product(name: "PulsarBundle", package: "pulsar"),
+                .product(name: "PulsarAudio", package: "pulsar"),
+            ],
+            path: "Sources/MixThroughput"
+        ),
     ]
 )

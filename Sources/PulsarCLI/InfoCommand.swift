@@ -1,16 +1,19 @@
 import Foundation
 import PulsarCore
 
-/// `pulsar info INPUT [--json]`: what a pattern file holds.
+/// `pulsar info INPUT [--json]`: what a pattern file or a bundle holds.
 enum InfoCommand {
     static let help = """
-    usage: pulsar info INPUT [--json] [--rate HZ] [--profile P] [--time-unit auto|ms|s]
+    usage: pulsar info INPUT [--json] [--strict] [--rate HZ] [--profile P] [--time-unit auto|ms|s]
 
-    Prints a pattern's format, duration, point counts, value ranges and the warnings raised while
-    reading it. INPUT is Pulsar JSON (.json, wire or raw form), AHAP (.ahap) or Lofelt (.haptic).
+    For a pattern file (Pulsar JSON, wire or raw form; AHAP; Lofelt .haptic): its format, duration,
+    point counts, value ranges and the warnings raised while reading it. For a bundle (.pulsar or
+    an unpacked folder): its manifest and, per preset, the duration (and which rule set it), the
+    pattern, the audio format and the animation timing.
 
     options:
       --json              machine-readable output
+      --strict            check a bundle's manifest hash
       --rate HZ           sample rate for the rendered length (default 48000)
       --profile P         actuator profile for the rendered length (default wideband)
       --time-unit U       how to read Pulsar JSON times: auto (default), ms or s
@@ -23,9 +26,14 @@ enum InfoCommand {
             .init(names: ["--rate"], takesValue: true),
             .init(names: ["--profile"], takesValue: true),
             .init(names: ["--time-unit"], takesValue: true),
+            .init(names: ["--strict"], takesValue: false),
         ], command: "pulsar info")
         let input = try args.singleInput(command: "pulsar info")
         let setup = try RenderSetup(args, command: "pulsar info")
+        if PresetInput.looksLikeBundle(input) {
+            try BundleInfo.run(input, args: args, setup: setup)
+            return
+        }
         let loaded = try setup.load(input)
         let renderer = try setup.renderer(for: loaded.pattern)
         let summary = PatternSummary(loaded.pattern)

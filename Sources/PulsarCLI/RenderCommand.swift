@@ -1,57 +1,111 @@
 import Foundation
 import PulsarAudio
+import PulsarBundle
 import PulsarCore
 
-/// `pulsar render INPUT -o OUT.wav`: the haptic waveform of a pattern as a WAV file.
+/// `pulsar render INPUT -o OUT.wav`: exactly what a device would receive from an uninterrupted
+/// play of a preset (or a pattern), as a WAV file.
 enum RenderCommand {
     static let help = """
-    usage: pulsar render INPUT -o OUT.wav [--rate 48000] [--format float|s16|s24]
-                         [--profile wideband|lra[:HZ]|FMIN:FMAX] [--gain G]
+    usage: pulsar render INPUT -o OUT.wav [--preset ID] [--layout L] [--rate 48000]
+                         [--format float|s16|s24] [--profile P] [--gain G] [--audio-gain G]
+                         [--no-haptics] [--offset MS] [--audio-offset MS] [--duration MS]
+                         [--from MS] [--to MS] [--loop N] [--reverse] [--strict]
                          [--time-unit auto|ms|s] [--quiet]
 
-    Synthesizes the haptic waveform of a pattern (docs/signal-model.md) into a mono WAV file.
-    INPUT is Pulsar JSON (.json, wire or raw form), AHAP (.ahap) or Lofelt (.haptic). The file
-    appears only when complete; on any error nothing is left behind.
+    Renders a preset of a bundle (.pulsar file or unpacked folder) — haptics mixed with its audio
+    in the channel layout of the target hardware — or a single pattern file (.json, .ahap,
+    .haptic) into a WAV file (docs/mixing.md, docs/signal-model.md). The file appears only when
+    complete; on any error nothing is left behind.
 
     options:
       -o, --output PATH   the WAV file to write (required)
+      --preset ID         which preset of a bundle (needed when it has several)
+      --layout L          mix (bundles' default: L+H, R+H), stereo+haptic (L, R, H), quad (L, R, H, H:
+                          a DualSense), haptic (patterns' default), or a map like L+H,R+H,0
       --rate HZ           sample rate, 8000...192000 (default 48000)
       --format F          float (32-bit, default), s16 or s24
       --profile P         actuator band: wideband (60-300 Hz, default), lra (170 Hz +-10%),
                           lra:HZ, or FMIN:FMAX in Hz
-      --gain G            linear gain before the limiter, (0, 16] (default 1)
-      --time-unit U       how to read Pulsar JSON times: auto (default), ms or s
-      --quiet             no warnings, no progress bar
+      --gain G            haptic gain before the haptic limiter, (0, 16] (default 1)
+      --audio-gain G      gain on the preset audio, on top of its volume (default 1)
+      --no-haptics        silence the haptics (channels stay)
+      --offset MS         shift haptics against audio and animation (positive: later)
+      --audio-offset MS   replace the preset's audio offset (negative trims the audio's start)
+      --duration MS       override the duration (else: preset, animation, then content)
+      --from MS, --to MS  play only this segment of the content
+      --loop N            play the segment N times (default 1)
+      --reverse           boomerang: every second iteration runs backwards
+      --strict            check the bundle's manifest hash
+      --time-unit U       how to read a Pulsar JSON pattern's times: auto (default), ms or s
+      --quiet             no warnings, no summary, no progress bar
       -h, --help          this help
     """
 
     static func run(_ words: [String]) throws(CommandFailure) {
+        let command = "pulsar render"
         let args = try Arguments(words, options: [
             .init(names: ["--output", "-o"], takesValue: true),
+            .init(names: ["--preset"], takesValue: true),
+            .init(names: ["--layout"], takesValue: true),
             .init(names: ["--rate"], takesValue: true),
             .init(names: ["--format"], takesValue: true),
             .init(names: ["--profile"], takesValue: true),
             .init(names: ["--gain"], takesValue: true),
+            .init(names: ["--audio-gain"], takesValue: true),
+            .init(names: ["--no-haptics"], takesValue: false),
+            .init(names: ["--offset"], takesValue: true),
+            .init(names: ["--audio-offset"], takesValue: true),
+            .init(names: ["--duration"], takesValue: true),
+            .init(names: ["--from"], takesValue: true),
+            .init(names: ["--to"], takesValue: true),
+            .init(names: ["--loop"], takesValue: true),
+            .init(names: ["--reverse"], takesValue: false),
+            .init(names: ["--strict"], takesValue: false),
             .init(names: ["--time-unit"], takesValue: true),
             .init(names: ["--quiet"], takesValue: false),
-        ], command: "pulsar render")
-        let input = try args.singleInput(command: "pulsar render")
+        ], command: command)
+        let inputPath = try args.singleInput(command: command)
         guard let output = args.value("--output") else {
-            throw CommandFailure(.usage, "pulsar render: missing -o OUT.wav (see 'pulsar render --help')")
+            throw CommandFailure(.usage, "\(command): missing -o OUT.wav (see '\(command) --help')")
         }
-        let format = try args.choice("--format", default: SampleFormat.float, command: "pulsar render")
-        let setup = try RenderSetup(args, command: "pulsar render")
-        let loaded = try setup.load(input)
-        let renderer = try setup.renderer(for: loaded.pattern)
+        let format = try args.choice("--format", default: SampleFormat.float, command: command)
+        let setup = try RenderSetup(args, command: command)
+        let input = try PresetInput(inputPath, setup: setup, strict: args.flag("--strict"))
+        let preset = try input.select(args.value("--preset"), command: command)
 
-        // A bar only when it is worth watching: more than ten minutes of audio.
+        let layoutText = args.value("--layout") ?? (input.isBundle ? "mix" : "haptic")
+        guard let layout = ChannelLayout(parsing: layoutText) else {
+            throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic or a map like L+H,R+H, not '\(layoutText)'")
+        }
+        var settings = MixSettings(sampleRate: setup.rate, layout: layout, profile: setup.profile)
+        settings.audioGain = try args.number("--audio-gain", command: command) ?? 1
+        settings.hapticsEnabled = !args.flag("--no-haptics")
+        settings.hapticOffset = try args.number("--offset", command: command) ?? 0
+        settings.audioOffset = try args.number("--audio-offset", command: command)
+        let range = PlaybackRange(from: try args.number("--from", command: command),
+                                  to: try args.number("--to", command: command),
+                                  loopCount: try args.integer("--loop", default: 1, in: 1...1_000_000, command: command),
+                                  reverse: args.flag("--reverse"),
+                                  duration: try args.number("--duration", command: command))
+        let mixer: PresetMixer
+        do {
+            mixer = try PresetMixer(preset: preset, settings: settings, range: range)
+        } catch {
+            switch error {
+            case .badSettings(let why): throw CommandFailure(.usage, "\(command): \(why)")
+            case .audio(let e): throw CommandFailure(.dataError, "pulsar: error: \(inputPath): audio \(e)")
+            }
+        }
+
+        // A bar only when it is worth watching: more than ten minutes of output.
         var bar = ProgressBar(label: "rendering", enabled: !setup.quiet && Console.stderrIsTerminal
-                              && renderer.frameCount > FrameIndex(setup.rate.hertz) * 600)
+                              && mixer.frameCount > FrameIndex(setup.rate.hertz) * 600)
         let report: WAVExporter.Report
         InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }
         do {
-            report = try WAVExporter(format: format).export(renderer, to: output) { bar.update($0) }
+            report = try WAVExporter(format: format).export(mixer, to: output) { bar.update($0) }
         } catch {
             bar.finish()
             throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
@@ -59,7 +113,7 @@ enum RenderCommand {
         bar.finish()
         if !setup.quiet {
             let ms = setup.rate.milliseconds(atFrame: report.frames)
-            var line = "wrote \(output): \(report.frames) frames (\(String(format: "%.3f", ms)) ms) at \(setup.rate.hertz) Hz, \(format.rawValue), peak \(String(format: "%.3f", report.peak))"
+            var line = "wrote \(output): \(report.frames) frames (\(String(format: "%.3f", ms)) ms) × \(report.channels) channels (\(layout.name)) at \(setup.rate.hertz) Hz, \(format.rawValue), peak \(String(format: "%.3f", report.peak))"
             if report.limitedSamples > 0 { line += ", \(report.limitedSamples) samples limited" }
             Console.error(line)
         }

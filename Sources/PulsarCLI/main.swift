@@ -12,6 +12,7 @@ commands:
   render    synthesize a pattern's haptic waveform into a WAV file
   info      show what a pattern file holds
   convert   convert a pattern between Pulsar JSON and AHAP
+  pack      pack a bundle folder into a .pulsar file (manifest checked, hash filled in)
 
 'pulsar COMMAND --help' describes a command. Exit codes: 0 ok, 64 usage, 65 bad data,
 66 missing input, 69 device unavailable, 70 internal error, 74 I/O error.
@@ -21,6 +22,7 @@ let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> 
     "render": (RenderCommand.help, RenderCommand.run),
     "info": (InfoCommand.help, InfoCommand.run),
     "convert": (ConvertCommand.help, ConvertCommand.run),
+    "pack": (PackCommand.help, PackCommand.run),
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())

@@ -25,24 +25,25 @@ public struct WAVExporter: Sendable {
         self.format = format
     }
 
-    /// Renders `frames` mono frames of `source` (called with a buffer and its first frame; returns
-    /// the number of limited samples) into `path` at `sampleRate`.
-    public func export(to path: String, sampleRate: SampleRate, frames: FrameIndex,
+    /// Writes `frames` frames of `channels` interleaved channels from `source` (called with a
+    /// buffer of whole frames and the first frame's index; returns the number of limited samples)
+    /// into `path` at `sampleRate`.
+    public func export(to path: String, sampleRate: SampleRate, channels: Int = 1, frames: FrameIndex,
                        progress: ((Double) -> Void)? = nil,
-                       source: (UnsafeMutableBufferPointer<Float>, FrameIndex) -> Int) throws(AudioFileError) -> Report {
+                       source: (UnsafeMutableBufferPointer<Float>, FrameIndex) throws(AudioFileError) -> Int) throws(AudioFileError) -> Report {
         let temporary = Self.temporaryPath(for: path)
-        var report = Report(frames: frames, channels: 1, limitedSamples: 0, peak: 0)
+        var report = Report(frames: frames, channels: channels, limitedSamples: 0, peak: 0)
         do throws(AudioFileError) {
-            let dataBytes = Int64(frames) * Int64(format.bytesPerSample)
-            let file = try SoundFile(writing: temporary, sampleRate: sampleRate.hertz, channels: 1, format: format,
+            let dataBytes = Int64(frames) * Int64(channels) * Int64(format.bytesPerSample)
+            let file = try SoundFile(writing: temporary, sampleRate: sampleRate.hertz, channels: channels, format: format,
                                      large: dataBytes > Self.largestRIFFData)
-            let whole = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames)
+            let whole = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames * channels)
             defer { whole.deallocate() }
             var position: FrameIndex = 0
             while position < frames {
                 let n = Int(min(FrameIndex(blockFrames), frames - position))
-                let block = UnsafeMutableBufferPointer(rebasing: whole[0..<n])
-                report.limitedSamples += source(block, position)
+                let block = UnsafeMutableBufferPointer(rebasing: whole[0..<(n * channels)])
+                report.limitedSamples += try source(block, position)
                 report.peak = max(report.peak, Self.peak(block))
                 try file.write(UnsafeBufferPointer(block))
                 position += FrameIndex(n)

@@ -104,7 +104,7 @@ public struct PatternRenderer: Sendable {
         transients.reserveCapacity(pattern.discretePattern.count)
         var total = continuousEnd
         var longest = 0
-        for p in pattern.discretePattern where p.time.isFinite && p.time >= 0 {
+        for p in pattern.discretePattern where p.time.isFinite {
             let hertz = hz(p.frequency)
             let duration = min(max(3 / hertz, 0.010), 0.030)
             let length = max(1, Int((duration * rate).rounded()))
@@ -124,7 +124,8 @@ public struct PatternRenderer: Sendable {
     }
 
     /// Renders frames `frame ..< frame + buffer.count` into `buffer` (overwriting it) and returns
-    /// how many of them the limiter touched. Frames outside `0 ..< frameCount` are 0. The result
+    /// how many of them the limiter touched. For a validated pattern (no negative times), frames
+    /// outside `0 ..< frameCount` are 0. The result
     /// is bit-identical to the same frames of a render started anywhere else.
     ///
     /// Real-time safe; callable from any thread.

@@ -1,0 +1,230 @@
+import PulsarBundle
+import PulsarCore
+
+/// Turns a preset into the interleaved output stream a device receives: the haptic render and
+/// the decoded, resampled preset audio, placed on the playback timeline (segment, loops,
+/// boomerang) and summed into the channels of a `ChannelLayout` (docs/mixing.md).
+///
+/// Output frame `n` of the stream is the same whichever block it is rendered in, so an offline
+/// render and a device fed block by block receive the same samples.
+///
+/// Thread rules: one thread at a time; `render` decodes audio, so it is not real-time safe —
+/// a real-time consumer reads the mixer through a buffer filled off the real-time thread.
+public final class PresetMixer {
+    public enum SetupError: Error, CustomStringConvertible, Sendable {
+        case badSettings(String)
+        case audio(AudioFileError)
+
+        public var description: String {
+            switch self {
+            case .badSettings(let why): return why
+            case .audio(let e): return e.description
+            }
+        }
+    }
+
+    /// What `render` did to a block.
+    public struct BlockReport: Sendable {
+        /// Samples the mix limiter touched (channels summing two or more sources).
+        public var limitedSamples = 0
+        /// Samples the haptic renderer's own limiter touched.
+        public var hapticLimitedSamples = 0
+    }
+
+    public let settings: MixSettings
+    public let timeline: PlaybackTimeline
+    /// The preset's duration (after the precedence rules) and the rule that set it.
+    public let durationMilliseconds: Double
+    public let durationRule: DurationRule
+    /// Frames of content (the duration at the output rate).
+    public let contentFrames: FrameIndex
+    public var channelCount: Int { settings.layout.channelCount }
+    /// Format of the preset audio, when there is audio.
+    public var audioFormat: AudioFormatInfo? { track?.stream.sourceFormat }
+
+    private let forward: PatternRenderer
+    private let backward: PatternRenderer?
+    private let hapticShift: FrameIndex
+    private let track: AudioTrack?
+    private let audioGain: Float
+
+    /// Frames per internal step; longer requests are split.
+    static let blockFrames = 4096
+    private let hapticBuffer: UnsafeMutableBufferPointer<Float>
+    private let audioBuffer: UnsafeMutableBufferPointer<Float>
+    private let channelBuffer: UnsafeMutableBufferPointer<Float>
+
+    public init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange = PlaybackRange()) throws(SetupError) {
+        self.settings = settings
+        let rate = settings.sampleRate
+        let layout = settings.layout
+
+        do {
+            forward = try PatternRenderer(pattern: preset.pattern, sampleRate: rate, profile: settings.profile)
+        } catch {
+            throw .badSettings(error.description)
+        }
+
+        var track: AudioTrack?
+        var audioEnd: Double?
+        if let audio = preset.audio {
+            let offset = settings.audioOffset ?? audio.offset
+            guard offset.isFinite else { throw .badSettings("the audio offset must be finite") }
+            do {
+                let stream = try AudioStream(bytes: audio.bytes, name: audio.source, outputRate: rate,
+                                             channels: max(layout.audioChannelsNeeded, 1))
+                let t = AudioTrack(stream: stream, offsetFrames: rate.nearestFrame(atMilliseconds: offset))
+                audioEnd = rate.milliseconds(atFrame: t.endFrame)
+                if layout.audioChannelsNeeded > 0 { track = t }
+            } catch {
+                throw .audio(error)
+            }
+        }
+        self.track = track
+        audioGain = Float((preset.audio?.volume ?? 1) * settings.audioGain)
+        guard settings.audioGain.isFinite, settings.audioGain >= 0 else { throw .badSettings("the audio gain must be 0 or more") }
+
+        let resolved = DurationRule.resolve(explicit: range.duration, preset: preset,
+                                            patternEnd: rate.milliseconds(atFrame: forward.frameCount), audioEnd: audioEnd)
+        durationMilliseconds = resolved.milliseconds
+        durationRule = resolved.rule
+        contentFrames = rate.nearestFrame(atMilliseconds: resolved.milliseconds)
+
+        let from = range.from ?? 0
+        let to = range.to ?? resolved.milliseconds
+        guard from.isFinite, to.isFinite, from >= 0 else { throw .badSettings("--from must be 0 or later") }
+        guard to <= resolved.milliseconds + 1e-9 else {
+            throw .badSettings("--to \(JSONWriter.format(to)) ms is past the preset's end (\(JSONWriter.format(resolved.milliseconds)) ms)")
+        }
+        do {
+            timeline = try PlaybackTimeline(segmentStart: rate.nearestFrame(atMilliseconds: from),
+                                            segmentEnd: rate.nearestFrame(atMilliseconds: to),
+                                            loopCount: range.loopCount, reverse: range.reverse)
+        } catch {
+            throw .badSettings(error.description)
+        }
+
+        guard settings.hapticOffset.isFinite else { throw .badSettings("the haptic offset must be finite") }
+        hapticShift = rate.nearestFrame(atMilliseconds: settings.hapticOffset)
+        if range.reverse && range.loopCount > 1 {
+            // Backward iteration frame j must sound the haptic track at content time `to − j`,
+            // i.e. the pattern at `to − j − offset`. Rendering the pattern mirrored about
+            // a = (from + to) / 2 − offset at frame `from + j − offset` gives exactly that, with the
+            // same frame arithmetic as the forward iterations.
+            let axis = (rate.milliseconds(atFrame: timeline.segmentStart) + rate.milliseconds(atFrame: timeline.segmentEnd)) / 2
+                - rate.milliseconds(atFrame: hapticShift)
+            do {
+                backward = try PatternRenderer(pattern: preset.pattern.mirrored(around: axis), sampleRate: rate, profile: settings.profile)
+            } catch {
+                throw .badSettings(error.description)
+            }
+        } else {
+            backward = nil
+        }
+
+        hapticBuffer = .allocate(capacity: Self.blockFrames)
+        audioBuffer = .allocate(capacity: Self.blockFrames * 2)
+        channelBuffer = .allocate(capacity: Self.blockFrames)
+    }
+
+    deinit {
+        hapticBuffer.deallocate()
+        audioBuffer.deallocate()
+        channelBuffer.deallocate()
+    }
+
+    /// Frames of the whole stream.
+    public var frameCount: FrameIndex { timeline.frameCount }
+
+    /// Renders output frames `frame ..< frame + buffer.count / channelCount` interleaved into
+    /// `buffer`. Frames past the end are silence.
+    public func render(into buffer: UnsafeMutableBufferPointer<Float>, from frame: FrameIndex) throws(AudioFileError) -> BlockReport {
+        var report = BlockReport()
+        let frames = buffer.count / channelCount
+        var done = 0
+        while done < frames {
+            let start = frame + FrameIndex(done)
+            var n = min(Self.blockFrames, frames - done)
+            let out = buffer.baseAddress! + done * channelCount
+            guard start >= 0, start < timeline.frameCount else {
+                // Outside the stream: silence up to the next frame inside it (or the end).
+                if start < 0 { n = min(n, Int(-start)) }
+                out.initialize(repeating: 0, count: n * channelCount)
+                done += n
+                continue
+            }
+            // Stay inside one iteration.
+            let p = timeline.position(ofOutputFrame: start)
+            n = min(n, Int(timeline.segmentLength - p.offset))
+            try renderRun(into: out, frames: n, backwards: p.backwards, offset: p.offset, report: &report)
+            done += n
+        }
+        return report
+    }
+
+    /// One run of `frames` output frames inside a single iteration, starting `offset` frames in.
+    private func renderRun(into out: UnsafeMutablePointer<Float>, frames n: Int, backwards: Bool, offset: FrameIndex,
+                           report: inout BlockReport) throws(AudioFileError) {
+        let layout = settings.layout
+        let haptics = UnsafeMutableBufferPointer(rebasing: hapticBuffer[0..<n])
+        if layout.usesHaptics && settings.hapticsEnabled {
+            let renderer = backwards ? backward! : forward
+            report.hapticLimitedSamples += renderer.render(into: haptics, from: timeline.segmentStart + offset - hapticShift)
+        } else {
+            haptics.initialize(repeating: 0)
+        }
+
+        let audioChannels = track?.channels ?? 0
+        if let track {
+            let audio = UnsafeMutableBufferPointer(rebasing: audioBuffer[0..<(n * audioChannels)])
+            if backwards {
+                // Content runs from segmentEnd − 1 − offset downwards: read that range forwards, reverse it.
+                let high = timeline.segmentEnd - offset
+                try track.read(contentFrames: (high - FrameIndex(n))..<high, into: audio)
+                Self.reverseFrames(audio, channels: audioChannels)
+            } else {
+                let low = timeline.segmentStart + offset
+                try track.read(contentFrames: low..<(low + FrameIndex(n)), into: audio)
+            }
+        }
+
+        let channel = UnsafeMutableBufferPointer(rebasing: channelBuffer[0..<n])
+        let channelCount = layout.channelCount
+        for (c, sources) in layout.channels.enumerated() {
+            channel.initialize(repeating: 0)
+            var summed = 0
+            for source in sources {
+                switch source {
+                case .silence:
+                    continue
+                case .haptic:
+                    for i in 0..<n { channel[i] += haptics[i] }
+                case .left, .right, .mono:
+                    guard audioChannels > 0 else { continue }
+                    let g = audioGain
+                    if audioChannels == 1 {
+                        for i in 0..<n { channel[i] += g * audioBuffer[i] }
+                    } else if source == .mono {
+                        for i in 0..<n { channel[i] += g * 0.5 * (audioBuffer[2 * i] + audioBuffer[2 * i + 1]) }
+                    } else {
+                        let k = source == .left ? 0 : 1
+                        for i in 0..<n { channel[i] += g * audioBuffer[2 * i + k] }
+                    }
+                }
+                summed += 1
+            }
+            if summed > 1 { report.limitedSamples += Limiter.process(channel) }
+            for i in 0..<n { out[i * channelCount + c] = channel[i] }
+        }
+    }
+
+    static func reverseFrames(_ buffer: UnsafeMutableBufferPointer<Float>, channels: Int) {
+        let frames = buffer.count / channels
+        var a = 0, b = frames - 1
+        while a < b {
+            for c in 0..<channels { buffer.swapAt(a * channels + c, b * channels + c) }
+            a += 1
+            b -= 1
+        }
+    }
+}

@@ -1,0 +1,289 @@
+import PulsarCore
+
+/// The `manifest.json` of a `.pulsar` bundle (schema `pulsar.bundle/1`), parsed with
+/// `JSONParser` and checked member by member. See `docs/bundle-format.md`.
+///
+/// Contract: a value that exists passed every manifest rule: `schema` equals `"pulsar.bundle/1"`;
+/// `id` is reverse-DNS; `name` is a non-empty string; `revision`, when present, a whole number
+/// ≥ 0; `hash`, when present, `sha256:` + 64 lowercase hex digits; `presets` a non-empty array of
+/// presets with unique ids matching `^[A-Za-z_$][A-Za-z0-9_$]*$`, `duration` ≥ 0, safe relative
+/// paths, audio `volume` ≥ 0, animation `frameRate` > 0 and `totalFrames` ≥ 0. No object may
+/// repeat a key. Unknown members are ignored (kept by `BundlePacker`). Whether the files it
+/// names exist is checked by `PresetBundle.open`, not here.
+///
+/// A plain value type: safe to use from any thread.
+public struct BundleManifest: Hashable, Sendable {
+    /// The one schema this version reads.
+    public static let schemaV1 = "pulsar.bundle/1"
+
+    public var schema: String
+    public var generator: String?
+    /// Reverse-DNS id of the bundle (`com.example.demo`).
+    public var id: String
+    public var name: String
+    public var revision: Int?
+    /// The content hash (`sha256:...`, see `BundleHash`), checked only by a strict load.
+    public var hash: String?
+    public var presets: [Preset]
+
+    /// One entry of `presets`.
+    public struct Preset: Hashable, Sendable {
+        public var id: String
+        public var name: String
+        /// Authored duration in ms, when given.
+        public var duration: Double?
+        /// Path of the haptics JSON inside the bundle.
+        public var haptics: String
+        public var audio: Audio?
+        public var animation: Animation?
+    }
+
+    /// A preset's `audio` member.
+    public struct Audio: Hashable, Sendable {
+        public var src: String
+        /// Linear volume ≥ 0, when given (default 1).
+        public var volume: Double?
+        /// Offset in ms of the audio against the pattern, when given (default 0).
+        public var offset: Double?
+    }
+
+    /// A preset's `animation` member.
+    public struct Animation: Hashable, Sendable {
+        public var src: String
+        public var frameRate: Double?
+        public var totalFrames: Double?
+    }
+
+    /// Parses and checks a manifest. `bundle` names the bundle in errors.
+    public static func parse(_ bytes: [UInt8], bundle: String = "<input>") throws(BundleError) -> BundleManifest {
+        try parseDocument(bytes, bundle: bundle).manifest
+    }
+
+    /// The manifest and its JSON tree (kept by the packer to rewrite it in its original order).
+    static func parseDocument(_ bytes: [UInt8], bundle: String) throws(BundleError) -> (manifest: BundleManifest, document: JSONValue) {
+        let reader = ManifestReader(bundle: bundle, bytes: bytes)
+        let document: JSONValue
+        do {
+            document = try JSONParser().parse(bytes)
+        } catch {
+            let (line, column) = reader.position(error.offset)
+            throw BundleError(.malformedManifest, bundle: bundle, entry: BundleContainer.manifestName,
+                              line: line, column: column, message: error.message)
+        }
+        try reader.refuseDuplicateKeys(document, path: "$")
+        return (try reader.manifest(document), document)
+    }
+
+    /// 1-based line and column (in UTF-8 bytes) of a byte offset of `bytes`.
+    static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1, start = 0
+        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
+            line += 1
+            start = i + 1
+        }
+        return (line, offset - start + 1)
+    }
+
+    /// Whether `id` matches `^[A-Za-z_$][A-Za-z0-9_$]*$`.
+    public static func isValidPresetID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard let first = bytes.first else { return false }
+        func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x24 }
+        return isLetter(first) && bytes.dropFirst().allSatisfy { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) }
+    }
+
+    /// Whether `id` is reverse-DNS: at least two dot-separated labels of ASCII letters, digits,
+    /// `-` and `_`, each starting and ending with a letter or digit, the first starting with a
+    /// letter; at most 63 bytes a label and 255 in all.
+    public static func isValidBundleID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard bytes.count <= 255 else { return false }
+        let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { return false }
+        func isAlnum(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+        func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+        for (i, label) in labels.enumerated() {
+            guard let first = label.first, let last = label.last, label.count <= 63 else { return false }
+            guard isAlnum(first), isAlnum(last), !(i == 0 && !isLetter(first)) else { return false }
+            guard label.allSatisfy({ isAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else { return false }
+        }
+        return true
+    }
+}
+
+/// Reads manifest members with errors that name `manifest.json`, the line:column and JSON path.
+private struct ManifestReader {
+    let bundle: String
+    let bytes: [UInt8]
+    private let lineStarts: [Int]
+
+    init(bundle: String, bytes: [UInt8]) {
+        self.bundle = bundle
+        self.bytes = bytes
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        lineStarts = starts
+    }
+
+    /// 1-based line and column (in UTF-8 bytes) of a byte offset.
+    func position(_ offset: Int) -> (Int, Int) {
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        return (lo + 1, offset - lineStarts[lo] + 1)
+    }
+
+    func error(_ rule: BundleError.Rule, at value: JSONValue?, _ path: String, _ message: String) -> BundleError {
+        var line: Int?, column: Int?
+        if let value { (line, column) = position(value.offset) }
+        return BundleError(rule, bundle: bundle, entry: BundleContainer.manifestName, line: line, column: column,
+                           jsonPath: path, message: message)
+    }
+
+    func refuseDuplicateKeys(_ value: JSONValue, path: String) throws(BundleError) {
+        switch value.kind {
+        case .object(let members):
+            var seen = Set<String>()
+            for member in members {
+                let childPath = path + "." + member.key
+                if !seen.insert(member.key).inserted {
+                    throw error(.malformedManifest, at: member.value, childPath, "the key \"\(member.key)\" occurs more than once")
+                }
+                try refuseDuplicateKeys(member.value, path: childPath)
+            }
+        case .array(let elements):
+            for (i, element) in elements.enumerated() { try refuseDuplicateKeys(element, path: "\(path)[\(i)]") }
+        default:
+            break
+        }
+    }
+
+    func object(_ value: JSONValue, _ path: String) throws(BundleError) -> JSONValue {
+        guard value.object != nil else {
+            throw error(.wrongType, at: value, path, "expected an object, found \(value.typeName)")
+        }
+        return value
+    }
+
+    func string(_ parent: JSONValue, _ key: String, _ path: String, required: Bool) throws(BundleError) -> String? {
+        guard let value = parent[key] else {
+            if required { throw error(.missingField, at: parent, path, "missing required member \"\(key)\"") }
+            return nil
+        }
+        guard let text = value.string else {
+            throw error(.wrongType, at: value, path + "." + key, "expected a string, found \(value.typeName)")
+        }
+        return text
+    }
+
+    func number(_ parent: JSONValue, _ key: String, _ path: String) throws(BundleError) -> (Double, JSONValue)? {
+        guard let value = parent[key] else { return nil }
+        guard let number = value.number else {
+            throw error(.wrongType, at: value, path + "." + key, "expected a number, found \(value.typeName)")
+        }
+        guard number.isFinite else {
+            throw error(.badValue, at: value, path + "." + key, "must be finite")
+        }
+        return (number, value)
+    }
+
+    /// A bundle-relative path member: present, a string, and a safe relative path.
+    func filePath(_ parent: JSONValue, _ key: String, _ path: String) throws(BundleError) -> String {
+        let text = try string(parent, key, path, required: true)!
+        if let problem = BundleContainer.nameProblem(text, allowTrailingSlash: false) {
+            throw error(.unsafeEntryName, at: parent[key], path + "." + key, "unsafe path \(BundleError.quoted(text)): \(problem)")
+        }
+        return text
+    }
+
+    func manifest(_ document: JSONValue) throws(BundleError) -> BundleManifest {
+        let root = try object(document, "$")
+        let schema = try string(root, "schema", "$", required: true)!
+        guard schema == BundleManifest.schemaV1 else {
+            throw error(.wrongSchema, at: root["schema"], "$.schema",
+                        "schema is \(BundleError.quoted(schema)), expected \"\(BundleManifest.schemaV1)\"")
+        }
+        let generator = try string(root, "generator", "$", required: false)
+        let id = try string(root, "id", "$", required: true)!
+        guard BundleManifest.isValidBundleID(id) else {
+            throw error(.badBundleID, at: root["id"], "$.id", "bundle id \(BundleError.quoted(id)) is not reverse-DNS like \"com.example.demo\"")
+        }
+        let name = try string(root, "name", "$", required: true)!
+        guard !name.isEmpty else { throw error(.badValue, at: root["name"], "$.name", "the name is empty") }
+        var revision: Int?
+        if let (value, node) = try number(root, "revision", "$") {
+            guard value >= 0, value == value.rounded(), value <= Double(Int32.max) else {
+                throw error(.badValue, at: node, "$.revision", "revision must be a whole number ≥ 0, not \(JSONWriter.format(value))")
+            }
+            revision = Int(value)
+        }
+        let hash = try string(root, "hash", "$", required: false)
+        if let hash, !BundleHash.isWellFormed(hash) {
+            throw error(.badValue, at: root["hash"], "$.hash", "hash must be \"sha256:\" followed by 64 lowercase hex digits")
+        }
+        guard let presetsNode = root["presets"] else {
+            throw error(.missingField, at: root, "$", "missing required member \"presets\"")
+        }
+        guard let list = presetsNode.array else {
+            throw error(.wrongType, at: presetsNode, "$.presets", "expected an array, found \(presetsNode.typeName)")
+        }
+        guard !list.isEmpty else { throw error(.badValue, at: presetsNode, "$.presets", "a bundle holds at least one preset") }
+        var presets: [BundleManifest.Preset] = []
+        var ids = Set<String>()
+        for (i, element) in list.enumerated() {
+            let path = "$.presets[\(i)]"
+            let node = try object(element, path)
+            let presetID = try string(node, "id", path, required: true)!
+            guard BundleManifest.isValidPresetID(presetID) else {
+                throw error(.badPresetID, at: node["id"], path + ".id",
+                            "preset id \(BundleError.quoted(presetID)) does not match ^[A-Za-z_$][A-Za-z0-9_$]*$")
+            }
+            guard ids.insert(presetID).inserted else {
+                throw error(.duplicatePresetID, at: node["id"], path + ".id", "preset id \(BundleError.quoted(presetID)) is used twice")
+            }
+            let presetName = try string(node, "name", path, required: true)!
+            var duration: Double?
+            if let (value, valueNode) = try number(node, "duration", path) {
+                guard value >= 0 else { throw error(.badValue, at: valueNode, path + ".duration", "duration must be ≥ 0 ms") }
+                duration = value
+            }
+            let haptics = try filePath(node, "haptics", path)
+            var audio: BundleManifest.Audio?
+            if let audioNode = node["audio"] {
+                let audioPath = path + ".audio"
+                _ = try object(audioNode, audioPath)
+                let src = try filePath(audioNode, "src", audioPath)
+                var volume: Double?
+                if let (value, valueNode) = try number(audioNode, "volume", audioPath) {
+                    guard value >= 0 else { throw error(.badValue, at: valueNode, audioPath + ".volume", "volume must be ≥ 0") }
+                    volume = value
+                }
+                let offset = try number(audioNode, "offset", audioPath)?.0
+                audio = BundleManifest.Audio(src: src, volume: volume, offset: offset)
+            }
+            var animation: BundleManifest.Animation?
+            if let animationNode = node["animation"] {
+                let animationPath = path + ".animation"
+                _ = try object(animationNode, animationPath)
+                let src = try filePath(animationNode, "src", animationPath)
+                var frameRate: Double?
+                if let (value, valueNode) = try number(animationNode, "frameRate", animationPath) {
+                    guard value > 0 else { throw error(.badValue, at: valueNode, animationPath + ".frameRate", "frameRate must be > 0") }
+                    frameRate = value
+                }
+                var totalFrames: Double?
+                if let (value, valueNode) = try number(animationNode, "totalFrames", animationPath) {
+                    guard value >= 0 else { throw error(.badValue, at: valueNode, animationPath + ".totalFrames", "totalFrames must be ≥ 0") }
+                    totalFrames = value
+                }
+                animation = BundleManifest.Animation(src: src, frameRate: frameRate, totalFrames: totalFrames)
+            }
+            presets.append(BundleManifest.Preset(id: presetID, name: presetName, duration: duration, haptics: haptics,
+                                                 audio: audio, animation: animation))
+        }
+        return BundleManifest(schema: schema, generator: generator, id: id, name: name, revision: revision,
+                              hash: hash, presets: presets)
+    }
+}

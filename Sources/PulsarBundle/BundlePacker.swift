@@ -1,0 +1,127 @@
+import Foundation
+import PulsarCore
+
+/// Packs an unpacked bundle folder into a `.pulsar` archive.
+///
+/// Thread rules: stateless; `pack` may run on any thread (not the real-time one: it does I/O).
+/// Packs to different outputs may run at once; two packs to the same output from one process
+/// must not (they share the temporary path, see `temporaryPath(for:)`).
+public enum BundlePacker {
+    /// Extensions of formats that are already compressed: STORE'd. Everything else is DEFLATEd.
+    static let storedExtensions: Set<String> = ["mp3", "ogg", "oga", "opus", "flac", "m4a", "aac", "mp4",
+                                                "png", "jpg", "jpeg", "gif", "webp", "lottie", "zip"]
+
+    /// Packs `directory` into the archive `output`.
+    ///
+    /// Contract:
+    /// - The folder is validated exactly as `PresetBundle.open` validates it (manifest first);
+    ///   if it is refused, that error is thrown and nothing is written.
+    /// - The manifest in the archive is the folder's, with `hash` set to the content hash
+    ///   (`BundleHash`; replaced in place when present, appended last otherwise; other members
+    ///   keep their order and values), written by `JSONWriter`. The folder is not modified.
+    /// - Every regular file of the folder goes into the archive: `manifest.json` first, the rest
+    ///   in bytewise name order; audio and images STORE'd, the rest DEFLATEd; fixed timestamps.
+    /// - The archive is written to a temporary sibling of `output`, reopened with a strict load
+    ///   (which also checks the hash against what was written) and only then renamed onto
+    ///   `output`. On any failure the temporary file is removed and `output` is untouched.
+    ///
+    /// - Returns: the manifest as written (with its `hash`).
+    @discardableResult
+    public static func pack(directory: String, to output: String) throws(BundleError) -> BundleManifest {
+        let bundle = try PresetBundle.open(directory)
+        guard bundle.isFolder else {
+            throw BundleError(.unreadable, bundle: directory, message: "pack needs an unpacked bundle folder, not an archive")
+        }
+        let container = bundle.container
+        if isInside(output, directory) {
+            throw BundleError(.writeFailed, bundle: output, message: "the output is inside the folder being packed (\(directory))")
+        }
+        let hash = try container.contentHash()
+        let manifestText = JSONWriter().write(withHash(bundle.manifestDocument, hash))
+
+        let temporary = temporaryPath(for: output)
+        var stored = Set<String>()
+        // A DEFLATEd file that compresses better than the ratio limit (e.g. long runs of
+        // whitespace) would make the archive unreadable: store it instead and write again.
+        for _ in 0..<8 {
+            var entries = [ZipArchive.NewEntry(name: BundleContainer.manifestName, content: .bytes(Array(manifestText.utf8)),
+                                               deflate: true)]
+            for name in container.sortedNames where name != BundleContainer.manifestName {
+                let file = name.split(separator: "/").last.map(String.init) ?? name
+                let ext = file.contains(".") ? (file.split(separator: ".").last.map { $0.lowercased() } ?? "") : ""
+                let deflate = !storedExtensions.contains(ext) && !stored.contains(name)
+                entries.append(ZipArchive.NewEntry(name: name, content: .file(container.files[name]!.diskPath!),
+                                                   deflate: deflate))
+            }
+            do {
+                try ZipArchive.write(entries, to: temporary)
+            } catch {
+                unlink(temporary)
+                var failure = BundleContainer.translate(error, bundle: output)
+                failure.rule = .writeFailed
+                throw failure
+            }
+            do throws(BundleError) {
+                let written = try PresetBundle.open(temporary, strict: true)
+                guard written.manifest.hash == hash else {
+                    throw BundleError(.hashMismatch, bundle: output, message: "the written manifest lost its hash")
+                }
+                try commit(temporary, to: output)
+                return written.manifest
+            } catch {
+                unlink(temporary)
+                var failure = error
+                failure.bundle = output
+                if failure.rule == .compressionRatio, let entry = failure.entry, !stored.contains(entry) {
+                    stored.insert(entry)
+                    continue
+                }
+                throw failure
+            }
+        }
+        throw BundleError(.writeFailed, bundle: output, message: "too many entries compress beyond the ratio limit")
+    }
+
+    /// The temporary sibling `pack` writes before renaming onto `output`:
+    /// `.<name>.tmp-<pid>` in the output's folder. Callers may arm an interrupt handler to
+    /// remove it (libzip itself writes through a further `<temporary>.XXXXXX` file while closing).
+    public static func temporaryPath(for output: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+    }
+
+    /// `document` with its top-level `hash` set to `hash`.
+    static func withHash(_ document: JSONValue, _ hash: String) -> JSONValue {
+        guard var members = document.object else { return document }
+        if let i = members.firstIndex(where: { $0.key == "hash" }) {
+            members[i].value = .str(hash)
+        } else {
+            members.append((key: "hash", value: .str(hash)))
+        }
+        return JSONValue(.object(members))
+    }
+
+    /// Flushes `temporary` to disk and renames it onto `output`.
+    private static func commit(_ temporary: String, to output: String) throws(BundleError) {
+        let fd = Foundation.open(temporary, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+        guard rename(temporary, output) == 0 else {
+            throw BundleError(.writeFailed, bundle: output, message: "cannot rename the finished archive into place: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Whether `path` would be written inside `folder` (after resolving the parent's symlinks).
+    private static func isInside(_ path: String, _ folder: String) -> Bool {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard let resolvedParent = realpath(parent, nil), let resolvedFolder = realpath(folder, nil) else { return false }
+        defer {
+            free(resolvedParent)
+            free(resolvedFolder)
+        }
+        let p = String(cString: resolvedParent), f = String(cString: resolvedFolder)
+        return p == f || p.hasPrefix(f.hasSuffix("/") ? f : f + "/")
+    }
+}

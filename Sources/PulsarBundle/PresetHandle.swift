@@ -1,0 +1,60 @@
+import PulsarCore
+
+/// The audio of a preset: where it is, its bytes (streamed through `ByteSource`), volume and offset.
+public struct AudioAsset: @unchecked Sendable {
+    /// Path inside the bundle (the manifest's `src`).
+    public var source: String
+    /// The encoded file's bytes (random access; streamed, not loaded whole).
+    public var bytes: ByteSource
+    /// Linear volume, default 1.
+    public var volume: Double
+    /// Offset in ms of the audio against the pattern: positive delays it, negative trims its start.
+    public var offset: Double
+
+    public init(source: String, bytes: ByteSource, volume: Double = 1, offset: Double = 0) {
+        self.source = source
+        self.bytes = bytes
+        self.volume = volume
+        self.offset = offset
+    }
+}
+
+/// The animation of a preset: its bytes and the timing the manifest gives (when it does).
+public struct AnimationAsset: Sendable {
+    public var source: String
+    public var data: [UInt8]
+    public var frameRate: Double?
+    public var totalFrames: Double?
+
+    public init(source: String, data: [UInt8], frameRate: Double? = nil, totalFrames: Double? = nil) {
+        self.source = source
+        self.data = data
+        self.frameRate = frameRate
+        self.totalFrames = totalFrames
+    }
+}
+
+/// One preset of a bundle: a haptic pattern with optional audio and animation.
+///
+/// Thread rules: a value; its `audio.bytes` source is for one thread at a time.
+public struct PresetHandle: @unchecked Sendable {
+    public var id: String
+    public var name: String
+    /// Authored duration in ms, 0 when the manifest gives none.
+    public var duration: Double
+    public var pattern: PatternData
+    public var audio: AudioAsset?
+    public var animation: AnimationAsset?
+
+    public init(id: String, name: String, duration: Double, pattern: PatternData, audio: AudioAsset? = nil, animation: AnimationAsset? = nil) {
+        self.id = id
+        self.name = name
+        self.duration = duration
+        self.pattern = pattern
+        self.audio = audio
+        self.animation = animation
+    }
+
+    public var hasAudio: Bool { audio != nil }
+    public var hasAnimation: Bool { animation != nil }
+}

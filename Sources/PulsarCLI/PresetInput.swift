@@ -1,0 +1,65 @@
+import Foundation
+import PulsarBundle
+import PulsarCore
+
+/// An INPUT argument resolved to presets: a `.pulsar` bundle, an unpacked bundle folder, or a
+/// single pattern file (which becomes one preset without audio or animation).
+struct PresetInput {
+    var bundle: PresetBundle?
+    var presets: [PresetHandle]
+    /// Format of a pattern file input (nil for bundles).
+    var patternFormat: PatternFormat?
+    var scaledFromSeconds = false
+
+    var isBundle: Bool { bundle != nil }
+
+    /// Whether `path` names a bundle: a folder with `manifest.json`, or a file ending in `.pulsar`
+    /// or starting with a ZIP signature. (A folder without a manifest is left to the pattern
+    /// loader, which calls it a missing input.)
+    static func looksLikeBundle(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return path.hasSuffix(".pulsar") }
+        if isDirectory.boolValue { return FileManager.default.fileExists(atPath: path + "/manifest.json") }
+        if path.lowercased().hasSuffix(".pulsar") { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let magic = (try? handle.read(upToCount: 4)) ?? Data()
+        return magic.elementsEqual([0x50, 0x4B, 0x03, 0x04])
+    }
+
+    init(_ path: String, setup: RenderSetup, strict: Bool) throws(CommandFailure) {
+        if Self.looksLikeBundle(path) {
+            do {
+                let bundle = try PresetBundle.open(path, strict: strict)
+                self.bundle = bundle
+                presets = bundle.presets
+                if !setup.quiet {
+                    for w in bundle.warnings { Console.error("pulsar: warning: \(w)") }
+                }
+            } catch {
+                let code: ExitCode = [.notFound, .unreadable].contains(error.rule) ? .noInput : .dataError
+                throw CommandFailure(code, "pulsar: error: \(error)")
+            }
+        } else {
+            let loaded = try setup.load(path)
+            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            presets = [PresetHandle(id: name, name: name, duration: 0, pattern: loaded.pattern)]
+            patternFormat = loaded.format
+            scaledFromSeconds = loaded.scaledFromSeconds
+        }
+    }
+
+    /// The preset named by `--preset`, or the only one.
+    func select(_ id: String?, command: String) throws(CommandFailure) -> PresetHandle {
+        if let id {
+            guard let preset = presets.first(where: { $0.id == id }) else {
+                throw CommandFailure(.usage, "\(command): no preset '\(id)'; the input has: \(presets.map(\.id).joined(separator: ", "))")
+            }
+            return preset
+        }
+        guard presets.count == 1 else {
+            throw CommandFailure(.usage, "\(command): the bundle has \(presets.count) presets, choose one with --preset: \(presets.map(\.id).joined(separator: ", "))")
+        }
+        return presets[0]
+    }
+}

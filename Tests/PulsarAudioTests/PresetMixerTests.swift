@@ -1,0 +1,212 @@
+import Foundation
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+import Testing
+
+/// The mixer against its parts: every output channel equals the resampled audio and the haptic
+/// render placed where docs/mixing.md says, for layouts, offsets, segments, loops and boomerangs.
+@Suite struct PresetMixerTests {
+    static let rate = SampleRate(48_000)!
+
+    /// A temporary directory removed by `remove()`.
+    static func temporaryDirectory() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-mix-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// 1.5 s of stereo-ish "audio" at 44.1 kHz: a rendered tone written as a mono float WAV.
+    static func audioFile(in dir: String, rate: Int = 44_100, ms: Double = 1500) throws -> String {
+        let tone = PatternData(continuousPattern: ContinuousPattern(
+            amplitude: [ValuePoint(time: 0, value: 0.5), ValuePoint(time: ms, value: 0.2)],
+            frequency: [ValuePoint(time: 0, value: 0.2), ValuePoint(time: ms, value: 0.9)]))
+        let renderer = try PatternRenderer(pattern: tone, sampleRate: SampleRate(rate)!)
+        let path = dir + "/audio.wav"
+        _ = try WAVExporter(format: .float).export(renderer, to: path)
+        return path
+    }
+
+    static let pattern = PatternData(
+        continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.3), ValuePoint(time: 1000, value: 0.1)],
+                                             frequency: [ValuePoint(time: 0, value: 0.5)]),
+        discretePattern: [DiscretePoint(time: 100, amplitude: 0.3, frequency: 0.8), DiscretePoint(time: 700, amplitude: 0.25, frequency: 0.1)])
+
+    static func preset(audioPath: String?, volume: Double = 0.8, offset: Double = 0, duration: Double = 0) throws -> PresetHandle {
+        let audio = try audioPath.map { AudioAsset(source: "audio.wav", bytes: try FileByteSource(path: $0), volume: volume, offset: offset) }
+        return PresetHandle(id: "test", name: "Test", duration: duration, pattern: pattern, audio: audio)
+    }
+
+    /// All frames of a mixer, interleaved.
+    static func renderAll(_ mixer: PresetMixer, block: Int = 1000) throws -> [Float] {
+        var out = [Float](repeating: .nan, count: Int(mixer.frameCount) * mixer.channelCount)
+        var frame: FrameIndex = 0
+        try out.withUnsafeMutableBufferPointer { whole in
+            while frame < mixer.frameCount {
+                let n = min(block, Int(mixer.frameCount - frame))
+                let part = UnsafeMutableBufferPointer(rebasing: whole[(Int(frame) * mixer.channelCount)..<((Int(frame) + n) * mixer.channelCount)])
+                _ = try mixer.render(into: part, from: frame)
+                frame += FrameIndex(n)
+            }
+        }
+        return out
+    }
+
+    static func channel(_ interleaved: [Float], _ c: Int, of channels: Int) -> [Float] {
+        stride(from: c, to: interleaved.count, by: channels).map { interleaved[$0] }
+    }
+
+    /// The audio resampled to 48 kHz, read straight from an `AudioStream` (the reference).
+    static func resampledAudio(_ path: String, channels: Int) throws -> [Float] {
+        let stream = try AudioStream(bytes: try FileByteSource(path: path), name: "audio.wav", outputRate: rate, channels: channels)
+        var out = [Float](repeating: 0, count: Int(stream.frameCount) * channels)
+        let n = try out.withUnsafeMutableBufferPointer { try stream.read(into: $0, frames: Int(stream.frameCount)) }
+        #expect(n == Int(stream.frameCount))
+        return out
+    }
+
+    static func haptic(from: FrameIndex, count: Int, pattern: PatternData = pattern) throws -> [Float] {
+        try PatternRenderer(pattern: pattern, sampleRate: rate).render(frames: from..<(from + FrameIndex(count)))
+    }
+
+    static func maxDifference(_ a: [Float], _ b: [Float]) -> Float {
+        zip(a, b).map { abs($0 - $1) }.max() ?? 0
+    }
+
+    @Test("Layouts have the right channel counts, and maps parse", arguments: [
+        ("mix", 2), ("stereo+haptic", 3), ("quad", 4), ("haptic", 1), ("L+H,R+H", 2), ("H,H,0,0,M", 5),
+    ])
+    func layouts(name: String, channels: Int) throws {
+        let layout = try #require(ChannelLayout(parsing: name))
+        #expect(layout.channelCount == channels)
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let mixer = try PresetMixer(preset: try Self.preset(audioPath: try Self.audioFile(in: dir)), settings: MixSettings(layout: layout))
+        #expect(mixer.channelCount == channels)
+        let all = try Self.renderAll(mixer)
+        #expect(all.count == Int(mixer.frameCount) * channels)
+        #expect(!all.contains { $0.isNaN })
+    }
+
+    @Test("Bad maps are refused", arguments: ["", "L,,R", "X", "L+", "H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H,H"])
+    func badMaps(text: String) {
+        #expect(ChannelLayout(parsing: text) == nil)
+    }
+
+    @Test("Per channel, the mix is the resampled audio plus the haptic render")
+    func mixEqualsParts() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let audioPath = try Self.audioFile(in: dir)
+        let preset = try Self.preset(audioPath: audioPath, volume: 0.8)
+        let audio = try Self.resampledAudio(audioPath, channels: 2)
+        // Duration: the audio (1500 ms) outlasts the pattern.
+        let mixer = try PresetMixer(preset: preset, settings: MixSettings(layout: .stereoHaptic))
+        #expect(mixer.durationRule == .content)
+        #expect(mixer.frameCount == 72_000)
+        let out = try Self.renderAll(mixer, block: 777)
+        let h = try Self.haptic(from: 0, count: 72_000)
+        let left = Self.channel(out, 0, of: 3), right = Self.channel(out, 1, of: 3), hap = Self.channel(out, 2, of: 3)
+        #expect(Self.maxDifference(left, Self.channel(audio, 0, of: 2).map { $0 * 0.8 }) <= 1e-6)
+        #expect(Self.maxDifference(right, Self.channel(audio, 1, of: 2).map { $0 * 0.8 }) <= 1e-6)
+        #expect(hap == h)
+
+        let mix = try Self.renderAll(try PresetMixer(preset: preset, settings: MixSettings(layout: .mix)))
+        let expected = zip(Self.channel(audio, 0, of: 2), h).map { $0 * 0.8 + $1 }
+        #expect(expected.allSatisfy { abs($0) < 0.8 }, "below the knee: the limiter is the identity")
+        #expect(Self.maxDifference(Self.channel(mix, 0, of: 2), expected) <= 1e-6)
+        #expect(Self.maxDifference(Self.channel(mix, 1, of: 2), expected) <= 1e-6)
+
+        let quad = try Self.renderAll(try PresetMixer(preset: preset, settings: MixSettings(layout: .quad)))
+        #expect(Self.channel(quad, 2, of: 4) == h && Self.channel(quad, 3, of: 4) == h)
+    }
+
+    @Test("Haptic offset shifts the haptic channel by exact frames", arguments: [125.0, -40.0])
+    func hapticOffset(ms: Double) throws {
+        let mixer = try PresetMixer(preset: try Self.preset(audioPath: nil),
+                                    settings: MixSettings(layout: .haptic, hapticOffset: ms),
+                                    range: PlaybackRange(duration: 1200))
+        let out = try Self.renderAll(mixer)
+        let shift = FrameIndex((ms * 48).rounded())
+        #expect(out == (try Self.haptic(from: -shift, count: out.count)))
+    }
+
+    @Test("Audio offset: positive delays the audio, negative trims its start", arguments: [200.0, -300.0])
+    func audioOffset(ms: Double) throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let audioPath = try Self.audioFile(in: dir)
+        let audio = Self.channel(try Self.resampledAudio(audioPath, channels: 2), 0, of: 2)
+        let mixer = try PresetMixer(preset: try Self.preset(audioPath: audioPath, volume: 1, offset: ms),
+                                    settings: MixSettings(layout: .stereoHaptic))
+        let shift = Int((ms * 48).rounded())
+        #expect(mixer.frameCount == FrameIndex(audio.count + shift), "the duration follows the shifted audio end")
+        let left = Self.channel(try Self.renderAll(mixer), 0, of: 3)
+        for n in stride(from: 0, to: left.count, by: 97) {
+            let a = n - shift
+            let expected: Float = a >= 0 && a < audio.count ? audio[a] : 0
+            #expect(abs(left[n] - expected) <= 1e-6, "frame \(n)")
+        }
+    }
+
+    @Test("Segments and loops: every iteration boundary is sample-exact")
+    func loopsAndSegments() throws {
+        let range = PlaybackRange(from: 50.5, to: 430.25, loopCount: 3)
+        let mixer = try PresetMixer(preset: try Self.preset(audioPath: nil), settings: MixSettings(layout: .haptic), range: range)
+        let start = FrameIndex((50.5 * 48).rounded()), end = FrameIndex((430.25 * 48).rounded())
+        #expect(mixer.timeline.segmentStart == start && mixer.timeline.segmentEnd == end)
+        #expect(mixer.frameCount == 3 * (end - start))
+        let out = try Self.renderAll(mixer, block: 1234)
+        let once = try Self.haptic(from: start, count: Int(end - start))
+        for k in 0..<3 {
+            #expect(Array(out[(k * once.count)..<((k + 1) * once.count)]) == once, "iteration \(k)")
+        }
+    }
+
+    @Test("Boomerang: transients fire at mirrored times with their forward shape, audio runs backwards")
+    func boomerang() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let audioPath = try Self.audioFile(in: dir)
+        var preset = try Self.preset(audioPath: audioPath, volume: 1)
+        preset.pattern = PatternData(discretePattern: [DiscretePoint(time: 100, amplitude: 0.5, frequency: 0.8)])
+        let mixer = try PresetMixer(preset: preset, settings: MixSettings(layout: .stereoHaptic),
+                                    range: PlaybackRange(from: 0, to: 500, loopCount: 2, reverse: true))
+        let out = try Self.renderAll(mixer)
+        let segment = 24_000
+        let hap = Self.channel(out, 2, of: 3)
+        // Forward: the click at frame 4800. Backward: at 500 − 100 = 400 ms into the iteration.
+        let click = try Self.haptic(from: 4800, count: 1000, pattern: preset.pattern)
+        #expect(Array(hap[4800..<5800]) == click)
+        #expect(Array(hap[(segment + 19_200)..<(segment + 20_200)]) == click, "same shape, mirrored time")
+        #expect(hap[segment + 19_199] == 0)
+        // Audio of the backward iteration is the forward iteration's, frame-reversed.
+        let left = Self.channel(out, 0, of: 3)
+        let forward = Array(left[0..<segment]), backward = Array(left[segment..<(2 * segment)])
+        #expect(Self.maxDifference(backward, forward.reversed()) < 2e-3, "reversed within the seek tolerance of the stream")
+        #expect(Self.maxDifference(Array(backward[0..<100]), Array(forward.reversed()[0..<100])) < 2e-3)
+    }
+
+    @Test("Duration precedence: explicit, preset, animation, content")
+    func durationPrecedence() throws {
+        var preset = try Self.preset(audioPath: nil)
+        #expect(try PresetMixer(preset: preset, settings: MixSettings()).durationRule == .content)
+        let animation = Array(#"{"v":"5.5.2","fr":25,"ip":5,"op":55,"w":10,"h":10,"layers":[]}"#.utf8)
+        preset.animation = AnimationAsset(source: "a.json", data: animation)
+        let fromAnimation = try PresetMixer(preset: preset, settings: MixSettings())
+        #expect(fromAnimation.durationRule == .animation && fromAnimation.durationMilliseconds == 2000)
+        preset.duration = 750
+        let fromPreset = try PresetMixer(preset: preset, settings: MixSettings())
+        #expect(fromPreset.durationRule == .preset && fromPreset.frameCount == 36_000)
+        let explicit = try PresetMixer(preset: preset, settings: MixSettings(), range: PlaybackRange(duration: 333))
+        #expect(explicit.durationRule == .explicit && explicit.frameCount == 15_984)
+    }
+
+    @Test("Bad ranges are refused with a reason")
+    func badRanges() throws {
+        let preset = try Self.preset(audioPath: nil)
+        for range in [PlaybackRange(from: 500, to: 400), PlaybackRange(from: -1), PlaybackRange(to: 5000), PlaybackRange(loopCount: 0)] {
+            #expect(throws: PresetMixer.SetupError.self) { try PresetMixer(preset: preset, settings: MixSettings(), range: range) }
+        }
+    }
+}
