@@ -17,11 +17,13 @@ let corpus = projectRoot + "/../shared/corpus"
 
 var seconds = 3600.0
 var work = NSTemporaryDirectory() + "pulsar-mix-bench"
+var mixOnly: String?
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
     case "--seconds": seconds = Double(args.popFirst()!)!
     case "--work": work = args.popFirst()!
+    case "--mix-only": mixOnly = args.popFirst()!
     default: fatalError("unknown option \(a)")
     }
 }
@@ -30,21 +32,6 @@ func now() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-/// Peak resident set of this process so far, in MiB (VmHWM).
-func peakRSS() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
-        return kb / 1024
-    }
-    return 0
-}
-
-/// Resets the peak-RSS mark to the current RSS (Linux: "5" into /proc/self/clear_refs).
-func resetPeakRSS() {
-    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
 }
 
 func run(_ tool: String, _ arguments: [String]) throws -> Double {
@@ -62,6 +49,26 @@ func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)
 
 let settings = MixSettings(sampleRate: SampleRate(48_000)!, layout: .stereoHaptic)
 let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * 3)
+
+/// Opens the bundle at `path` and mixes its preset `long` to the end into a reused buffer;
+/// returns the content seconds.
+func mixWholePreset(_ path: String, settings: MixSettings, buffer: UnsafeMutableBufferPointer<Float>) throws -> Double {
+    let bundle = try PresetBundle.open(path)
+    let mixer = try PresetMixer(preset: bundle.preset(id: "long")!, settings: settings)
+    var frame: FrameIndex = 0
+    while frame < mixer.frameCount {
+        let n = Int(min(4096, mixer.frameCount - frame))
+        _ = try mixer.render(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * 3)]), from: frame)
+        frame += FrameIndex(n)
+    }
+    return Double(mixer.frameCount) / 48_000
+}
+
+// Child mode: the whole life of this process is one open + mix, so its peak RSS is the mixer's.
+if let mixOnly {
+    _ = try mixWholePreset(mixOnly, settings: settings, buffer: buffer)
+    exit(0)
+}
 
 // 1. Open → first buffer.
 let demo = corpus + "/bundles/demo.pulsar"
@@ -92,7 +99,7 @@ guard FileManager.default.isExecutableFile(atPath: sox) else {
 let flac = work + "/audio/long.flac"
 let makeFLAC = try run(sox, ["-n", "-r", "44100", "-c", "2", "-b", "16", flac, "synth", fmt(seconds, 0), "sine", "220", "sine", "330", "gain", "-6"])
 // Built in a function so the pattern is freed before the measured part.
-func writeLongPattern() throws -> Int {
+func writeLongPattern(seconds: Double, work: String) throws -> Int {
     let source = FileManager.default.fileExists(atPath: corpus) ? corpus + "/pulsar-presets/Hail.json" : projectRoot + "/Resources/patterns/demo.json"
     let hail = try PatternLoader().load(contentsOf: source).pattern
     var long = PatternData()
@@ -106,7 +113,7 @@ func writeLongPattern() throws -> Int {
     try PatternWriter.write(long, as: .pulsarJSON, to: work + "/haptics/long.json")
     return long.pointCount
 }
-let points = try writeLongPattern()
+let points = try writeLongPattern(seconds: seconds, work: work)
 let manifest = """
 {"schema": "pulsar.bundle/1", "id": "dev.pulsar.bench", "name": "Bench",
  "presets": [{"id": "long", "name": "One hour", "haptics": "haptics/long.json", "audio": {"src": "audio/long.flac"}}]}
@@ -115,22 +122,23 @@ try Data(manifest.utf8).write(to: URL(fileURLWithPath: work + "/manifest.json"))
 let flacBytes = (try FileManager.default.attributesOfItem(atPath: flac)[.size] as? NSNumber)?.intValue ?? 0
 print("made \(fmt(seconds, 0)) s of 44.1 kHz stereo FLAC (\(flacBytes / 1_048_576) MiB) in \(fmt(makeFLAC)) s, and a \(points)-point pattern")
 
-resetPeakRSS()
-let rssBefore = peakRSS()
 let start = now()
-let bundle = try PresetBundle.open(work)
-let mixer = try PresetMixer(preset: bundle.preset(id: "long")!, settings: settings)
-var frame: FrameIndex = 0
-var checksum = 0.0
-while frame < mixer.frameCount {
-    let n = Int(min(4096, mixer.frameCount - frame))
-    _ = try mixer.render(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * 3)]), from: frame)
-    checksum += Double(buffer[n])
-    frame += FrameIndex(n)
-}
+let mixSeconds = try mixWholePreset(work, settings: settings, buffer: buffer)
 let mixTime = now() - start
-let mixSeconds = Double(mixer.frameCount) / 48_000
-let rssAfter = peakRSS()
+
+// Peak memory: the same open + mix in a fresh child process, whose maximum RSS the kernel reports.
+/// Runs this program with `arguments` and returns the child's own peak RSS in MiB (wait4).
+func childPeakRSS(_ arguments: [String]) -> Double {
+    let argv = ([CommandLine.arguments[0]] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, CommandLine.arguments[0], nil, nil, argv, environ) == 0 else { return .nan }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    return Double(usage.ru_maxrss) / 1024  // KiB → MiB
+}
+let childPeak = childPeakRSS(["--mix-only", work])
 
 // Reference: sox decoding the same FLAC and resampling it to 48 kHz (to a null output).
 let soxTime = try run(sox, [flac, "-r", "48000", "-t", "null", "-"])
@@ -141,5 +149,5 @@ print("| --- | ---: | ---: |")
 print("| pulsar mix: decode FLAC + resample + haptics → stereo+haptic 48 kHz | \(fmt(mixTime, 2)) s | \(fmt(mixSeconds / mixTime, 0))× |")
 print("| sox: decode the same FLAC + resample to 48 kHz | \(fmt(soxTime, 2)) s | \(fmt(mixSeconds / soxTime, 0))× |")
 print("")
-print("peak RSS while opening and mixing the hour: \(fmt(rssAfter)) MiB (RSS at the start \(fmt(rssBefore)) MiB; target ≤ 64 MiB)  (checksum \(checksum))")
+print("peak RSS of a process that opens the bundle and mixes the whole preset: \(fmt(childPeak)) MiB (target ≤ 64 MiB)")
 try? FileManager.default.removeItem(atPath: work)

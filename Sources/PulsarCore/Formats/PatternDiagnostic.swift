@@ -66,21 +66,20 @@ public struct PatternDiagnostic: Error, CustomStringConvertible, Hashable, Senda
 }
 
 /// Maps byte offsets of a source to 1-based lines and columns (columns count UTF-8 bytes).
+/// Counts on demand — positions are only needed for the rare diagnostic — so it holds no table.
 struct SourceLines: Sendable {
-    private let lineStarts: [Int]
+    private let bytes: [UInt8]
 
     init(_ bytes: [UInt8]) {
-        var starts = [0]
-        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
-        lineStarts = starts
+        self.bytes = bytes  // shares the caller's storage: no copy
     }
 
     func position(of offset: Int) -> (line: Int, column: Int) {
-        var lo = 0, hi = lineStarts.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        var line = 1, lineStart = 0
+        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
         }
-        return (lo + 1, offset - lineStarts[lo] + 1)
+        return (line, offset - lineStart + 1)
     }
 }

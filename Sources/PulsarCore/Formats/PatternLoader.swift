@@ -53,20 +53,45 @@ public struct PatternLoader: Sendable {
         }
         defer { try? handle.close() }
         // Read at most one byte past the limit so a file that grew after the check is still refused.
-        let data: Data
+        var bytes: [UInt8] = []
         do {
-            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
+            while bytes.count <= maximumFileSize, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                bytes.append(contentsOf: chunk)
+            }
         } catch {
             throw PatternDiagnostic(.error, .unreadable, file: path, message: "read failed: \(error.localizedDescription)")
         }
-        guard data.count <= maximumFileSize else {
+        guard bytes.count <= maximumFileSize else {
             throw PatternDiagnostic(.error, .fileTooLarge, file: path, message: "file is larger than the limit of \(maximumFileSize) bytes (64 MiB)")
         }
-        return try decode([UInt8](data), file: path, format: PatternFormat.forPath(path))
+        return try decode(bytes, file: path, format: PatternFormat.forPath(path))
     }
 
     /// Decodes a document already in memory. `format` nil means: decide by content.
     public func decode(_ bytes: [UInt8], file: String? = nil, format: PatternFormat? = nil) throws(PatternDiagnostic) -> LoadedPattern {
+        // Canonical wire JSON that breaks no rule and draws no warning takes the tree-free path;
+        // anything else — including every error — goes the general way, which says where.
+        if format == .pulsarJSON || format == nil,
+           let fast = WireFastDecoder.decode(bytes, maximumPoints: validator.maximumPoints) {
+            var pattern = fast
+            var warnings: [PatternDiagnostic] = []
+            var scaled = false
+            switch timeUnit {
+            case .seconds: scaled = true
+            case .automatic where Self.looksLikeSeconds(fast): scaled = true
+            case .automatic where fast.lastPointTime > 0 && fast.lastPointTime <= Self.shortPatternThreshold:
+                warnings.append(PatternDiagnostic(.warning, .shortPattern, file: file, path: "$", message: ""))
+            default: break
+            }
+            if scaled { pattern = Self.scaled(fast, by: 1000) }
+            if !scaled, warnings.isEmpty, (try? validator.validate(pattern))?.isEmpty == true {
+                return LoadedPattern(pattern: pattern, format: .pulsarJSON, warnings: [], scaledFromSeconds: false)
+            }
+        }
+        return try decodeGeneral(bytes, file: file, format: format)
+    }
+
+    func decodeGeneral(_ bytes: [UInt8], file: String?, format: PatternFormat?) throws(PatternDiagnostic) -> LoadedPattern {
         var reader = JSONFieldReader(file: file, bytes: bytes)
         let parser = JSONParser(allowsTrailingCommas: format == .ahap || format == nil)
         let document: JSONValue

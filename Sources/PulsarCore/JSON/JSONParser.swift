@@ -30,10 +30,7 @@ public struct JSONParser: Sendable {
 
     /// Parses a whole document; anything after the value but whitespace is an error.
     public func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        // A trailing NUL lets the number scanner hand a terminated buffer to strtod.
-        var buffer = bytes
-        buffer.append(0)
-        let result: Result<JSONValue, SyntaxError> = buffer.withUnsafeBufferPointer { raw in
+        let result: Result<JSONValue, SyntaxError> = bytes.withUnsafeBufferPointer { raw in
             var state = State(bytes: raw, end: bytes.count, maximumDepth: maximumDepth, allowsTrailingCommas: allowsTrailingCommas)
             return Result { () throws(SyntaxError) -> JSONValue in
                 state.skipWhitespace()
@@ -144,7 +141,7 @@ public struct JSONParser: Sendable {
                 skipWhitespace()
                 switch current {
                 case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "}"): index += 1; return members
+                case UInt8(ascii: "}"): index += 1; return Array(members)  // exact capacity: no growth slack kept
                 default: throw error("expected ',' or '}' in object, found \(describeCurrent())")
                 }
             }
@@ -162,7 +159,7 @@ public struct JSONParser: Sendable {
                 skipWhitespace()
                 switch current {
                 case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "]"): index += 1; return elements
+                case UInt8(ascii: "]"): index += 1; return Array(elements)  // exact capacity: no growth slack kept
                 default: throw error("expected ',' or ']' in array, found \(describeCurrent())")
                 }
             }
@@ -194,7 +191,14 @@ public struct JSONParser: Sendable {
                 guard let c = current, c >= 0x30, c <= 0x39 else { throw error("invalid number: digits must follow the exponent", at: start) }
                 while let c = current, c >= 0x30, c <= 0x39 { index += 1 }
             }
-            let value = strtod(UnsafeRawPointer(bytes.baseAddress! + start).assumingMemoryBound(to: CChar.self), nil)
+            // strtod needs a terminated string: copy the validated digits (short) with a NUL, so the
+            // source never has to be copied whole.
+            let length = index - start
+            let value: Double = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text in
+                UnsafeMutableRawPointer(text.baseAddress!).copyMemory(from: bytes.baseAddress! + start, byteCount: length)
+                text[length] = 0
+                return strtod(text.baseAddress!, nil)
+            }
             guard value.isFinite else {
                 throw SyntaxError(offset: start, message: "number out of the range of a double", isNonFiniteNumber: true)
             }

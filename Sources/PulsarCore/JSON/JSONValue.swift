@@ -13,12 +13,19 @@ public struct JSONValue: Sendable {
     }
 
     public var kind: Kind
+    /// Stored in 32 bits: documents are at most 2 GiB (pattern files at most 64 MiB), and a
+    /// parsed pattern holds hundreds of thousands of values.
+    private var storedOffset: UInt32
+
     /// Byte offset of the value's first character in the source.
-    public var offset: Int
+    public var offset: Int {
+        get { Int(storedOffset) }
+        set { storedOffset = UInt32(clamping: newValue) }
+    }
 
     public init(_ kind: Kind, offset: Int = 0) {
         self.kind = kind
-        self.offset = offset
+        self.storedOffset = UInt32(clamping: offset)
     }
 
     /// The JSON type name used in error messages ("number", "object", ...).
