@@ -18,12 +18,14 @@ let corpus = projectRoot + "/../shared/corpus"
 var seconds = 3600.0
 var work = NSTemporaryDirectory() + "pulsar-mix-bench"
 var mixOnly: String?
+var keep = false
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
     case "--seconds": seconds = Double(args.popFirst()!)!
     case "--work": work = args.popFirst()!
     case "--mix-only": mixOnly = args.popFirst()!
+    case "--keep": keep = true
     default: fatalError("unknown option \(a)")
     }
 }
@@ -64,9 +66,20 @@ func mixWholePreset(_ path: String, settings: MixSettings, buffer: UnsafeMutable
     return Double(mixer.frameCount) / 48_000
 }
 
+/// This process's peak resident set in MiB (VmHWM: per address space, so it starts afresh at exec,
+/// unlike a child's `ru_maxrss`, which Linux seeds with the parent's size at the fork).
+func peakRSS() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return .nan }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return (line.split(separator: " ").compactMap { Double($0) }.first ?? .nan) / 1024
+    }
+    return .nan
+}
+
 // Child mode: the whole life of this process is one open + mix, so its peak RSS is the mixer's.
 if let mixOnly {
     _ = try mixWholePreset(mixOnly, settings: settings, buffer: buffer)
+    print(peakRSS())
     exit(0)
 }
 
@@ -127,18 +140,19 @@ let mixSeconds = try mixWholePreset(work, settings: settings, buffer: buffer)
 let mixTime = now() - start
 
 // Peak memory: the same open + mix in a fresh child process, whose maximum RSS the kernel reports.
-/// Runs this program with `arguments` and returns the child's own peak RSS in MiB (wait4).
-func childPeakRSS(_ arguments: [String]) -> Double {
-    let argv = ([CommandLine.arguments[0]] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, CommandLine.arguments[0], nil, nil, argv, environ) == 0 else { return .nan }
-    var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    return Double(usage.ru_maxrss) / 1024  // KiB → MiB
+/// Runs this program with `arguments` and returns the peak RSS (MiB) the child reports.
+func childPeakRSS(_ arguments: [String]) throws -> Double {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = arguments
+    let pipe = Pipe()
+    child.standardOutput = pipe
+    try child.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    child.waitUntilExit()
+    return Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
 }
-let childPeak = childPeakRSS(["--mix-only", work])
+let childPeak = try childPeakRSS(["--mix-only", work])
 
 // Reference: sox decoding the same FLAC and resampling it to 48 kHz (to a null output).
 let soxTime = try run(sox, [flac, "-r", "48000", "-t", "null", "-"])
@@ -150,4 +164,4 @@ print("| pulsar mix: decode FLAC + resample + haptics → stereo+haptic 48 kHz |
 print("| sox: decode the same FLAC + resample to 48 kHz | \(fmt(soxTime, 2)) s | \(fmt(mixSeconds / soxTime, 0))× |")
 print("")
 print("peak RSS of a process that opens the bundle and mixes the whole preset: \(fmt(childPeak)) MiB (target ≤ 64 MiB)")
-try? FileManager.default.removeItem(atPath: work)
+if !keep { try? FileManager.default.removeItem(atPath: work) }
