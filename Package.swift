@@ -28,10 +28,11 @@ let package = Package(
         .target(name: "PulsarCore"),
         .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip"]),
         .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "CSndFile", "CSoxr"]),
+        .target(name: "PulsarTestSupport", dependencies: ["PulsarCore"]),
         .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
-        .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore"]),
-        .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle"]),
-        .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
+        .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarTestSupport"]),
         .testTarget(name: "PulsarCLITests", dependencies: ["PulsarCLI", "PulsarCore", "PulsarBundle", "PulsarAudio"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import PulsarBundle
 import PulsarCore
+import PulsarTestSupport
 import Testing
 @testable import PulsarAudio
 
@@ -191,17 +192,4 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64) for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}
+typealias SplitMix = SplitMix64

@@ -1,27 +1,12 @@
 import Foundation
+import PulsarTestSupport
 
 /// The bundles in `../shared/corpus/bundles` (relative to the package root), read in place:
 /// never copied into the project. Tests that need them are enabled only when they exist, and say
 /// so in the log when they are skipped.
 enum Corpus {
-    /// The package root: this file is `<root>/Tests/PulsarBundleTests/Corpus.swift`.
-    static let packageRoot: String = {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // PulsarBundleTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
-            .standardizedFileURL.path
-    }()
-
     /// Absolute path of the corpus, or nil when it (or its bundles) is absent.
-    static let root: String? = {
-        let path = URL(fileURLWithPath: packageRoot).appendingPathComponent("../shared/corpus").standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path + "/bundles", isDirectory: &isDirectory), isDirectory.boolValue else {
-            return nil
-        }
-        return path
-    }()
+    static let root: String? = SharedCorpus.root.flatMap { FileManager.default.fileExists(atPath: $0 + "/bundles") ? $0 : nil }
 
     static let absentNote = "corpus absent: ../shared/corpus/bundles"
 

@@ -1,27 +1,12 @@
 import Foundation
 import PulsarCore
+import PulsarTestSupport
 
 /// The real-world input files in `../shared/corpus` (relative to the package root), read in place:
 /// never copied into the project. Tests that need them are enabled only when the folder exists.
 enum Corpus {
-    /// The package root: this file is `<root>/Tests/PulsarCoreTests/Corpus.swift`.
-    static let packageRoot: String = {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // PulsarCoreTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
-            .standardizedFileURL.path
-    }()
-
     /// Absolute path of the corpus, or nil when it is absent.
-    static let root: String? = {
-        let path = URL(fileURLWithPath: packageRoot).appendingPathComponent("../shared/corpus").standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return nil
-        }
-        return path
-    }()
+    static let root = SharedCorpus.root
 
     /// The condition text used by `.enabled(if: Corpus.root != nil, ...)`.
     static let absentNote = "corpus absent: ../shared/corpus"
@@ -31,30 +16,9 @@ enum Corpus {
         if root == nil { print("note: \(test) skipped: \(absentNote)") }
     }
 
-    /// Sorted absolute paths of the files under `folder` (recursively) whose name ends in
-    /// `.ext` (case-insensitive); empty when the corpus or the folder is absent.
-    static func files(in folder: String, ext: String) -> [String] {
-        guard let root else { return [] }
-        let base = URL(fileURLWithPath: root).appendingPathComponent(folder).path
-        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
-        let suffix = "." + ext.lowercased()
-        var found: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.lowercased().hasSuffix(suffix) else { continue }
-            let path = base + "/" + relative
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                found.append(path)
-            }
-        }
-        return found.sorted()
-    }
+    static func files(in folder: String, ext: String) -> [String] { SharedCorpus.files(in: folder, ext: ext) }
 
-    /// `path` relative to the corpus root, for readable failure messages.
-    static func name(_ path: String) -> String {
-        guard let root, path.hasPrefix(root + "/") else { return path }
-        return String(path.dropFirst(root.count + 1))
-    }
+    static func name(_ path: String) -> String { SharedCorpus.name(path) }
 }
 
 /// A fresh temporary directory, removed by `remove()`.

@@ -1,22 +1,11 @@
 import Foundation
 import PulsarCore
+import PulsarTestSupport
 import Testing
 
 /// Random access and determinism of the renderer over every corpus pattern, and agreement with the
 /// reference transcription of the signal model.
 @Suite struct RendererPropertyTests {
-    /// SplitMix64: a seeded generator, so a failure reproduces.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static var corpusPatterns: [String] {
         Corpus.files(in: "pulsar-presets", ext: "json") + Corpus.files(in: "pulsar-docs-presets", ext: "json")
             + Corpus.files(in: "ahap", ext: "ahap") + Corpus.files(in: "lofelt", ext: "haptic") + Corpus.files(in: "lofelt", ext: "ahap")
@@ -25,7 +14,7 @@ import Testing
     @Test("Any range [a, b) renders exactly as samples a..<b of a full render (whole corpus)",
           .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
     func randomRanges() throws {
-        var rng = SeededGenerator(state: 2026)
+        var rng = SplitMix64(seed: 2026)
         let files = Self.corpusPatterns
         #expect(files.count > 300)
         for file in files {
