@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "PulsarCore", targets: ["PulsarCore"]),
         .library(name: "PulsarBundle", targets: ["PulsarBundle"]),
         .library(name: "PulsarAudio", targets: ["PulsarAudio"]),
+        .library(name: "PulsarEngine", targets: ["PulsarEngine"]),
+        .library(name: "PulsarSimulation", targets: ["PulsarSimulation"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
     ],
     targets: [
@@ -28,11 +30,14 @@ let package = Package(
         .target(name: "PulsarCore"),
         .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip"]),
         .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "CSndFile", "CSoxr"]),
+        .target(name: "PulsarEngine", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
+        .target(name: "PulsarSimulation", dependencies: ["PulsarCore", "PulsarEngine"]),
         .target(name: "PulsarTestSupport", dependencies: ["PulsarCore"]),
         .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
         .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarTestSupport"]),
         .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarEngineTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarTestSupport"]),
         .testTarget(name: "PulsarCLITests", dependencies: ["PulsarCLI", "PulsarCore", "PulsarBundle", "PulsarAudio"]),
     ]
 )

@@ -1,0 +1,99 @@
+import PulsarCore
+
+/// What an output device is opened with (requested) and runs at (negotiated).
+public struct DeviceConfiguration: Hashable, Sendable {
+    public var sampleRate: SampleRate
+    public var channels: Int
+    /// Frames per period: the granularity in which the device consumes and the writer wakes.
+    public var periodFrames: Int
+    /// Frames the device can hold queued.
+    public var bufferFrames: Int
+
+    public init(sampleRate: SampleRate, channels: Int, periodFrames: Int = 256, bufferFrames: Int = 1024) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.periodFrames = periodFrames
+        self.bufferFrames = bufferFrames
+    }
+}
+
+/// What a device can do beyond playing.
+public struct DeviceCapabilities: Hashable, Sendable {
+    /// `pause(_:)` stops and resumes consumption without losing queued frames.
+    public var canPause: Bool
+    /// `rewind(_:)` really discards queued frames (checked, not just reported).
+    public var canRewind: Bool
+
+    public init(canPause: Bool, canRewind: Bool) {
+        self.canPause = canPause
+        self.canRewind = canRewind
+    }
+}
+
+/// A position reading: how many frames the listener has heard, and when that was true.
+public struct DevicePosition: Hashable, Sendable {
+    /// Frames played since the last `prepare` (written minus delay).
+    public var framesPlayed: FrameIndex
+    /// The monotonic time of the reading.
+    public var timestamp: MonotonicTime
+
+    public init(framesPlayed: FrameIndex, timestamp: MonotonicTime) {
+        self.framesPlayed = framesPlayed
+        self.timestamp = timestamp
+    }
+}
+
+/// Why a device call failed.
+public enum DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The queue ran dry (ALSA `-EPIPE`): `prepare()` then write again.
+    case underrun
+    /// The device was suspended (ALSA `-ESTRPIPE`): `prepare()` then write again.
+    case suspended
+    /// The device is gone (server killed, unplugged): the player must stop.
+    case disconnected(String)
+    /// A request the device cannot meet (channels, rate, pause without the capability, …).
+    case unsupported(String)
+    /// A call in the wrong state (write before open, …).
+    case badState(String)
+
+    public var description: String {
+        switch self {
+        case .underrun: return "underrun"
+        case .suspended: return "suspended"
+        case .disconnected(let why): return "device disconnected: \(why)"
+        case .unsupported(let why): return "unsupported: \(why)"
+        case .badState(let why): return "bad state: \(why)"
+        }
+    }
+}
+
+/// The seam between the engine and a sound device (as mpv's `ao_driver`): ALSA implements it for
+/// real hardware, `SimulatedDevice` for tests and machines without sound.
+///
+/// Thread rules: after `open`, every call comes from the one thread that drives the device (the
+/// player's real-time thread); implementations must make `write`, `availableFrames`, `position`,
+/// `pause`, `rewind` real-time safe (no allocation, no locks another thread can hold long).
+public protocol OutputDevice: AnyObject {
+    /// Opens the device, returning the configuration it really runs at.
+    func open(_ requested: DeviceConfiguration) throws(DeviceError) -> DeviceConfiguration
+    var capabilities: DeviceCapabilities { get }
+    /// Frames that can be written now without blocking.
+    func availableFrames() throws(DeviceError) -> Int
+    /// Queues whole interleaved frames; returns how many frames were taken (at most
+    /// `availableFrames()`).
+    func write(_ samples: UnsafeBufferPointer<Float>) throws(DeviceError) -> Int
+    /// Frames written since the last `prepare`.
+    var framesWritten: FrameIndex { get }
+    /// The current position reading.
+    func position() throws(DeviceError) -> DevicePosition
+    /// Stops (true) or resumes (false) consumption, keeping what is queued.
+    func pause(_ paused: Bool) throws(DeviceError)
+    /// Discards up to `frames` of the most recently written, not yet played frames; returns how
+    /// many were discarded (0 when the device cannot rewind).
+    func rewind(_ frames: Int) throws(DeviceError) -> Int
+    /// Discards everything queued and stops.
+    func drop() throws(DeviceError)
+    /// Makes the device ready to play again; counters restart at 0.
+    func prepare() throws(DeviceError)
+    func close()
+}

@@ -1,0 +1,221 @@
+import PulsarCore
+import PulsarEngine
+
+/// The deterministic twin of a sound device: it consumes queued frames at its rate as a clock
+/// advances — the real monotonic clock, or a `ManualClock` a test drives — with a settable rate
+/// error, position-report jitter and granularity, latency, injected underruns, and pause/rewind
+/// capability switches. It can record every frame it actually plays (a rewound tail is never
+/// recorded, as on hardware) and the timeline of its position.
+///
+/// Thread rules: like any `OutputDevice`, driven by one thread after `open`; `injectUnderrun`
+/// and the recording accessors belong to that thread too (or to any thread once it has stopped).
+/// Real-time safe once open: recording storage is reserved up front (`Behaviour.recordingCapacity`).
+public final class SimulatedDevice: OutputDevice {
+    /// How the simulated hardware behaves.
+    public struct Behaviour: Sendable {
+        /// The device's crystal against the monotonic clock: +200 consumes 200 ppm fast.
+        public var rateErrorPPM: Double = 0
+        /// Each position reading's timestamp is off by a uniform error in ±this many seconds.
+        public var jitterSeconds: Double = 0
+        /// Positions are reported in steps of this many frames (1: exact).
+        public var granularityFrames: Int = 1
+        /// Frames between leaving the buffer and being heard; positions report heard frames.
+        public var latencyFrames: Int = 0
+        public var canPause = true
+        public var canRewind = true
+        /// Frames of recording storage reserved at `open` (0: no recording).
+        public var recordingCapacity: Int = 0
+        /// Seed of the jitter.
+        public var seed: UInt64 = 0x5EED
+
+        public init() {}
+    }
+
+    public let clock: MonotonicClock
+    public let behaviour: Behaviour
+    public private(set) var configuration: DeviceConfiguration?
+    public var capabilities: DeviceCapabilities {
+        DeviceCapabilities(canPause: behaviour.canPause, canRewind: behaviour.canRewind)
+    }
+
+    private var queue: UnsafeMutableBufferPointer<Float> = .init(start: nil, count: 0)
+    private var queueStart = 0       // frame index (in the ring) of the oldest queued frame
+    private var queuedFrames = 0
+    public private(set) var framesWritten: FrameIndex = 0
+    /// Frames that have left the buffer since the last `prepare`.
+    public private(set) var framesConsumed: FrameIndex = 0
+    private var running = false
+    private var paused = false
+    private var inUnderrun = false
+    private var runningNanoseconds: Int64 = 0
+    private var lastUpdate = MonotonicTime(nanoseconds: 0)
+    private var random: UInt64
+
+    /// Every frame played, interleaved, across prepares (when recording).
+    public private(set) var recording: [Float] = []
+    /// `(time, frames consumed in total)` at every update, across prepares (when recording).
+    public private(set) var timeline: [(time: MonotonicTime, consumed: FrameIndex)] = []
+    private var consumedBeforePrepare: FrameIndex = 0
+    /// Underruns so far (natural and injected).
+    public private(set) var underrunCount = 0
+
+    public init(clock: MonotonicClock, behaviour: Behaviour = Behaviour()) {
+        self.clock = clock
+        self.behaviour = behaviour
+        random = behaviour.seed | 1
+    }
+
+    deinit {
+        queue.deallocate()
+    }
+
+    public func open(_ requested: DeviceConfiguration) throws(DeviceError) -> DeviceConfiguration {
+        guard configuration == nil else { throw .badState("already open") }
+        guard requested.channels >= 1, requested.channels <= 64 else { throw .unsupported("\(requested.channels) channels") }
+        guard requested.periodFrames >= 1, requested.bufferFrames >= requested.periodFrames else {
+            throw .unsupported("period \(requested.periodFrames), buffer \(requested.bufferFrames) frames")
+        }
+        configuration = requested
+        queue = .allocate(capacity: requested.bufferFrames * requested.channels)
+        queue.initialize(repeating: 0)
+        if behaviour.recordingCapacity > 0 {
+            recording.reserveCapacity(behaviour.recordingCapacity * requested.channels)
+            timeline.reserveCapacity(behaviour.recordingCapacity / max(requested.periodFrames, 1) * 4 + 64)
+        }
+        lastUpdate = clock.now()
+        return requested
+    }
+
+    /// Consumes what the elapsed time allows; a queue that runs dry is an underrun.
+    private func update() {
+        let now = clock.now()
+        defer { lastUpdate = now }
+        guard let config = configuration, running, !paused, !inUnderrun else { return }
+        runningNanoseconds += now.nanoseconds - lastUpdate.nanoseconds
+        let rate = Double(config.sampleRate.hertz) * (1 + behaviour.rateErrorPPM * 1e-6)
+        let due = FrameIndex((Double(runningNanoseconds) * rate / 1e9).rounded(.down))
+        var take = Int(due - framesConsumed)
+        guard take > 0 else { return }
+        if take > queuedFrames {
+            take = queuedFrames
+            inUnderrun = true
+            underrunCount += 1
+        }
+        consume(take)
+        if behaviour.recordingCapacity > 0 {
+            timeline.append((now, consumedBeforePrepare + framesConsumed))
+        }
+    }
+
+    private func consume(_ frames: Int) {
+        guard let config = configuration, frames > 0 else { return }
+        if behaviour.recordingCapacity > 0 {
+            let ch = config.channels
+            for f in 0..<frames {
+                let slot = (queueStart + f) % config.bufferFrames
+                for c in 0..<ch { recording.append(queue[slot * ch + c]) }
+            }
+        }
+        queueStart = (queueStart + frames) % config.bufferFrames
+        queuedFrames -= frames
+        framesConsumed += FrameIndex(frames)
+    }
+
+    public func availableFrames() throws(DeviceError) -> Int {
+        guard let config = configuration else { throw .badState("not open") }
+        update()
+        if inUnderrun { throw .underrun }
+        return config.bufferFrames - queuedFrames
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(DeviceError) -> Int {
+        guard let config = configuration else { throw .badState("not open") }
+        update()
+        if inUnderrun { throw .underrun }
+        let ch = config.channels
+        let frames = min(samples.count / ch, config.bufferFrames - queuedFrames)
+        for f in 0..<frames {
+            let slot = (queueStart + queuedFrames + f) % config.bufferFrames
+            for c in 0..<ch { queue[slot * ch + c] = samples[f * ch + c] }
+        }
+        queuedFrames += frames
+        framesWritten += FrameIndex(frames)
+        if !running && frames > 0 {
+            running = true
+            lastUpdate = clock.now()
+        }
+        return frames
+    }
+
+    public func position() throws(DeviceError) -> DevicePosition {
+        guard configuration != nil else { throw .badState("not open") }
+        update()
+        var heard = max(framesConsumed - FrameIndex(behaviour.latencyFrames), 0)
+        let step = FrameIndex(max(behaviour.granularityFrames, 1))
+        heard = heard / step * step
+        var stamp = lastUpdate
+        if behaviour.jitterSeconds > 0 {
+            stamp = stamp.adding(seconds: (nextUnit() * 2 - 1) * behaviour.jitterSeconds)
+        }
+        return DevicePosition(framesPlayed: heard, timestamp: stamp)
+    }
+
+    public func pause(_ pausing: Bool) throws(DeviceError) {
+        guard behaviour.canPause else { throw .unsupported("this device cannot pause") }
+        update()
+        paused = pausing
+    }
+
+    public func rewind(_ frames: Int) throws(DeviceError) -> Int {
+        guard behaviour.canRewind else { return 0 }
+        update()
+        let k = max(0, min(frames, queuedFrames))
+        queuedFrames -= k
+        framesWritten -= FrameIndex(k)
+        return k
+    }
+
+    public func drop() throws(DeviceError) {
+        update()
+        queuedFrames = 0
+        running = false
+    }
+
+    public func prepare() throws(DeviceError) {
+        update()
+        consumedBeforePrepare += framesConsumed
+        queuedFrames = 0
+        queueStart = 0
+        framesWritten = 0
+        framesConsumed = 0
+        runningNanoseconds = 0
+        running = false
+        paused = false
+        inUnderrun = false
+    }
+
+    public func close() {
+        configuration = nil
+    }
+
+    /// Makes the device run dry now, as if the writer had been late: queued frames are lost
+    /// and the next write or availability check reports `.underrun`.
+    public func injectUnderrun() {
+        update()
+        queuedFrames = 0
+        if running && !inUnderrun {
+            inUnderrun = true
+            underrunCount += 1
+        }
+    }
+
+    /// Frames queued and not yet played.
+    public var queued: Int { queuedFrames }
+
+    private func nextUnit() -> Double {
+        random ^= random << 13
+        random ^= random >> 7
+        random ^= random << 17
+        return Double(random >> 11) / Double(UInt64(1) << 53)
+    }
+}
