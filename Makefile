@@ -46,6 +46,7 @@ bench: deps-bench
 	cd Benchmarks && $(SWIFT) build -c release
 	cd Benchmarks && .build/release/render-throughput
 	cd Benchmarks && .build/release/mix-throughput
+	cd Benchmarks && .build/release/drift
 
 clean:
 	rm -rf .build Benchmarks/.build $(OUT)

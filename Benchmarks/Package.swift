@@ -22,5 +22,14 @@ let package = Package(
             ],
             path: "Sources/MixThroughput"
         ),
+        .executableTarget(
+            name: "drift",
+            dependencies: [
+                .product(name: "PulsarCore", package: "pulsar"),
+                .product(name: "PulsarEngine", package: "pulsar"),
+                .product(name: "PulsarSimulation", package: "pulsar"),
+            ],
+            path: "Sources/Drift"
+        ),
     ]
 )
