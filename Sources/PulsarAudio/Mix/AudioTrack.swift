@@ -1,21 +1,43 @@
 import PulsarCore
 
 /// The preset audio placed on the content timeline: stream frame `a` sounds at content frame
-/// `a + offsetFrames`. Reads any content range, with silence where the audio is not, seeking
-/// the stream only when a read does not continue the previous one.
+/// `a + offsetFrames`. Reads any content range, with silence where the audio is not. Streaming,
+/// it seeks only when a read does not continue the previous one; preloaded, it decodes the whole
+/// stream once at `init` and then reads from memory.
 ///
-/// Thread rules: one thread at a time; not real-time safe (decodes, may do I/O).
+/// Thread rules: one thread at a time. Streaming reads decode (not real-time safe); preloaded
+/// reads only copy (real-time safe).
 final class AudioTrack {
     let stream: AudioStream
     let offsetFrames: FrameIndex
     let channels: Int
     private var position: FrameIndex = 0
+    /// The whole resampled stream, interleaved, when preloaded.
+    private let memory: [Float]?
 
-    init(stream: AudioStream, offsetFrames: FrameIndex) {
+    init(stream: AudioStream, offsetFrames: FrameIndex, preload: Bool = false) throws(AudioFileError) {
         self.stream = stream
         self.offsetFrames = offsetFrames
         self.channels = stream.channels
+        if preload {
+            var all = [Float](repeating: 0, count: Int(stream.frameCount) * stream.channels)
+            var done = 0
+            try all.withUnsafeMutableBufferPointer { (whole: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in
+                while done < Int(stream.frameCount) {
+                    let rest = UnsafeMutableBufferPointer(rebasing: whole[(done * stream.channels)...])
+                    let n = try stream.read(into: rest, frames: Int(stream.frameCount) - done)
+                    if n == 0 { break }
+                    done += n
+                }
+            }
+            memory = all
+        } else {
+            memory = nil
+        }
     }
+
+    /// Whether reads come from memory (real-time safe).
+    var isPreloaded: Bool { memory != nil }
 
     /// Content frame just after the last audio sample.
     var endFrame: FrameIndex { stream.frameCount + offsetFrames }
@@ -28,6 +50,13 @@ final class AudioTrack {
         let first = max(range.lowerBound - offsetFrames, 0)
         let last = min(range.upperBound - offsetFrames, stream.frameCount)
         guard first < last else { return }
+        if let memory {
+            let skip = Int(first + offsetFrames - range.lowerBound) * channels
+            memory.withUnsafeBufferPointer { source in
+                (base + skip).update(from: source.baseAddress! + Int(first) * channels, count: Int(last - first) * channels)
+            }
+            return
+        }
         if first != position {
             try stream.seek(to: first)
         }

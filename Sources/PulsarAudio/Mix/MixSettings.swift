@@ -18,6 +18,10 @@ public struct MixSettings: Sendable {
     public var hapticOffset: Double
     /// Replaces the preset's audio offset (ms) when set.
     public var audioOffset: Double?
+    /// Decode and resample the whole audio at set-up, so that `PresetMixer.render` only copies
+    /// and is real-time safe (what a live player needs); otherwise audio streams block by block.
+    /// Costs `frames × channels × 4` bytes.
+    public var preloadAudio: Bool = false
 
     public init(sampleRate: SampleRate = SampleRate(48_000)!, layout: ChannelLayout = .mix,
                 profile: ActuatorProfile = .wideband, audioGain: Double = 1, hapticsEnabled: Bool = true,

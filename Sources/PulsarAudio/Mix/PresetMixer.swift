@@ -8,8 +8,9 @@ import PulsarCore
 /// Output frame `n` of the stream is the same whichever block it is rendered in, so an offline
 /// render and a device fed block by block receive the same samples.
 ///
-/// Thread rules: one thread at a time; `render` decodes audio, so it is not real-time safe —
-/// a real-time consumer reads the mixer through a buffer filled off the real-time thread.
+/// Thread rules: one thread at a time. `init` allocates and decodes: never on the real-time
+/// thread. `render` allocates nothing; it decodes audio as it goes unless
+/// `MixSettings.preloadAudio` is set, and is then real-time safe.
 public final class PresetMixer {
     public enum SetupError: Error, CustomStringConvertible, Sendable {
         case badSettings(String)
@@ -73,7 +74,8 @@ public final class PresetMixer {
             do {
                 let stream = try AudioStream(bytes: audio.bytes, name: audio.source, outputRate: rate,
                                              channels: max(layout.audioChannelsNeeded, 1))
-                let t = AudioTrack(stream: stream, offsetFrames: rate.nearestFrame(atMilliseconds: offset))
+                let t = try AudioTrack(stream: stream, offsetFrames: rate.nearestFrame(atMilliseconds: offset),
+                                       preload: settings.preloadAudio && layout.audioChannelsNeeded > 0)
                 audioEnd = rate.milliseconds(atFrame: t.endFrame)
                 if layout.audioChannelsNeeded > 0 { track = t }
             } catch {
