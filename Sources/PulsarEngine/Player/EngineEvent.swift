@@ -1,0 +1,51 @@
+import Foundation
+import PulsarCore
+
+/// What the player reports from its real-time thread: plain data, queued without allocation and
+/// written out as JSON lines (the event log) by a non-real-time thread.
+public enum EngineEvent: Hashable, Sendable {
+    /// A command took effect: requested at `requestTime`, first heard at stream frame `effectiveFrame`,
+    /// leaving the transport in `state`.
+    case command(TransportCommand, requestTime: MonotonicTime, effectiveFrame: FrameIndex, state: TransportState)
+    /// The device ran dry; stream frames `lostFrom ..< lostTo` were written but never played.
+    case underrun(lostFrom: FrameIndex, lostTo: FrameIndex, time: MonotonicTime)
+    /// Playback ended: `finished` true at the stream frame where the last sample was played,
+    /// false on stop.
+    case completion(finished: Bool, streamFrame: FrameIndex)
+    /// A device position reading, in stream frames.
+    case position(streamFrame: FrameIndex, time: MonotonicTime)
+}
+
+extension EngineEvent {
+    /// The event as one JSON line of the event log (positions are not logged).
+    public var logLine: String? {
+        func stateObject(_ s: TransportState) -> JSONValue {
+            .obj(["mode": .str(["stopped", "playing", "paused"][Int(s.mode.rawValue)]),
+                  "timelineFrame": .num(Double(s.timelineFrame)), "anchor": .num(Double(s.anchor))])
+        }
+        let value: JSONValue
+        switch self {
+        case let .command(command, requestTime, effectiveFrame, state):
+            var argument: Double?
+            switch command {
+            case .play(let f): argument = Double(f)
+            case .seek(let f): argument = Double(f)
+            default: argument = nil
+            }
+            value = .obj(["event": .str("command"), "name": .str(command.name),
+                          "argument": argument.map(JSONValue.num) ?? JSONValue(.null),
+                          "requestTimeNs": .num(Double(requestTime.nanoseconds)),
+                          "effectiveFrame": .num(Double(effectiveFrame)), "state": stateObject(state)])
+        case let .underrun(lostFrom, lostTo, time):
+            value = .obj(["event": .str("underrun"), "lostFrom": .num(Double(lostFrom)), "lostTo": .num(Double(lostTo)),
+                          "timeNs": .num(Double(time.nanoseconds))])
+        case let .completion(finished, streamFrame):
+            value = .obj(["event": .str("completion"), "finished": JSONValue(.bool(finished)), "streamFrame": .num(Double(streamFrame))])
+        case .position:
+            return nil
+        }
+        var writer = JSONWriter()
+        writer.indent = 0
+        return writer.write(value).replacingOccurrences(of: "\n", with: "")
+    }
+}

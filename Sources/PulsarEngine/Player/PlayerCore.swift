@@ -1,0 +1,136 @@
+import PulsarAudio
+import PulsarCore
+
+/// The body of a player's real-time thread, one `step()` per wake-up: apply queued commands at
+/// their effective frames, keep the device fed from the transport, report positions, underruns
+/// and completion. A thread calls `step()` in a loop; tests call it with a driven clock.
+///
+/// Effective frame of a command: with a device that really rewinds, the first frame not yet
+/// heard plus `safetyMargin` — the queued tail past it is discarded and rewritten in the new
+/// state; otherwise the write head. Stream frames count every frame written since `start`,
+/// across device re-prepares.
+///
+/// Thread rules: `send` from one control thread (any one); `step` and `start` from the real-time
+/// thread only; `events` is drained by one non-real-time thread. `step` allocates nothing, takes
+/// no lock and does no I/O beyond the device calls (the mixer must preload its audio).
+public final class PlayerCore {
+    public let device: OutputDevice
+    public let renderer: TransportRenderer
+    public let configuration: DeviceConfiguration
+    /// Frames kept between the hardware position and an effective frame (rewinding devices).
+    public let safetyMargin: Int
+
+    /// Commands in (control thread → real-time thread).
+    private let commands: SPSCQueue<(TransportCommand, MonotonicTime)>
+    /// Reports out (real-time thread → control thread).
+    public let events: SPSCQueue<EngineEvent>
+
+    public private(set) var state = TransportState.initial
+    /// Stream frames written (and not rewound).
+    public private(set) var streamWritten: FrameIndex = 0
+    /// Stream frame at the device's frame 0 (moves on every re-prepare).
+    private var deviceBase: FrameIndex = 0
+    private var pendingCompletion: FrameIndex?
+    private let buffer: UnsafeMutableBufferPointer<Float>
+    private let clock: MonotonicClock
+
+    public init(renderer: TransportRenderer, device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration,
+                safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536) throws(DeviceError) {
+        guard configuration.channels == renderer.mixer.channelCount else {
+            throw .unsupported("the mixer has \(renderer.mixer.channelCount) channels, the device was asked for \(configuration.channels)")
+        }
+        self.renderer = renderer
+        self.device = device
+        self.clock = clock
+        self.configuration = try device.open(configuration)
+        self.safetyMargin = safetyMargin ?? configuration.periodFrames
+        commands = SPSCQueue(minimumCapacity: commandCapacity)
+        events = SPSCQueue(minimumCapacity: eventCapacity)
+        buffer = .allocate(capacity: self.configuration.periodFrames * self.configuration.channels)
+    }
+
+    deinit {
+        buffer.deallocate()
+        device.close()
+    }
+
+    /// Queues a command; false when the queue is full. Control thread.
+    @discardableResult
+    public func send(_ command: TransportCommand) -> Bool {
+        commands.push((command, clock.now()))
+    }
+
+    /// One wake-up of the real-time thread.
+    public func step() throws(DeviceError) {
+        while let (command, requestTime) = commands.pop() {
+            let effective = try effectiveFrame()
+            let next = state.applying(command, atStreamFrame: effective)
+            if command == .stop && state.mode != .stopped {
+                events.push(.completion(finished: false, streamFrame: effective))
+                pendingCompletion = nil
+            }
+            state = next
+            pendingCompletion = renderer.endStreamFrame(of: state)
+            events.push(.command(command, requestTime: requestTime, effectiveFrame: effective, state: state))
+        }
+        try fill()
+        let reading = try device.position()
+        let heard = deviceBase + reading.framesPlayed
+        events.push(.position(streamFrame: heard, time: reading.timestamp))
+        if let end = pendingCompletion, heard >= end {
+            events.push(.completion(finished: true, streamFrame: end))
+            pendingCompletion = nil
+            state = TransportState(mode: .stopped, timelineFrame: renderer.mixer.frameCount, anchor: end)
+        }
+    }
+
+    /// Where a command issued now can first be heard.
+    private func effectiveFrame() throws(DeviceError) -> FrameIndex {
+        guard device.capabilities.canRewind else { return streamWritten }
+        let heard = deviceBase + (try device.position().framesPlayed)
+        let target = min(max(heard + FrameIndex(safetyMargin), state.anchor), streamWritten)
+        let wanted = Int(streamWritten - target)
+        guard wanted > 0 else { return streamWritten }
+        let discarded = try device.rewind(wanted)
+        streamWritten -= FrameIndex(discarded)
+        return streamWritten
+    }
+
+    private func fill() throws(DeviceError) {
+        let channels = configuration.channels
+        while true {
+            let available: Int
+            do {
+                available = try device.availableFrames()
+            } catch .underrun {
+                try recoverUnderrun()
+                continue
+            }
+            let n = min(available, configuration.periodFrames)
+            guard n > 0 else { return }
+            let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * channels)])
+            do {
+                try renderer.render(state, into: block, fromStreamFrame: streamWritten)
+            } catch {
+                block.initialize(repeating: 0)  // preloaded audio cannot fail; be silent if it does
+            }
+            let written: Int
+            do {
+                written = try device.write(UnsafeBufferPointer(block))
+            } catch .underrun {
+                try recoverUnderrun()
+                continue
+            }
+            streamWritten += FrameIndex(written)
+            if written < n { return }
+        }
+    }
+
+    /// After an underrun: what was queued is lost; the device restarts at stream frame `streamWritten`.
+    private func recoverUnderrun() throws(DeviceError) {
+        let played = deviceBase + (try device.position().framesPlayed)
+        events.push(.underrun(lostFrom: min(played, streamWritten), lostTo: streamWritten, time: clock.now()))
+        try device.prepare()
+        deviceBase = streamWritten
+    }
+}

@@ -1,0 +1,26 @@
+import PulsarCore
+
+/// A transport request, as it travels from any thread to the player's real-time thread. Plain
+/// data (no references), so queueing it never retains, allocates or locks.
+public enum TransportCommand: Hashable, Sendable {
+    /// Play from a timeline frame (0: the start).
+    case play(fromTimelineFrame: FrameIndex)
+    case pause
+    /// Continue from exactly the timeline frame where the pause took effect.
+    case resume
+    /// Silence; the player completes with `false`.
+    case stop
+    /// Jump to a timeline frame, staying paused when paused.
+    case seek(toTimelineFrame: FrameIndex)
+
+    /// The name used in the event log.
+    public var name: String {
+        switch self {
+        case .play: return "play"
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .stop: return "stop"
+        case .seek: return "seek"
+        }
+    }
+}
