@@ -8,6 +8,7 @@ import PulsarCore
 enum RenderCommand {
     static let help = """
     usage: pulsar render INPUT -o OUT.wav [--preset ID] [--layout L] [--rate 48000]
+           pulsar render --replay LOG -o OUT.wav [--format F] [--quiet]
                          [--format float|s16|s24] [--profile P] [--gain G] [--audio-gain G]
                          [--no-haptics] [--offset MS] [--audio-offset MS] [--duration MS]
                          [--from MS] [--to MS] [--loop N] [--reverse] [--strict]
@@ -37,6 +38,8 @@ enum RenderCommand {
       --loop N            play the segment N times (default 1)
       --reverse           boomerang: every second iteration runs backwards
       --strict            check the bundle's manifest hash
+      --replay LOG        rebuild the device stream of a logged play (its input and settings
+                          come from the log's header)
       --time-unit U       how to read a Pulsar JSON pattern's times: auto (default), ms or s
       --quiet             no warnings, no summary, no progress bar
       -h, --help          this help
@@ -64,12 +67,20 @@ enum RenderCommand {
             .init(names: ["--strict"], takesValue: false),
             .init(names: ["--time-unit"], takesValue: true),
             .init(names: ["--quiet"], takesValue: false),
+            .init(names: ["--replay"], takesValue: true),
         ], command: command)
-        let inputPath = try args.singleInput(command: command)
         guard let output = args.value("--output") else {
             throw CommandFailure(.usage, "\(command): missing -o OUT.wav (see '\(command) --help')")
         }
         let format = try args.choice("--format", default: SampleFormat.float, command: command)
+        if let log = args.value("--replay") {
+            guard args.positionals.isEmpty else {
+                throw CommandFailure(.usage, "\(command): --replay takes its input from the log; give no INPUT")
+            }
+            try ReplayRender.run(log: log, output: output, format: format, quiet: args.flag("--quiet"))
+            return
+        }
+        let inputPath = try args.singleInput(command: command)
         let setup = try RenderSetup(args, command: command)
         let input = try PresetInput(inputPath, setup: setup, strict: args.flag("--strict"))
         let preset = try input.select(args.value("--preset"), command: command)

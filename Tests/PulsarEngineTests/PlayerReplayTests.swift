@@ -80,4 +80,30 @@ import Testing
             }
         }
     }
+
+    @Test("The event log round-trips through text, and its replay still equals the device")
+    func logRoundTrip() throws {
+        let (device, events, renderer) = try Self.run(seed: 11, canRewind: true)
+        let frames = device.recording.count / 3
+        let header = EngineLog.Header(input: "p.json", preset: nil, layout: "stereo+haptic", sampleRate: 48_000, profile: "wideband",
+                                      loopCount: 2, reverse: true)
+        let text = EngineLog.text(header: header, events: events, playedFrames: FrameIndex(frames))
+        #expect(text.split(separator: "\n").allSatisfy { !$0.contains("\"position\"") })
+        let parsed = try EngineLog.parse(text)
+        #expect(parsed.header == header)
+        #expect(parsed.playedFrames == FrameIndex(frames))
+        let logged = events.filter { if case .position = $0 { return false } else { return true } }
+        #expect(parsed.events == logged)
+        let same = try Replay(events: parsed.events).deviceStream(frames: frames, renderer: renderer) == device.recording
+        #expect(same)
+    }
+
+    @Test("A broken log is refused with its line number", arguments: [
+        ("", 1), ("{\"event\": \"command\"}\n", 1), ("{\"event\":\"header\"}\n", 1),
+        ("{\"event\":\"header\",\"input\":\"x\",\"layout\":\"mix\",\"profile\":\"wideband\",\"sampleRate\":48000,\"gain\":1,\"audioGain\":1,\"hapticOffset\":0,\"loopCount\":1}\nnot json\n", 2),
+    ])
+    func brokenLogs(text: String, line: Int) {
+        #expect(throws: EngineLog.ParseError.self) { try EngineLog.parse(text) }
+        do { _ = try EngineLog.parse(text) } catch { #expect(error.line == line, "\(error)") }
+    }
 }

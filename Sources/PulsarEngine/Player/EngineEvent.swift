@@ -44,8 +44,6 @@ extension EngineEvent {
         case .position:
             return nil
         }
-        var writer = JSONWriter()
-        writer.indent = 0
-        return writer.write(value).replacingOccurrences(of: "\n", with: "")
+        return EngineLog.oneLine(value)
     }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+import PulsarEngine
+
+/// `pulsar render --replay LOG -o OUT.wav`: the device stream of a logged play, rebuilt from the
+/// log's header (input and mix settings) and its transport events.
+enum ReplayRender {
+    static func run(log path: String, output: String, format: SampleFormat, quiet: Bool) throws(CommandFailure) {
+        let command = "pulsar render"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(.noInput, "pulsar: error: \(path): cannot read the event log")
+        }
+        let parsed: (header: EngineLog.Header, events: [EngineEvent], playedFrames: FrameIndex)
+        do {
+            parsed = try EngineLog.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(path):\(error.line): \(error.message)")
+        }
+        let h = parsed.header
+        guard let rate = SampleRate(h.sampleRate), let layout = ChannelLayout(parsing: h.layout),
+              var profile = ActuatorProfile(parsing: h.profile) else {
+            throw CommandFailure(.dataError, "pulsar: error: \(path):1: the header's rate, layout or profile is not usable")
+        }
+        profile.gain = h.gain
+        let setup = try RenderSetup(try Arguments([], options: [], command: command), command: command)
+        let input = try PresetInput(h.input, setup: setup, strict: false)
+        let preset = try input.select(h.preset, command: command)
+        var settings = MixSettings(sampleRate: rate, layout: layout, profile: profile, audioGain: h.audioGain,
+                                   hapticsEnabled: h.hapticsEnabled, hapticOffset: h.hapticOffset, audioOffset: h.audioOffset)
+        settings.preloadAudio = true
+        let mixer: PresetMixer
+        do {
+            mixer = try PresetMixer(preset: preset, settings: settings,
+                                    range: PlaybackRange(from: h.from, to: h.to, loopCount: h.loopCount, reverse: h.reverse, duration: h.duration))
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(path): the logged settings do not build a mixer: \(error)")
+        }
+        let renderer = TransportRenderer(mixer: mixer)
+        let stream: [Float]
+        do {
+            stream = try Replay(events: parsed.events).deviceStream(frames: Int(parsed.playedFrames), renderer: renderer)
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(h.input): audio \(error)")
+        }
+        let channels = mixer.channelCount
+        InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
+        defer { InterruptCleanup.disarm() }
+        do {
+            _ = try WAVExporter(format: format).export(to: output, sampleRate: rate, channels: channels, frames: parsed.playedFrames) { buffer, frame in
+                stream.withUnsafeBufferPointer { source in
+                    buffer.baseAddress!.update(from: source.baseAddress! + Int(frame) * channels, count: buffer.count)
+                }
+                return 0
+            }
+        } catch {
+            throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
+        }
+        if !quiet {
+            Console.error("wrote \(output): \(parsed.playedFrames) frames × \(channels) channels replayed from \(path)")
+        }
+    }
+}
