@@ -1,0 +1,102 @@
+import PulsarCore
+
+/// What a player sounds like at any monotonic instant: the content time, the animation frame
+/// and the progress, derived from the device's own position readings (through
+/// `DevicePositionFilter`) and the transport states at their effective frames — never from
+/// accumulated wall time. It freezes exactly where a pause took effect, jumps exactly at a
+/// seek's effective frame, wraps at loop boundaries and runs backwards in reverse iterations.
+///
+/// Feed it the player's events (`observe`) on the thread that queries it.
+///
+/// Thread rules: one non-real-time thread (the UI or control thread) feeds and queries it.
+public struct PlaybackClock {
+    public let timeline: PlaybackTimeline
+    public let sampleRate: SampleRate
+    /// Content duration in ms (for `progress`).
+    public let durationMilliseconds: Double
+    /// Animation frame rate and in-point, when there is an animation.
+    public var animationFrameRate: Double?
+    public var animationInPoint: Double = 0
+
+    private var filter: DevicePositionFilter
+    private var states: [TransportState] = [TransportState.initial]
+
+    public init(timeline: PlaybackTimeline, sampleRate: SampleRate, durationMilliseconds: Double,
+                animationFrameRate: Double? = nil, animationInPoint: Double = 0) {
+        self.timeline = timeline
+        self.sampleRate = sampleRate
+        self.durationMilliseconds = durationMilliseconds
+        self.animationFrameRate = animationFrameRate
+        self.animationInPoint = animationInPoint
+        filter = DevicePositionFilter(nominalRate: Double(sampleRate.hertz))
+    }
+
+    /// Takes in one event from the player.
+    public mutating func observe(_ event: EngineEvent) {
+        switch event {
+        case let .position(streamFrame, time):
+            filter.add(frames: streamFrame, at: time)
+        case let .command(_, _, _, state):
+            // States arrive in effective-frame order; a later one replaces any that start after it
+            // (a rewound tail's state never sounded).
+            while let last = states.last, last.anchor > state.anchor { states.removeLast() }
+            states.append(state)
+        case let .completion(_, streamFrame):
+            let ended = TransportState(mode: .stopped, timelineFrame: timeline.frameCount, anchor: streamFrame)
+            while let last = states.last, last.anchor > streamFrame { states.removeLast() }
+            if states.last?.mode == .playing || states.last?.mode == .paused { states.append(ended) }
+        case .underrun:
+            break
+        }
+    }
+
+    /// The stream frame being heard at `time` (fractional), or nil before any position reading.
+    public mutating func streamFrame(at time: MonotonicTime) -> Double? {
+        filter.frame(at: time)
+    }
+
+    /// The content frame heard at `time` (fractional): nil before the first reading or while
+    /// stopped before anything played.
+    public mutating func contentFrame(at time: MonotonicTime) -> Double? {
+        guard let s = streamFrame(at: time) else { return nil }
+        let state = states.last { Double($0.anchor) <= s } ?? TransportState.initial
+        let timelinePosition: Double
+        switch state.mode {
+        case .playing: timelinePosition = Double(state.timelineFrame) + (s - Double(state.anchor))
+        case .paused, .stopped: timelinePosition = Double(state.timelineFrame)
+        }
+        return content(atTimelinePosition: timelinePosition)
+    }
+
+    /// Content time in ms at `time`.
+    public mutating func contentTime(at time: MonotonicTime) -> Double? {
+        contentFrame(at: time).map { $0 * 1000 / Double(sampleRate.hertz) }
+    }
+
+    /// Progress 0...1 through the content at `time`.
+    public mutating func progress(at time: MonotonicTime) -> Double? {
+        guard durationMilliseconds > 0, let ms = contentTime(at: time) else { return nil }
+        return min(max(ms / durationMilliseconds, 0), 1)
+    }
+
+    /// The animation frame to show at `time`: `ip + seconds · fr` (needs an animation).
+    public mutating func animationFrame(at time: MonotonicTime) -> Double? {
+        guard let fr = animationFrameRate, let ms = contentTime(at: time) else { return nil }
+        return animationInPoint + ms / 1000 * fr
+    }
+
+    /// Timeline position (fractional output frame) → content frame, continuous across a frame:
+    /// forward iterations run from the segment start, backward ones from its end downwards.
+    func content(atTimelinePosition p: Double) -> Double {
+        let length = Double(timeline.segmentLength)
+        let clamped = min(max(p, 0), Double(timeline.frameCount))
+        var iteration = Int(clamped / length)
+        var offset = clamped - Double(iteration) * length
+        if iteration >= timeline.loopCount {  // exactly at the end
+            iteration = timeline.loopCount - 1
+            offset = length
+        }
+        let backwards = timeline.reverse && iteration % 2 == 1
+        return backwards ? Double(timeline.segmentEnd) - offset : Double(timeline.segmentStart) + offset
+    }
+}
