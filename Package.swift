@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "PulsarEngine", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
         .target(name: "PulsarSimulation", dependencies: ["PulsarCore", "PulsarEngine"]),
         .target(name: "PulsarTestSupport", dependencies: ["PulsarCore"]),
-        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine"]),
+        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
         .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarTestSupport"]),
         .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarTestSupport"]),

@@ -13,6 +13,7 @@ commands:
   info      show what a pattern file holds
   convert   convert a pattern between Pulsar JSON and AHAP
   pack      pack a bundle folder into a .pulsar file (manifest checked, hash filled in)
+  play      play a preset live through the engine (simulated device), with a script and a log
 
 'pulsar COMMAND --help' describes a command. Exit codes: 0 ok, 64 usage, 65 bad data,
 66 missing input, 69 device unavailable, 70 internal error, 74 I/O error.
@@ -23,6 +24,7 @@ let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> 
     "info": (InfoCommand.help, InfoCommand.run),
     "convert": (ConvertCommand.help, ConvertCommand.run),
     "pack": (PackCommand.help, PackCommand.run),
+    "play": (PlayCommand.help, PlayCommand.run),
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())

@@ -55,4 +55,42 @@ struct ReplayCLITests {
         #expect(bad.status == 65 && bad.stderr.contains("bad.jsonl:1:"), "\(bad)")
         #expect(!dir.exists(dir.file("bad.wav")))
     }
+
+    @Test("pulsar play on the simulated device with a script: its recording equals render --replay of its log")
+    func playThenReplay() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let pattern = try dir.write(#"{"continuousPattern": {"amplitude": [{"time": 0, "value": 0.4}, {"time": 500, "value": 0.6}]}, "discretePattern": [{"time": 120, "amplitude": 0.5, "frequency": 0.5}]}"#, to: "p.json")
+        let script = try dir.write("""
+        # seeks, pauses and a restart
+        at 0 play
+        at 80 pause
+        at 140 resume
+        at 200 seek 300
+        at 260 play 100
+        """, to: "s.txt")
+        let r = try CLI.run(["play", pattern, "--loop", "2", "--reverse", "--device", "sim:ppm=200,jitter=0.5,record=\(dir.file("r.wav"))",
+                             "--script", script, "--log", dir.file("l.jsonl")])
+        #expect(r.status == 0, "\(r)")
+        let replay = try CLI.run(["render", "--replay", dir.file("l.jsonl"), "-o", dir.file("p.wav")])
+        #expect(replay.status == 0, "\(replay)")
+        let recorded = try AudioFileContents(contentsOf: dir.file("r.wav"))
+        let replayed = try AudioFileContents(contentsOf: dir.file("p.wav"))
+        #expect(recorded.frameCount > 24_000)
+        let same = recorded.samples == replayed.samples
+        #expect(same, "bit-identical in float")
+    }
+
+    @Test("A bad script line is an error naming its line", arguments: [
+        "at 0 play\nat 10 jump\n", "at x play\n", "at 0 seek\n", "at 50 pause\nat 10 resume\n",
+    ])
+    func badScript(text: String) throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let pattern = try dir.write(#"{"discretePattern": [{"time": 0, "amplitude": 0.5, "frequency": 0.5}]}"#, to: "p.json")
+        let script = try dir.write(text, to: "s.txt")
+        let r = try CLI.run(["play", pattern, "--script", script])
+        #expect(r.status == 65, "\(r)")
+        #expect(r.stderrLines.count == 1 && r.stderr.contains("s.txt:"), "\(r)")
+    }
 }

@@ -31,6 +31,13 @@ public struct PlaybackClock {
         filter = DevicePositionFilter(nominalRate: Double(sampleRate.hertz))
     }
 
+    /// True once the transport has nothing left to play: stopped after having been started, or
+    /// paused (nothing moves until a new command).
+    public var isIdle: Bool {
+        guard let last = states.last, states.count > 1 else { return false }
+        return last.mode != .playing
+    }
+
     /// Takes in one event from the player.
     public mutating func observe(_ event: EngineEvent) {
         switch event {

@@ -13,7 +13,7 @@ import PulsarCore
 /// Thread rules: `send` from one control thread (any one); `step` and `start` from the real-time
 /// thread only; `events` is drained by one non-real-time thread. `step` allocates nothing, takes
 /// no lock and does no I/O beyond the device calls (the mixer must preload its audio).
-public final class PlayerCore {
+public final class PlayerCore: @unchecked Sendable {
     public let device: OutputDevice
     public let renderer: TransportRenderer
     public let configuration: DeviceConfiguration
