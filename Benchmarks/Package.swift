@@ -31,5 +31,18 @@ let package = Package(
             ],
             path: "Sources/Drift"
         ),
+        .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
+        .executableTarget(
+            name: "rt-allocations",
+            dependencies: [
+                "CAllocationCounter",
+                .product(name: "PulsarCore", package: "pulsar"),
+                .product(name: "PulsarBundle", package: "pulsar"),
+                .product(name: "PulsarAudio", package: "pulsar"),
+                .product(name: "PulsarEngine", package: "pulsar"),
+                .product(name: "PulsarSimulation", package: "pulsar"),
+            ],
+            path: "Sources/RTAllocations"
+        ),
     ]
 )

@@ -74,80 +74,137 @@ public enum EngineLog {
         JSONWriter(indent: 0).write(value).replacingOccurrences(of: "\n", with: "")
     }
 
+    private static func number(_ value: JSONValue, _ line: Int, _ key: String) throws -> Double {
+        guard let n = value[key]?.number else { throw ParseError(line: line, message: "missing number \"\(key)\"") }
+        return n
+    }
+
+    private static func frame(_ value: JSONValue, _ line: Int, _ key: String) throws -> FrameIndex {
+        let n = try number(value, line, key)
+        guard n == n.rounded(), abs(n) < 1e15 else { throw ParseError(line: line, message: "\"\(key)\" is not a frame index") }
+        return FrameIndex(n)
+    }
+
+    private static func command(_ name: String, _ argument: FrameIndex?) -> TransportCommand? {
+        switch name {
+        case "play": return argument.map { .play(fromTimelineFrame: $0) }
+        case "seek": return argument.map { .seek(toTimelineFrame: $0) }
+        case "pause": return .pause
+        case "resume": return .resume
+        case "stop": return .stop
+        default: return nil
+        }
+    }
+
+    private static func flag(_ value: JSONValue, _ key: String, default fallback: Bool) -> Bool {
+        if case .bool(let b)? = value[key]?.kind { return b }
+        return fallback
+    }
+
+    /// One parsed line.
+    private enum Line {
+        case header(Header)
+        case event(EngineEvent)
+        case end(FrameIndex)
+    }
+
     /// Reads a log back.
     public static func parse(_ text: String) throws(ParseError) -> (header: Header, events: [EngineEvent], playedFrames: FrameIndex) {
         var header: Header?
         var events: [EngineEvent] = []
         var played: FrameIndex?
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in 0..<lines.count {
             let number = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = lines[index].trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
-            let value: JSONValue
+            let parsed: Line
             do {
-                value = try JSONParser().parse(Array(line.utf8))
+                parsed = try parseLine(line, number)
+            } catch let error as ParseError {
+                throw error
             } catch {
-                throw ParseError(line: number, message: "not JSON: \(error.message)")
+                throw ParseError(line: number, message: "\(error)")
             }
-            func number_(_ key: String) throws(ParseError) -> Double {
-                guard let n = value[key]?.number else { throw ParseError(line: number, message: "missing number \"\(key)\"") }
-                return n
-            }
-            func frame(_ key: String) throws(ParseError) -> FrameIndex {
-                let n = try number_(key)
-                guard n == n.rounded(), abs(n) < 1e15 else { throw ParseError(line: number, message: "\"\(key)\" is not a frame index") }
-                return FrameIndex(n)
-            }
-            switch value["event"]?.string {
-            case "header":
-                guard index == 0 || header == nil else { throw ParseError(line: number, message: "a second header") }
-                guard let input = value["input"]?.string, let layout = value["layout"]?.string, let profile = value["profile"]?.string else {
-                    throw ParseError(line: number, message: "the header needs input, layout and profile")
-                }
-                header = Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: Int(try number_("sampleRate")),
-                                profile: profile, gain: try number_("gain"), audioGain: try number_("audioGain"),
-                                hapticsEnabled: value["hapticsEnabled"].map { if case .bool(let b) = $0.kind { return b } else { return true } } ?? true,
-                                hapticOffset: try number_("hapticOffset"), audioOffset: value["audioOffset"]?.number,
-                                loopCount: Int(try number_("loopCount")),
-                                reverse: value["reverse"].map { if case .bool(let b) = $0.kind { return b } else { return false } } ?? false,
-                                from: value["from"]?.number, to: value["to"]?.number, duration: value["duration"]?.number)
-            case "command":
-                guard let name = value["name"]?.string, let stateValue = value["state"] else {
-                    throw ParseError(line: number, message: "a command needs name and state")
-                }
-                let argument = value["argument"]?.number.map { FrameIndex($0) }
-                let command: TransportCommand
-                switch (name, argument) {
-                case ("play", let f?): command = .play(fromTimelineFrame: f)
-                case ("seek", let f?): command = .seek(toTimelineFrame: f)
-                case ("pause", _): command = .pause
-                case ("resume", _): command = .resume
-                case ("stop", _): command = .stop
-                default: throw ParseError(line: number, message: "unknown command \"\(name)\"")
-                }
-                let modes = ["stopped": TransportState.Mode.stopped, "playing": .playing, "paused": .paused]
-                guard let mode = stateValue["mode"]?.string.flatMap({ modes[$0] }),
-                      let tf = stateValue["timelineFrame"]?.number, let anchor = stateValue["anchor"]?.number else {
-                    throw ParseError(line: number, message: "a bad state")
-                }
-                events.append(.command(command, requestTime: MonotonicTime(nanoseconds: Int64(try number_("requestTimeNs"))),
-                                       effectiveFrame: try frame("effectiveFrame"),
-                                       state: TransportState(mode: mode, timelineFrame: FrameIndex(tf), anchor: FrameIndex(anchor))))
-            case "underrun":
-                events.append(.underrun(lostFrom: try frame("lostFrom"), lostTo: try frame("lostTo"),
-                                        time: MonotonicTime(nanoseconds: Int64(try number_("timeNs")))))
-            case "completion":
-                let finished: Bool
-                if case .bool(let b)? = value["finished"]?.kind { finished = b } else { finished = false }
-                events.append(.completion(finished: finished, streamFrame: try frame("streamFrame")))
-            case "end":
-                played = try frame("playedFrames")
-            default:
-                throw ParseError(line: number, message: "unknown event \(value["event"]?.string.map { "\"\($0)\"" } ?? "(missing)")")
+            switch parsed {
+            case .header(let h):
+                if header != nil { throw ParseError(line: number, message: "a second header") }
+                header = h
+            case .event(let e):
+                events.append(e)
+            case .end(let n):
+                played = n
             }
         }
         guard let header else { throw ParseError(line: 1, message: "the log has no header") }
-        guard let played else { throw ParseError(line: max(1, text.split(separator: "\n").count), message: "the log has no end line") }
+        guard let played else { throw ParseError(line: max(1, lines.count), message: "the log has no end line") }
         return (header, events, played)
+    }
+
+    private static func parseLine(_ line: String, _ number: Int) throws -> Line {
+        guard let value = try? JSONParser().parse(Array(line.utf8)) else {
+            throw ParseError(line: number, message: "not JSON")
+        }
+        let kind = value["event"]?.string ?? ""
+        if kind == "header" {
+            guard let input = value["input"]?.string, let layout = value["layout"]?.string, let profile = value["profile"]?.string else {
+                throw ParseError(line: number, message: "the header needs input, layout and profile")
+            }
+            let rate = try Self.number(value, number, "sampleRate")
+            let gain = try Self.number(value, number, "gain")
+            let audioGain = try Self.number(value, number, "audioGain")
+            let hapticOffset = try Self.number(value, number, "hapticOffset")
+            let loops = try Self.number(value, number, "loopCount")
+            return .header(Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: Int(rate),
+                                  profile: profile, gain: gain, audioGain: audioGain,
+                                  hapticsEnabled: flag(value, "hapticsEnabled", default: true),
+                                  hapticOffset: hapticOffset, audioOffset: value["audioOffset"]?.number, loopCount: Int(loops),
+                                  reverse: flag(value, "reverse", default: false),
+                                  from: value["from"]?.number, to: value["to"]?.number, duration: value["duration"]?.number))
+        }
+        if kind == "command" {
+            return .event(try commandEvent(value, number))
+        }
+        if kind == "underrun" {
+            let from = try frame(value, number, "lostFrom")
+            let to = try frame(value, number, "lostTo")
+            let time = try Self.number(value, number, "timeNs")
+            return .event(.underrun(lostFrom: from, lostTo: to, time: MonotonicTime(nanoseconds: Int64(time))))
+        }
+        if kind == "completion" {
+            let at = try frame(value, number, "streamFrame")
+            return .event(.completion(finished: flag(value, "finished", default: false), streamFrame: at))
+        }
+        if kind == "end" {
+            return .end(try frame(value, number, "playedFrames"))
+        }
+        throw ParseError(line: number, message: kind.isEmpty ? "a line without \"event\"" : "unknown event \"\(kind)\"")
+    }
+
+    private static func commandEvent(_ value: JSONValue, _ number: Int) throws -> EngineEvent {
+        let name = value["name"]?.string ?? ""
+        var argument: FrameIndex?
+        if let a = value["argument"]?.number { argument = FrameIndex(a) }
+        guard let command = command(name, argument) else {
+            throw ParseError(line: number, message: "unknown command \"\(name)\"")
+        }
+        let stateValue = value["state"] ?? JSONValue(.null)
+        let modeName = stateValue["mode"]?.string
+        let tf = try Self.number(stateValue, number, "timelineFrame")
+        let anchor = try Self.number(stateValue, number, "anchor")
+        guard let mode = mode(modeName) else { throw ParseError(line: number, message: "a bad state") }
+        let request = try Self.number(value, number, "requestTimeNs")
+        let effective = try frame(value, number, "effectiveFrame")
+        return .command(command, requestTime: MonotonicTime(nanoseconds: Int64(request)), effectiveFrame: effective,
+                        state: TransportState(mode: mode, timelineFrame: FrameIndex(tf), anchor: FrameIndex(anchor)))
+    }
+
+    private static func mode(_ name: String?) -> TransportState.Mode? {
+        switch name {
+        case "stopped"?: return .stopped
+        case "playing"?: return .playing
+        case "paused"?: return .paused
+        default: return nil
+        }
     }
 }
