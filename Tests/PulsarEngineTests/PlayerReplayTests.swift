@@ -22,7 +22,7 @@ import Testing
     }
 
     /// Runs a seeded random schedule of commands; returns the device and the events.
-    static func run(seed: UInt64, canRewind: Bool, periods: Int = 600) throws -> (SimulatedDevice, [EngineEvent], TransportRenderer) {
+    static func run(seed: UInt64, canRewind: Bool, periods: Int = 600, commandChance: Double = 0.08) throws -> (SimulatedDevice, [EngineEvent], TransportRenderer) {
         let clock = ManualClock()
         var behaviour = SimulatedDevice.Behaviour()
         behaviour.canRewind = canRewind
@@ -35,7 +35,7 @@ import Testing
         player.send(.play(fromTimelineFrame: 0))
         var events: [EngineEvent] = []
         for _ in 0..<periods {
-            if rng.unit() < 0.08 {
+            if rng.unit() < commandChance {
                 let total = renderer.mixer.frameCount
                 let commands: [TransportCommand] = [.pause, .resume, .seek(toTimelineFrame: FrameIndex(rng.unit() * Double(total))),
                                                     .play(fromTimelineFrame: FrameIndex(rng.unit() * Double(total))), .stop]
@@ -65,6 +65,18 @@ import Testing
         #expect(firstDifference == nil, "first difference at sample \(firstDifference ?? -1) of \(played.count)")
         let commands = events.filter { if case .command = $0 { return true } else { return false } }.count
         #expect(commands > 5)
+    }
+
+    @Test("1 000 seeded command schedules: every device stream equals its replay")
+    func thousandSchedules() throws {
+        var mismatches: [UInt64] = []
+        for seed in UInt64(1_000)..<UInt64(2_000) {
+            let (device, events, renderer) = try Self.run(seed: seed, canRewind: seed % 2 == 0, periods: 40, commandChance: 0.3)
+            let frames = device.recording.count / 3
+            let replayed = try Replay(events: events).deviceStream(frames: frames, renderer: renderer)
+            if replayed != device.recording { mismatches.append(seed) }
+        }
+        #expect(mismatches.isEmpty, "seeds whose replay differs: \(mismatches.prefix(10))")
     }
 
     @Test("Effective frames: at the write head without rewind, just past the heard position with it")
