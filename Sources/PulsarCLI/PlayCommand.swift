@@ -172,7 +172,7 @@ enum PlayCommand {
                 case "play":
                     if let ms = next.argument {
                         let frame = rate.nearestFrame(atMilliseconds: ms) - mixer.timeline.segmentStart
-                        player.core.send(.play(fromTimelineFrame: min(max(frame, 0), mixer.timeline.frameCount)))
+                        player.send(.play(fromTimelineFrame: min(max(frame, 0), mixer.timeline.frameCount)))
                     } else {
                         player.play()
                     }

@@ -12,9 +12,11 @@ import Synchronization
 /// half period; the control thread drains its events with `poll()`, which feeds the clock, the
 /// event log and the completion handler.
 ///
-/// Thread rules: create, command, `poll` and query from one control thread (commands are
-/// lock-free and never block it). The real-time thread is the player's own; it never allocates,
-/// locks, prints or does I/O other than the device's. The mixer must preload its audio.
+/// Thread rules: commands (`play`, `pause`, …) from any thread but the real-time one — they
+/// serialise on a lock the real-time thread never takes, then cross to it through a lock-free
+/// queue. Create, `poll` and query from one control thread. The real-time thread is the
+/// player's own; it never allocates, locks, prints or does I/O other than the device's. The
+/// mixer must preload its audio.
 public final class HapticPlayer: @unchecked Sendable {
     public let core: PlayerCore
     public private(set) var clock: PlaybackClock
@@ -30,6 +32,8 @@ public final class HapticPlayer: @unchecked Sendable {
 
     private let monotonic: MonotonicClock
     private let flags = Flags()
+    /// Serialises command producers (the queue takes one producer at a time).
+    private let sending = Mutex(())
     private var thread: Thread?
 
     /// What the two threads share: atomics, and the error written once before `failed` is set.
@@ -90,21 +94,27 @@ public final class HapticPlayer: @unchecked Sendable {
 
     // MARK: Commands (control thread)
 
-    public func play() { core.send(.play(fromTimelineFrame: 0)) }
+    /// Queues `command`; false when the queue is full.
+    @discardableResult
+    public func send(_ command: TransportCommand) -> Bool {
+        sending.withLock { _ in core.send(command) }
+    }
+
+    public func play() { send(.play(fromTimelineFrame: 0)) }
     public func play(fromProgress progress: Double) {
         let frame = FrameIndex((min(max(progress, 0), 1) * Double(core.renderer.mixer.frameCount)).rounded(.down))
-        core.send(.play(fromTimelineFrame: frame))
+        send(.play(fromTimelineFrame: frame))
     }
-    public func pause() { core.send(.pause) }
-    public func resume() { core.send(.resume) }
-    public func stop() { core.send(.stop) }
+    public func pause() { send(.pause) }
+    public func resume() { send(.resume) }
+    public func stop() { send(.stop) }
     /// Seeks to `ms` of content (clamped into 0…duration), in the current iteration's timeline.
     public func setTimestamp(_ ms: Double) {
         let rate = core.renderer.mixer.settings.sampleRate
         let timeline = core.renderer.mixer.timeline
         let content = rate.nearestFrame(atMilliseconds: min(max(ms, 0), core.renderer.mixer.durationMilliseconds))
         let offset = min(max(content - timeline.segmentStart, 0), timeline.segmentLength - 1)
-        core.send(.seek(toTimelineFrame: offset))
+        send(.seek(toTimelineFrame: offset))
     }
 
     // MARK: Events and clock (control thread)

@@ -1,0 +1,66 @@
+import Foundation
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+import PulsarEngine
+import PulsarSimulation
+import Testing
+
+/// The live player with its real-time thread, commanded from four threads at once.
+@Suite struct HapticPlayerThreadTests {
+    @Test("Four threads fire commands at one playing player: every accepted command is applied, in effective-frame order")
+    func fourProducers() throws {
+        let pattern = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 2000, value: 0.5)]))
+        var settings = MixSettings(layout: .haptic)
+        settings.preloadAudio = true
+        let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern), settings: settings)
+        let device = SimulatedDevice(clock: SystemMonotonicClock())
+        let player = try HapticPlayer(mixer: mixer, device: device, periodFrames: 128, bufferFrames: 512)
+        player.start()
+        player.play()
+        let accepted = Counter()
+        let threads = (0..<4).map { index in
+            Thread {
+                for k in 0..<200 {
+                    let ok: Bool
+                    switch (index + k) % 4 {
+                    case 0: ok = player.send(.pause)
+                    case 1: ok = player.send(.resume)
+                    case 2: ok = player.send(.seek(toTimelineFrame: FrameIndex(k * 100)))
+                    default: ok = player.send(.play(fromTimelineFrame: FrameIndex(k)))
+                    }
+                    if ok { accepted.add() }
+                    usleep(200)
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        var commands: [EngineEvent] = []
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            player.poll()
+            commands = player.loggedEvents.filter { if case .command = $0 { return true } else { return false } }
+            if threads.allSatisfy(\.isFinished), commands.count >= accepted.value + 1 { break }
+            usleep(2000)
+        }
+        player.shutdown()
+        player.poll()
+        commands = player.loggedEvents.filter { if case .command = $0 { return true } else { return false } }
+        #expect(player.failure == nil)
+        #expect(accepted.value > 600, "most commands fit in the queue")
+        #expect(commands.count == accepted.value + 1, "every accepted command (and the first play) was applied")
+        var last: FrameIndex = -1
+        for case let .command(_, _, effective, _) in commands {
+            #expect(effective >= last)
+            last = effective
+        }
+    }
+}
+
+/// A thread-safe counter for the producers.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
