@@ -47,7 +47,7 @@ import Testing
         player.poll()
         commands = player.loggedEvents.filter { if case .command = $0 { return true } else { return false } }
         #expect(player.failure == nil)
-        #expect(accepted.value > 600, "most commands fit in the queue")
+        #expect(accepted.value >= 255, "the queue holds 256: at least that many pushes succeed however slow the consumer")
         #expect(commands.count == accepted.value + 1, "every accepted command (and the first play) was applied")
         var last: FrameIndex = -1
         for case let .command(_, _, effective, _) in commands {
