@@ -50,6 +50,7 @@ bench: deps-bench
 	cd Benchmarks && .build/release/render-throughput
 	cd Benchmarks && .build/release/mix-throughput
 	cd Benchmarks && .build/release/drift
+	cd Benchmarks && .build/release/command-latency
 
 clean:
 	rm -rf .build Benchmarks/.build $(OUT)

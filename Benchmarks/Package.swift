@@ -31,6 +31,17 @@ let package = Package(
             ],
             path: "Sources/Drift"
         ),
+        .executableTarget(
+            name: "command-latency",
+            dependencies: [
+                .product(name: "PulsarCore", package: "pulsar"),
+                .product(name: "PulsarBundle", package: "pulsar"),
+                .product(name: "PulsarAudio", package: "pulsar"),
+                .product(name: "PulsarEngine", package: "pulsar"),
+                .product(name: "PulsarSimulation", package: "pulsar"),
+            ],
+            path: "Sources/CommandLatency"
+        ),
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .executableTarget(
             name: "rt-allocations",
