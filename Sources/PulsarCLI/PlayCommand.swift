@@ -122,19 +122,11 @@ enum PlayCommand {
 
         let input = try PresetInput(inputPath, setup: setup, strict: false)
         let preset = try input.select(args.value("--preset"), command: command)
-        let layoutText = args.value("--layout") ?? (input.isBundle ? "mix" : "haptic")
-        guard let layout = ChannelLayout(parsing: layoutText) else {
-            throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic or a map, not '\(layoutText)'")
-        }
-        var settings = MixSettings(sampleRate: setup.rate, layout: layout, profile: setup.profile)
-        settings.audioGain = try args.number("--audio-gain", command: command) ?? 1
-        settings.hapticsEnabled = !args.flag("--no-haptics")
-        settings.hapticOffset = try args.number("--offset", command: command) ?? 0
-        settings.audioOffset = try args.number("--audio-offset", command: command)
+        let options = try MixOptions(args, setup: setup, isBundle: input.isBundle, command: command)
+        var settings = options.settings
         settings.preloadAudio = true
-        let range = PlaybackRange(from: try args.number("--from", command: command), to: try args.number("--to", command: command),
-                                  loopCount: try args.integer("--loop", default: 1, in: 1...1_000_000, command: command),
-                                  reverse: args.flag("--reverse"), duration: try args.number("--duration", command: command))
+        let range = options.range
+        let layout = settings.layout
         let mixer: PresetMixer
         do {
             mixer = try PresetMixer(preset: preset, settings: settings, range: range)
@@ -214,14 +206,8 @@ enum PlayCommand {
             }
         }
         if let recordPath {
-            let recording = device.recording
             do {
-                _ = try WAVExporter().export(to: recordPath, sampleRate: rate, channels: channels, frames: playedFrames) { buffer, frame in
-                    recording.withUnsafeBufferPointer { source in
-                        buffer.baseAddress!.update(from: source.baseAddress! + Int(frame) * channels, count: buffer.count)
-                    }
-                    return 0
-                }
+                _ = try WAVExporter().export(device.recording, to: recordPath, sampleRate: rate, channels: channels)
             } catch {
                 throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
             }

@@ -85,23 +85,11 @@ enum RenderCommand {
         let input = try PresetInput(inputPath, setup: setup, strict: args.flag("--strict"))
         let preset = try input.select(args.value("--preset"), command: command)
 
-        let layoutText = args.value("--layout") ?? (input.isBundle ? "mix" : "haptic")
-        guard let layout = ChannelLayout(parsing: layoutText) else {
-            throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic or a map like L+H,R+H, not '\(layoutText)'")
-        }
-        var settings = MixSettings(sampleRate: setup.rate, layout: layout, profile: setup.profile)
-        settings.audioGain = try args.number("--audio-gain", command: command) ?? 1
-        settings.hapticsEnabled = !args.flag("--no-haptics")
-        settings.hapticOffset = try args.number("--offset", command: command) ?? 0
-        settings.audioOffset = try args.number("--audio-offset", command: command)
-        let range = PlaybackRange(from: try args.number("--from", command: command),
-                                  to: try args.number("--to", command: command),
-                                  loopCount: try args.integer("--loop", default: 1, in: 1...1_000_000, command: command),
-                                  reverse: args.flag("--reverse"),
-                                  duration: try args.number("--duration", command: command))
+        let options = try MixOptions(args, setup: setup, isBundle: input.isBundle, command: command)
+        let layout = options.settings.layout
         let mixer: PresetMixer
         do {
-            mixer = try PresetMixer(preset: preset, settings: settings, range: range)
+            mixer = try PresetMixer(preset: preset, settings: options.settings, range: options.range)
         } catch {
             switch error {
             case .badSettings(let why): throw CommandFailure(.usage, "\(command): \(why)")

@@ -48,12 +48,7 @@ enum ReplayRender {
         InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }
         do {
-            _ = try WAVExporter(format: format).export(to: output, sampleRate: rate, channels: channels, frames: parsed.playedFrames) { buffer, frame in
-                stream.withUnsafeBufferPointer { source in
-                    buffer.baseAddress!.update(from: source.baseAddress! + Int(frame) * channels, count: buffer.count)
-                }
-                return 0
-            }
+            _ = try WAVExporter(format: format).export(stream, to: output, sampleRate: rate, channels: channels)
         } catch {
             throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
         }

@@ -68,6 +68,16 @@ public struct WAVExporter: Sendable {
         }
     }
 
+    /// Writes interleaved samples already in memory (whole frames of `channels`).
+    public func export(_ samples: [Float], to path: String, sampleRate: SampleRate, channels: Int) throws(AudioFileError) -> Report {
+        try samples.withUnsafeBufferPointer { (source: UnsafeBufferPointer<Float>) throws(AudioFileError) -> Report in
+            try export(to: path, sampleRate: sampleRate, channels: channels, frames: FrameIndex(samples.count / channels)) { buffer, frame in
+                buffer.baseAddress!.update(from: source.baseAddress! + Int(frame) * channels, count: buffer.count)
+                return 0
+            }
+        }
+    }
+
     /// Most data bytes written as plain RIFF WAV (its sizes are 32-bit); larger renders are RF64.
     public static let largestRIFFData: Int64 = 0xFFFF_0000
 
