@@ -1,107 +1,134 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PulsarCore
 
 /// Turns jittery device position readings into a smooth, monotonic map from monotonic time to
 /// device frames — the one clock the animation and every command are slaved to.
 ///
 /// Model: the device plays at a constant true rate, so the time of frame `n` is `t = a + b·n`.
-/// Readings `(n_k, t_k)` carry exact frame counts and noisy timestamps. The filter fits `a` and
-/// `b` by least squares with exponential forgetting (time constant `memory` seconds of readings),
-/// which averages timestamp jitter away while tracking the device's real rate (a crystal is tens
-/// to hundreds of ppm off the system clock) — the job JACK's delay-locked loop does (Adriaensen,
-/// LAC 2005), in closed form. Until two readings exist it extrapolates the latest reading at the
-/// nominal rate. Sums are kept about a moving origin so an hour of frames loses no precision.
+/// A reading `(n_k, t_k)` says frame `n_k` (rounded down to `quantum`) was being heard at `t_k`,
+/// give or take a bounded error: the timestamp's jitter and the position's granularity. The
+/// filter fits the line of the *narrowest band* that holds every recent reading (a minimax, or
+/// Chebyshev, fit) and answers with the band's middle. For bounded errors this converges as
+/// 1/N in the number of readings, where a least-squares fit converges as 1/√N: with ±0.5 ms of
+/// jitter read every 5 ms it names the sample being played to within a tenth of a sample after
+/// half a second, where least squares needed a minute for one sample (BENCHMARKS.md, `drift`).
 ///
-/// `frame(at:)` never returns less than it returned for an earlier or equal time: small
-/// corrections of the fit are absorbed instead of running the clock backwards.
+/// The band is found exactly from the convex hulls of the readings (its width as a function of
+/// the slope is convex and piecewise linear, with corners at hull edge slopes). Readings arrive
+/// in frame order, so the hulls grow in amortised O(1). The fit remembers between `window / 2`
+/// and `window` seconds of readings: two hulls overlap by half a window and the older one
+/// answers until it spans a whole window, then the younger takes over — so a device whose rate
+/// wanders (temperature) is followed.
 ///
-/// Thread rules: one thread updates and queries (the player keeps one per device); real-time safe.
+/// A reading far outside the current band (more than twice its width, at least 0.1 ms) is set
+/// aside as an outlier (a preempted reader); a run of eight means the device's time line moved
+/// (a restart the caller did not report), and the filter starts over from it.
+///
+/// `frame(at:)` never returns less than it returned for an earlier or equal time: a corrected
+/// fit is absorbed instead of running the clock backwards.
+///
+/// Thread rules: one thread updates and queries (the player's control thread keeps one per
+/// device); real-time safe — storage is allocated once, at `init`.
 public struct DevicePositionFilter: Sendable {
     /// Nominal frames per second.
     public let nominalRate: Double
-    /// How many seconds of readings the fit remembers (e-folding time).
-    public let memory: Double
+    /// Seconds of readings the fit remembers, at most.
+    public let window: Double
     /// Readings are whole multiples of this many frames, rounded down (1 for ALSA and the twin):
     /// the true position lies in `[n, n + quantum)`, so the filter takes its middle.
     public let quantum: Double
+    /// The fitted slope stays within this many ppm of nominal.
+    public let maximumRateError: Double
 
-    // Weighted sums about the origin (originFrame, originTime).
-    private var originFrame: Double = 0
-    private var originTime: Double = 0
-    private var sw = 0.0, sn = 0.0, st = 0.0, snn = 0.0, snt = 0.0
-    private var lastReadingTime: Double?
+    private var hulls: (older: ReadingHull, younger: ReadingHull)
     private var latest: (frame: Double, time: Double)?
-    private var readings = 0
+    private var fitted: Fit?
+    private var rejectedInARow = 0
+    /// Readings set aside as outliers since `init` or `reset`.
+    public private(set) var outliers = 0
     // Monotonic guard for queries.
     private var lastQuery: (time: Double, frame: Double)?
 
-    public init(nominalRate: Double, memory: Double = 60, quantum: Int = 1) {
+    /// A fitted line about a hull's origin: time = originTime + intercept + secondsPerFrame · (frame − originFrame).
+    private struct Fit {
+        var originFrame: Double
+        var originTime: Double
+        var secondsPerFrame: Double
+        var intercept: Double
+        /// Vertical width of the band, seconds.
+        var width: Double
+        var readings: Int
+    }
+
+    public init(nominalRate: Double, window: Double = 60, quantum: Int = 1, maximumRateError ppm: Double = 1000) {
         self.nominalRate = nominalRate
-        self.memory = memory
+        self.window = window
         self.quantum = Double(max(quantum, 1))
+        self.maximumRateError = ppm
+        hulls = (ReadingHull(), ReadingHull())
     }
 
     /// Forgets every reading (after the device's counters restart, e.g. on `prepare`).
     public mutating func reset() {
-        self = DevicePositionFilter(nominalRate: nominalRate, memory: memory, quantum: Int(quantum))
+        hulls.older.clear()
+        hulls.younger.clear()
+        latest = nil
+        fitted = nil
+        rejectedInARow = 0
     }
 
-    /// Adds a reading: `frames` played at `timestamp`.
+    /// Adds a reading: `frames` played at `timestamp`. Readings must come in time order.
     public mutating func add(frames: FrameIndex, at timestamp: MonotonicTime) {
         let n = Double(frames) + quantum / 2
-        let t = Double(timestamp.nanoseconds) / 1e9
-        if readings == 0 {
-            originFrame = n
-            originTime = t
+        let t = timestamp.inSeconds
+        if let fit = fitted, fit.readings >= 16 {
+            let residual = (t - fit.originTime) - fit.intercept - fit.secondsPerFrame * (n - fit.originFrame)
+            let limit = fit.width / 2 + max(2 * fit.width, 1e-4)
+            if abs(residual) > limit {
+                outliers += 1
+                rejectedInARow += 1
+                guard rejectedInARow >= 8 else { return }
+                reset()
+            } else {
+                rejectedInARow = 0
+            }
         }
-        // Decay the old sums by the time since the previous reading.
-        if let previous = lastReadingTime, t > previous {
-            let k = exp(-(t - previous) / memory)
-            sw *= k; sn *= k; st *= k; snn *= k; snt *= k
-        }
-        lastReadingTime = max(lastReadingTime ?? t, t)
-        // Move the origin to this reading when it has drifted far (keeps the sums small).
-        let dn = n - originFrame
-        if abs(dn) > nominalRate * 10 {
-            shiftOrigin(frames: dn, seconds: t - originTime)
-        }
-        let x = n - originFrame, y = t - originTime
-        sw += 1; sn += x; st += y; snn += x * x; snt += x * y
-        readings += 1
         latest = (n, t)
+        if !hulls.older.add(frame: n, time: t) { hulls.older.clear(); _ = hulls.older.add(frame: n, time: t) }
+        if hulls.older.span >= window / 2 || !hulls.younger.isEmpty {
+            if !hulls.younger.add(frame: n, time: t) { hulls.younger.clear(); _ = hulls.younger.add(frame: n, time: t) }
+        }
+        if hulls.older.span >= window {
+            swap(&hulls.older, &hulls.younger)
+            hulls.younger.clear()
+        }
+        fitted = fit(hulls.older)
     }
 
-    private mutating func shiftOrigin(frames dn: Double, seconds dt: Double) {
-        // Σ(x − dn) = sn − dn·sw; Σ(x − dn)² = snn − 2dn·sn + dn²·sw; Σ(x − dn)(y − dt) = snt − dt·sn − dn·st + dn·dt·sw.
-        snt = snt - dt * sn - dn * st + dn * dt * sw
-        snn = snn - 2 * dn * sn + dn * dn * sw
-        sn -= dn * sw
-        st -= dt * sw
-        originFrame += dn
-        originTime += dt
-    }
-
-    /// Seconds per frame and the time of the origin frame, from the fit (nil before two readings
-    /// spread in frames).
-    private var fit: (secondsPerFrame: Double, interceptTime: Double)? {
-        guard readings >= 2 else { return nil }
-        let det = sw * snn - sn * sn
-        guard det > 1e-12 * max(sw * snn, 1) else { return nil }
-        let b = (sw * snt - sn * st) / det
-        let a = (st - b * sn) / sw
-        // A slope far from nominal means too little spread yet: fall back.
-        guard b > 0.5 / nominalRate, b < 2 / nominalRate else { return nil }
-        return (b, a)
+    /// The narrowest band over `hull`, its slope kept within `maximumRateError` of nominal.
+    private func fit(_ hull: ReadingHull) -> Fit? {
+        guard hull.count >= 2, hull.frameSpan > 0 else { return nil }
+        let nominal = 1 / nominalRate
+        let low = nominal * (1 - maximumRateError * 1e-6), high = nominal * (1 + maximumRateError * 1e-6)
+        var best = (slope: nominal, width: Double.infinity)
+        func consider(_ slope: Double) {
+            guard slope >= low, slope <= high else { return }
+            let w = hull.width(slope: slope)
+            if w < best.width { best = (slope, w) }
+        }
+        consider(low)
+        consider(high)
+        hull.forEachEdgeSlope(consider)
+        let (top, bottom) = hull.extremes(slope: best.slope)
+        return Fit(originFrame: hull.originFrame, originTime: hull.originTime, secondsPerFrame: best.slope,
+                   intercept: (top + bottom) / 2, width: top - bottom, readings: hull.count)
     }
 
     /// The device frame being heard at `time` (fractional), or nil before any reading.
     public mutating func frame(at time: MonotonicTime) -> Double? {
-        let t = Double(time.nanoseconds) / 1e9
+        let t = time.inSeconds
         var value: Double
-        if let fit {
-            value = originFrame + (t - originTime - fit.interceptTime) / fit.secondsPerFrame
+        if let fit = fitted {
+            value = fit.originFrame + (t - fit.originTime - fit.intercept) / fit.secondsPerFrame
         } else if let latest {
             value = latest.frame + (t - latest.time) * nominalRate
         } else {
@@ -118,6 +145,14 @@ public struct DevicePositionFilter: Sendable {
 
     /// The device's measured rate in frames per second (nominal before the fit exists).
     public var measuredRate: Double {
-        fit.map { 1 / $0.secondsPerFrame } ?? nominalRate
+        fitted.map { 1 / $0.secondsPerFrame } ?? nominalRate
     }
+
+    /// Width of the band that holds the readings, seconds (nil before a fit): how much the
+    /// readings disagree with a straight line.
+    public var bandWidth: Double? { fitted?.width }
+}
+
+private extension MonotonicTime {
+    var inSeconds: Double { Double(nanoseconds) / 1e9 }
 }
