@@ -10,9 +10,10 @@ import PulsarSimulation
 enum PlayCommand {
     static let help = """
     usage: pulsar play INPUT [--preset ID] [--device sim[:ppm=P,jitter=MS,latency=FRAMES,record=OUT.wav]]
-                       [--script FILE] [--log FILE] [--layout L] [--rate HZ] [--profile P] [--gain G]
-                       [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS] [--duration MS]
-                       [--from MS] [--to MS] [--loop N] [--reverse] [--period FRAMES] [--quiet]
+                       [--script FILE] [--log FILE] [--clock-log FILE] [--layout L] [--rate HZ] [--profile P]
+                       [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
+                       [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse] [--period FRAMES]
+                       [--tick-rate HZ] [--quiet]
 
     Plays a preset (or a pattern) through the real-time engine. The device is the simulated one,
     paced by the monotonic clock (the ALSA backend is not built yet): ppm sets its rate error,
@@ -21,61 +22,23 @@ enum PlayCommand {
     event log that `pulsar render --replay` turns back into the same samples.
 
     A transport script has one command a line, `at <ms since start> <command> [args]`:
-    play [MS], pause, resume, stop, seek MS; `#` starts a comment. Without a script the preset
-    plays once from the start. The command ends when playback completes or stops.
+    play [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS,
+    haptics on|off, gain audio|haptic G; `#` starts a comment. Loop, offset, haptics and gain
+    changes take effect at a device frame like the rest, continuing the content being heard.
+    Without a script the preset plays from the start. The command ends when playback completes
+    or stops (an endless loop needs a `stop`, or Ctrl-C).
 
     options: as `pulsar render`, plus
       --device D          sim[:ppm=P,jitter=MS,latency=FRAMES,record=OUT.wav] (default sim)
       --script FILE       transport script
       --log FILE          event log (JSON lines)
+      --clock-log FILE    one JSON line per display tick: monotonic time, the clock's content
+                          time and animation frame, and the simulated device's true content time
+      --tick-rate HZ      display ticks per second for --clock-log (default 60)
+      --loop N|forever    iterations of the segment (forever: until stopped)
       --period FRAMES     device period (default 256; buffer = 4 periods)
       -h, --help          this help
     """
-
-    struct ScriptLine {
-        var at: Double
-        var command: String
-        var argument: Double?
-        var line: Int
-    }
-
-    static func parseScript(_ path: String) throws(CommandFailure) -> [ScriptLine] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(.noInput, "pulsar: error: \(path): cannot read the script")
-        }
-        var lines: [ScriptLine] = []
-        for (i, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let text = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            if words.isEmpty { continue }
-            func bad(_ why: String) -> CommandFailure {
-                CommandFailure(.dataError, "pulsar: error: \(path):\(i + 1): \(why)")
-            }
-            guard words.count >= 3, words[0] == "at", let at = Double(words[1]), at.isFinite, at >= 0 else {
-                throw bad("expected 'at <ms> <command> [args]'")
-            }
-            let name = words[2]
-            var argument: Double?
-            switch name {
-            case "pause", "resume", "stop":
-                guard words.count == 3 else { throw bad("'\(name)' takes no argument") }
-            case "seek":
-                guard words.count == 4, let v = Double(words[3]), v.isFinite else { throw bad("'seek' needs a time in ms") }
-                argument = v
-            case "play":
-                guard words.count <= 4 else { throw bad("'play' takes at most a time in ms") }
-                if words.count == 4 {
-                    guard let v = Double(words[3]), v.isFinite else { throw bad("'play' takes a time in ms") }
-                    argument = v
-                }
-            default:
-                throw bad("unknown command '\(name)' (play, pause, resume, stop, seek)")
-            }
-            if let last = lines.last, at < last.at { throw bad("times must not go back (\(words[1]) after \(last.at))") }
-            lines.append(ScriptLine(at: at, command: name, argument: argument, line: i + 1))
-        }
-        return lines
-    }
 
     static func run(_ words: [String]) throws(CommandFailure) {
         let command = "pulsar play"
@@ -90,6 +53,7 @@ enum PlayCommand {
             .init(names: ["--to"], takesValue: true), .init(names: ["--loop"], takesValue: true),
             .init(names: ["--reverse"], takesValue: false), .init(names: ["--period"], takesValue: true),
             .init(names: ["--time-unit"], takesValue: true), .init(names: ["--quiet"], takesValue: false),
+            .init(names: ["--clock-log"], takesValue: true), .init(names: ["--tick-rate"], takesValue: true),
         ], command: command)
         let inputPath = try args.singleInput(command: command)
         let setup = try RenderSetup(args, command: command)
@@ -118,11 +82,14 @@ enum PlayCommand {
                 }
             }
         }
-        let script = try args.value("--script").map { p throws(CommandFailure) in try parseScript(p) } ?? []
+        let script = try args.value("--script").map { p throws(CommandFailure) in try TransportScript(contentsOf: p).lines } ?? []
+        let tickRate = try args.number("--tick-rate", command: command) ?? 60
+        guard tickRate >= 1, tickRate <= 1000 else { throw CommandFailure(.usage, "\(command): --tick-rate must be 1…1000 Hz") }
+        let clockLogPath = args.value("--clock-log")
 
         let input = try PresetInput(inputPath, setup: setup, strict: false)
         let preset = try input.select(args.value("--preset"), command: command)
-        let options = try MixOptions(args, setup: setup, isBundle: input.isBundle, command: command)
+        let options = try MixOptions(args, setup: setup, isBundle: input.isBundle, endlessLoops: true, command: command)
         var settings = options.settings
         settings.preloadAudio = true
         let range = options.range
@@ -135,8 +102,9 @@ enum PlayCommand {
         }
         let period = try args.integer("--period", default: 256, in: 16...16_384, command: command)
         let scriptSpan = (script.last?.at ?? 0) / 1000
-        if recordPath != nil || args.value("--log") != nil {
-            let seconds = Double(mixer.frameCount) / Double(setup.rate.hertz) + scriptSpan + 10
+        if recordPath != nil || args.value("--log") != nil || clockLogPath != nil {
+            let once = Double(mixer.timeline.isEndless ? mixer.timeline.segmentLength : mixer.frameCount) / Double(setup.rate.hertz)
+            let seconds = min(once + scriptSpan + 10, 3600)
             behaviour.recordingCapacity = Int(seconds * Double(setup.rate.hertz))
         }
         let monotonic = SystemMonotonicClock()
@@ -153,25 +121,20 @@ enum PlayCommand {
         player.completion = { _ in done = true }
 
         let start = monotonic.now()
-        var pending = script.isEmpty ? [ScriptLine(at: 0, command: "play", argument: nil, line: 0)] : script
+        var pending = script.isEmpty ? [TransportScript.Line(at: 0, command: .play(nil), line: 0)] : script
+        var ticks: [(time: MonotonicTime, content: Double?, frame: Double?)] = []
+        var nextTick = start
         player.start()
         let rate = setup.rate
         while !done || !pending.isEmpty {
             let elapsedMs = monotonic.now().seconds(since: start) * 1000
             while let next = pending.first, next.at <= elapsedMs {
                 pending.removeFirst()
-                switch next.command {
-                case "play":
-                    if let ms = next.argument {
-                        let frame = rate.nearestFrame(atMilliseconds: ms) - mixer.timeline.segmentStart
-                        player.send(.play(fromTimelineFrame: min(max(frame, 0), mixer.timeline.frameCount)))
-                    } else {
-                        player.play()
-                    }
-                case "pause": player.pause()
-                case "resume": player.resume()
-                case "stop": player.stop()
-                default: player.setTimestamp(next.argument ?? 0)
+                do {
+                    try perform(next.command, on: player)
+                } catch {
+                    player.shutdown()
+                    throw CommandFailure(.dataError, "pulsar: error: \(args.value("--script") ?? "script"):\(next.line): \(error)")
                 }
             }
             player.poll()
@@ -179,9 +142,15 @@ enum PlayCommand {
                 player.shutdown()
                 throw CommandFailure(.unavailable, "pulsar: error: device: \(failure)")
             }
+            let now = monotonic.now()
+            if clockLogPath != nil, now >= nextTick {
+                ticks.append((now, player.contentTime(at: now), player.animationFrame(at: now)))
+                nextTick = nextTick.adding(seconds: 1 / tickRate)
+                if nextTick < now { nextTick = now.adding(seconds: 1 / tickRate) }
+            }
             // Nothing will play any more: stopped with no script left.
             if pending.isEmpty, player.clock.isIdle { done = true }
-            usleep(2000)
+            usleep(1000)
         }
         // Let the device play out what is queued, then stop the thread.
         usleep(UInt32(Double(period * 4) / Double(rate.hertz) * 1e6) + 20_000)
@@ -191,6 +160,9 @@ enum PlayCommand {
 
         let channels = mixer.channelCount
         let playedFrames = FrameIndex(device.recording.count / channels)
+        if let clockLogPath {
+            try writeClockLog(clockLogPath, ticks: ticks, device: device, player: player, rate: rate)
+        }
         if let log = args.value("--log") {
             let header = EngineLog.Header(input: inputPath, preset: input.isBundle ? preset.id : nil, layout: layout.name,
                                           sampleRate: rate.hertz, profile: setup.profile.name, gain: setup.profile.gain,
@@ -214,6 +186,72 @@ enum PlayCommand {
         }
         if !setup.quiet {
             Console.error("played \(playedFrames) frames × \(channels) channels on the simulated device; \(player.loggedEvents.count) events, \(player.underruns) underruns")
+        }
+    }
+
+    /// One script command, on the control thread.
+    static func perform(_ command: TransportScript.Command, on player: HapticPlayer) throws(PresetMixer.SetupError) {
+        switch command {
+        case .play(let ms):
+            if let ms {
+                let m = player.mixer
+                let frame = m.settings.sampleRate.nearestFrame(atMilliseconds: ms) - m.timeline.segmentStart
+                player.play(fromFrame: min(max(frame, 0), m.timeline.segmentLength - 1))
+            } else {
+                player.play()
+            }
+        case .pause: player.pause()
+        case .resume: player.resume()
+        case .stop: player.stop()
+        case .seek(let ms): player.setTimestamp(ms)
+        case let .loop(count, reverse): try player.setLoop(true, count: count, reverse: reverse)
+        case .loopOff: try player.setLoop(false)
+        case .offset(let ms): try player.adjust(MixAdjustment(hapticOffset: ms))
+        case .haptics(let on): try player.adjust(MixAdjustment(hapticsEnabled: on))
+        case .audioGain(let g): try player.adjust(MixAdjustment(audioGain: g))
+        case .hapticGain(let g): try player.adjust(MixAdjustment(hapticGain: g))
+        }
+    }
+
+    /// `--clock-log`: per tick, the clock's answer beside the truth the simulated device knows —
+    /// its exact consumption at that instant (interpolated between its updates, less its
+    /// latency), mapped to stream frames across underrun gaps and through the transport states.
+    static func writeClockLog(_ path: String, ticks: [(time: MonotonicTime, content: Double?, frame: Double?)],
+                              device: SimulatedDevice, player: HapticPlayer, rate: SampleRate) throws(CommandFailure) {
+        let timeline = device.timeline
+        let lost: [Range<FrameIndex>] = player.loggedEvents.compactMap {
+            if case let .underrun(from, to, _) = $0, to > from { return from..<to }
+            return nil
+        }
+        let latency = Double(device.behaviour.latencyFrames)
+        var cursor = 0
+        var text = ""
+        for tick in ticks {
+            while cursor + 1 < timeline.count, timeline[cursor + 1].time <= tick.time { cursor += 1 }
+            var truth: Double?
+            if !timeline.isEmpty, timeline[cursor].time <= tick.time {
+                let a = timeline[cursor]
+                var consumed = Double(a.consumed)
+                if cursor + 1 < timeline.count {
+                    let b = timeline[cursor + 1]
+                    let span = Double(b.time.nanoseconds - a.time.nanoseconds)
+                    if span > 0 { consumed += Double(b.consumed - a.consumed) * Double(tick.time.nanoseconds - a.time.nanoseconds) / span }
+                }
+                // The device counts whole frames: the exact position lies in [n, n + 1).
+                var stream = max(consumed + 0.5 - latency, 0)
+                for gap in lost where Double(gap.lowerBound) <= stream { stream += Double(gap.count) }
+                truth = player.clock.contentFrame(atStreamFrame: stream) * 1000 / Double(rate.hertz)
+            }
+            func number(_ v: Double?) -> JSONValue { v.map { .num(($0 * 1e6).rounded() / 1e6) } ?? JSONValue(.null) }
+            let line: JSONValue = .obj(["timeNs": .num(Double(tick.time.nanoseconds)), "contentMs": number(tick.content),
+                                        "animationFrame": number(tick.frame), "trueContentMs": number(truth),
+                                        "errorSamples": number(tick.content.flatMap { c in truth.map { (c - $0) * Double(rate.hertz) / 1000 } })])
+            text += JSONWriter(indent: 0).write(line).replacingOccurrences(of: "\n", with: "") + "\n"
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure(.ioError, "pulsar: error: cannot write \(path): \(error.localizedDescription)")
         }
     }
 }

@@ -37,10 +37,16 @@ enum ReplayRender {
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(path): the logged settings do not build a mixer: \(error)")
         }
-        let renderer = TransportRenderer(mixer: mixer)
+        let replay = Replay(events: parsed.events)
+        let renderer: TransportRenderer
+        do {
+            renderer = try replay.renderer(base: mixer)
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(path): a logged mix change does not build a mixer: \(error)")
+        }
         let stream: [Float]
         do {
-            stream = try Replay(events: parsed.events).deviceStream(frames: Int(parsed.playedFrames), renderer: renderer)
+            stream = try replay.deviceStream(frames: Int(parsed.playedFrames), renderer: renderer)
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(h.input): audio \(error)")
         }

@@ -8,7 +8,7 @@ import Testing
 
 /// The live player with its real-time thread, commanded from four threads at once.
 @Suite struct HapticPlayerThreadTests {
-    @Test("Four threads fire commands at one playing player: every accepted command is applied, in effective-frame order")
+    @Test("Four threads fire commands and live mix changes at one playing player: every accepted one is applied, in effective-frame order")
     func fourProducers() throws {
         let pattern = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 2000, value: 0.5)]))
         var settings = MixSettings(layout: .haptic)
@@ -23,8 +23,9 @@ import Testing
             Thread {
                 for k in 0..<200 {
                     let ok: Bool
-                    switch (index + k) % 4 {
+                    switch (index + k) % 5 {
                     case 0: ok = player.send(.pause)
+                    case 4: ok = (try? player.adjust(MixAdjustment(loopCount: 1 + k % 3, hapticOffset: Double(k % 20)))) ?? false
                     case 1: ok = player.send(.resume)
                     case 2: ok = player.send(.seek(toTimelineFrame: FrameIndex(k * 100)))
                     default: ok = player.send(.play(fromTimelineFrame: FrameIndex(k)))
@@ -49,6 +50,8 @@ import Testing
         #expect(player.failure == nil)
         #expect(accepted.value >= 255, "the queue holds 256: at least that many pushes succeed however slow the consumer")
         #expect(commands.count == accepted.value + 1, "every accepted command (and the first play) was applied")
+        let changes = commands.filter { if case .command(.mix, _, _, _) = $0 { return true } else { return false } }
+        #expect(changes.count > 10, "live mix changes crossed too: \(changes.count)")
         var last: FrameIndex = -1
         for case let .command(_, _, effective, _) in commands {
             #expect(effective >= last)

@@ -21,8 +21,31 @@ import Testing
                                range: PlaybackRange(loopCount: 2, reverse: true))
     }
 
-    /// Runs a seeded random schedule of commands; returns the device and the events.
-    static func run(seed: UInt64, canRewind: Bool, periods: Int = 600, commandChance: Double = 0.08) throws -> (SimulatedDevice, [EngineEvent], TransportRenderer) {
+    /// A random live change: loop count (endless too), boomerang, segment, haptic offset,
+    /// haptics on/off and both gains.
+    static func randomAdjustment(_ rng: inout SplitMix64) -> MixAdjustment {
+        var a = MixAdjustment()
+        switch Int(rng.unit() * 6) {
+        case 0:
+            let counts = [1, 2, 3, PlaybackTimeline.endless]
+            a.loopCount = counts[Int(rng.unit() * Double(counts.count))]
+            a.reverse = rng.unit() < 0.5
+        case 1:
+            let from = (rng.unit() * 600).rounded()
+            a.from = .some(rng.unit() < 0.3 ? nil : from)
+            a.to = .some(rng.unit() < 0.3 ? nil : from + 20 + (rng.unit() * 250).rounded())
+        case 2: a.hapticOffset = (rng.unit() * 100 - 50).rounded()
+        case 3: a.hapticsEnabled = rng.unit() < 0.5
+        case 4: a.audioGain = rng.unit() * 2
+        default: a.hapticGain = 0.25 + rng.unit() * 2
+        }
+        return a
+    }
+
+    /// Runs a seeded random schedule of commands (live mix changes too, when `changes`); returns
+    /// the device, the events, and the renderer whose generation 0 the replay starts from.
+    static func run(seed: UInt64, canRewind: Bool, periods: Int = 600, commandChance: Double = 0.08,
+                    changes: Bool = true) throws -> (SimulatedDevice, [EngineEvent], TransportRenderer) {
         let clock = ManualClock()
         var behaviour = SimulatedDevice.Behaviour()
         behaviour.canRewind = canRewind
@@ -36,14 +59,26 @@ import Testing
         var events: [EngineEvent] = []
         for _ in 0..<periods {
             if rng.unit() < commandChance {
-                let total = renderer.mixer.frameCount
+                let newest = renderer.mixers.newestMixer.timeline
+                let total = min(newest.frameCount, newest.segmentLength * 3)
                 let commands: [TransportCommand] = [.pause, .resume, .seek(toTimelineFrame: FrameIndex(rng.unit() * Double(total))),
                                                     .play(fromTimelineFrame: FrameIndex(rng.unit() * Double(total))), .stop]
-                player.send(commands[Int(rng.unit() * Double(commands.count))])
+                if changes, rng.unit() < 0.35 {
+                    // What HapticPlayer.adjust does: prepare, install, then send the generation.
+                    let next = try renderer.mixers.newestMixer.adjusted(randomAdjustment(&rng))
+                    if let generation = renderer.mixers.install(next) {
+                        player.send(.mix(MixChange(generation: generation, of: next)))
+                    }
+                } else {
+                    player.send(commands[Int(rng.unit() * Double(commands.count))])
+                }
             }
             if rng.unit() < 0.01 { device.injectUnderrun() }
             try player.step()
-            while let e = player.events.pop() { events.append(e) }
+            while let e = player.events.pop() {
+                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
+                events.append(e)
+            }
             clock.advance(seconds: 256.0 / 48_000 * (0.5 + rng.unit()))
         }
         // Let the device play what is queued.
@@ -60,23 +95,28 @@ import Testing
         let frames = played.count / 3
         #expect(frames > 48_000)
         let replay = Replay(events: events)
-        let replayed = try replay.deviceStream(frames: frames, renderer: renderer)
+        let replayed = try replay.deviceStream(frames: frames, renderer: try replay.renderer(base: renderer.mixer))
         let firstDifference = zip(played, replayed).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         #expect(firstDifference == nil, "first difference at sample \(firstDifference ?? -1) of \(played.count)")
         let commands = events.filter { if case .command = $0 { return true } else { return false } }.count
         #expect(commands > 5)
+        #expect(replay.changes.count > 3, "live mix changes were exercised")
     }
 
     @Test("1 000 seeded command schedules: every device stream equals its replay")
     func thousandSchedules() throws {
         var mismatches: [UInt64] = []
+        var changeCount = 0
         for seed in UInt64(1_000)..<UInt64(2_000) {
             let (device, events, renderer) = try Self.run(seed: seed, canRewind: seed % 2 == 0, periods: 40, commandChance: 0.3)
             let frames = device.recording.count / 3
-            let replayed = try Replay(events: events).deviceStream(frames: frames, renderer: renderer)
+            let replay = Replay(events: events)
+            let replayed = try replay.deviceStream(frames: frames, renderer: try replay.renderer(base: renderer.mixer))
             if replayed != device.recording { mismatches.append(seed) }
+            changeCount += replay.changes.count
         }
         #expect(mismatches.isEmpty, "seeds whose replay differs: \(mismatches.prefix(10))")
+        #expect(changeCount > 500, "live mix changes were exercised: \(changeCount)")
     }
 
     @Test("Effective frames: at the write head without rewind, just past the heard position with it")
@@ -106,7 +146,9 @@ import Testing
         #expect(parsed.playedFrames == FrameIndex(frames))
         let logged = events.filter { if case .position = $0 { return false } else { return true } }
         #expect(parsed.events == logged)
-        let same = try Replay(events: parsed.events).deviceStream(frames: frames, renderer: renderer) == device.recording
+        let replay = Replay(events: parsed.events)
+        #expect(!replay.changes.isEmpty)
+        let same = try replay.deviceStream(frames: frames, renderer: try replay.renderer(base: renderer.mixer)) == device.recording
         #expect(same)
     }
 

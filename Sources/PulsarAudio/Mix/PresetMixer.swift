@@ -55,17 +55,22 @@ public final class PresetMixer {
     private let audioBuffer: UnsafeMutableBufferPointer<Float>
     private let channelBuffer: UnsafeMutableBufferPointer<Float>
 
-    public init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange = PlaybackRange()) throws(SetupError) {
-        self.settings = settings
+    /// The preset this mixer plays.
+    public let preset: PresetHandle
+    /// The segment, loop and duration it was built with.
+    public let range: PlaybackRange
+    /// Content ms just after the last audio sample, when there is audio.
+    private let audioEnd: Double?
+
+    public convenience init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange = PlaybackRange()) throws(SetupError) {
         let rate = settings.sampleRate
         let layout = settings.layout
-
+        let forward: PatternRenderer
         do {
             forward = try PatternRenderer(pattern: preset.pattern, sampleRate: rate, profile: settings.profile)
         } catch {
             throw .badSettings(error.description)
         }
-
         var track: AudioTrack?
         var audioEnd: Double?
         if let audio = preset.audio {
@@ -82,7 +87,43 @@ public final class PresetMixer {
                 throw .audio(error)
             }
         }
+        try self.init(preset: preset, settings: settings, range: range, forward: forward, track: track, audioEnd: audioEnd)
+    }
+
+    /// A mixer like this one with `adjustment` applied, sharing its decoded audio and, unless the
+    /// haptic gain changes, its pattern renderer: cheap enough to prepare while a player plays.
+    /// Allocates: never on the real-time thread.
+    public func adjusted(_ adjustment: MixAdjustment) throws(SetupError) -> PresetMixer {
+        var s = settings
+        var r = range
+        if let v = adjustment.loopCount { r.loopCount = v }
+        if let v = adjustment.reverse { r.reverse = v }
+        if let v = adjustment.from { r.from = v }
+        if let v = adjustment.to { r.to = v }
+        if let v = adjustment.hapticOffset { s.hapticOffset = v }
+        if let v = adjustment.hapticsEnabled { s.hapticsEnabled = v }
+        if let v = adjustment.audioGain { s.audioGain = v }
+        var renderer = forward
+        if let v = adjustment.hapticGain, v != s.profile.gain {
+            s.profile.gain = v
+            do {
+                renderer = try PatternRenderer(pattern: preset.pattern, sampleRate: s.sampleRate, profile: s.profile)
+            } catch {
+                throw .badSettings(error.description)
+            }
+        }
+        return try PresetMixer(preset: preset, settings: s, range: r, forward: renderer, track: track, audioEnd: audioEnd)
+    }
+
+    private init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange, forward: PatternRenderer,
+                 track: AudioTrack?, audioEnd: Double?) throws(SetupError) {
+        self.preset = preset
+        self.settings = settings
+        self.range = range
+        self.forward = forward
         self.track = track
+        self.audioEnd = audioEnd
+        let rate = settings.sampleRate
         audioGain = Float((preset.audio?.volume ?? 1) * settings.audioGain)
         guard settings.audioGain.isFinite, settings.audioGain >= 0 else { throw .badSettings("the audio gain must be 0 or more") }
 

@@ -1,6 +1,6 @@
 /// How content is laid out along the output stream: a segment `[from, to)` of the content,
-/// played `loopCount` times; with `reverse` (boomerang) every odd iteration runs the segment
-/// backwards. Pure frame arithmetic, shared by the offline renderer and the real-time engine.
+/// played `loopCount` times (`PlaybackTimeline.endless`: without end); with `reverse`
+/// (boomerang) every odd iteration runs the segment backwards. Pure frame arithmetic, shared by the offline renderer and the real-time engine.
 ///
 /// Frames: `FrameIndex` counts output frames from the start of the stream; content frames count
 /// samples of the preset's own time (content time `t` ms ↔ frame `round(t · rate / 1000)`).
@@ -11,8 +11,14 @@ public struct PlaybackTimeline: Hashable, Sendable {
     public let segmentStart: FrameIndex
     /// Content frame where the segment ends (exclusive).
     public let segmentEnd: FrameIndex
-    /// Iterations; at least 1.
+    /// Iterations; at least 1, `endless` for a loop without end.
     public let loopCount: Int
+
+    /// The loop count of a loop without end (its frame count saturates at `FrameIndex.max`).
+    public static let endless = Int.max
+
+    /// True for a loop without end.
+    public var isEndless: Bool { loopCount == Self.endless }
     /// Odd iterations (1, 3, …) run backwards.
     public let reverse: Bool
 
@@ -40,8 +46,11 @@ public struct PlaybackTimeline: Hashable, Sendable {
     /// Frames in one iteration.
     public var segmentLength: FrameIndex { segmentEnd - segmentStart }
 
-    /// Frames of the whole stream.
-    public var frameCount: FrameIndex { segmentLength * FrameIndex(loopCount) }
+    /// Frames of the whole stream (`FrameIndex.max` for an endless loop).
+    public var frameCount: FrameIndex {
+        let (product, overflow) = segmentLength.multipliedReportingOverflow(by: FrameIndex(loopCount))
+        return overflow ? FrameIndex.max : product
+    }
 
     /// Where output frame `frame` falls: its iteration, whether that iteration runs backwards, and
     /// its offset from the iteration's first output frame. Frames outside the stream clamp to it.
@@ -56,5 +65,17 @@ public struct PlaybackTimeline: Hashable, Sendable {
     public func contentFrame(atOutputFrame frame: FrameIndex) -> FrameIndex {
         let p = position(ofOutputFrame: frame)
         return p.backwards ? segmentEnd - 1 - p.offset : segmentStart + p.offset
+    }
+
+    /// Where this timeline continues what `old` plays at its output frame `frame`, when the loop
+    /// settings or the segment change under a playing transport: the same iteration (the last
+    /// one if there are fewer now) and the same content frame (clamped into this segment), in
+    /// the direction this timeline gives that iteration.
+    public func frame(continuing frame: FrameIndex, of old: PlaybackTimeline) -> FrameIndex {
+        let iteration = min(old.position(ofOutputFrame: frame).iteration, loopCount - 1)
+        let content = min(max(old.contentFrame(atOutputFrame: frame), segmentStart), segmentEnd - 1)
+        let backwards = reverse && iteration % 2 == 1
+        let offset = backwards ? segmentEnd - 1 - content : content - segmentStart
+        return FrameIndex(iteration) * segmentLength + offset
     }
 }

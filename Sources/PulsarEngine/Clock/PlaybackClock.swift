@@ -10,7 +10,10 @@ import PulsarCore
 ///
 /// Thread rules: one non-real-time thread (the UI or control thread) feeds and queries it.
 public struct PlaybackClock {
-    public let timeline: PlaybackTimeline
+    /// The timeline of the first mixer (generation 0).
+    public var timeline: PlaybackTimeline { timelines[0]! }
+    /// Timelines by mixer generation (`register` each live change before its events arrive).
+    private var timelines: [Int: PlaybackTimeline]
     public let sampleRate: SampleRate
     /// Content duration in ms (for `progress`).
     public let durationMilliseconds: Double
@@ -23,12 +26,17 @@ public struct PlaybackClock {
 
     public init(timeline: PlaybackTimeline, sampleRate: SampleRate, durationMilliseconds: Double,
                 animationFrameRate: Double? = nil, animationInPoint: Double = 0) {
-        self.timeline = timeline
+        timelines = [0: timeline]
         self.sampleRate = sampleRate
         self.durationMilliseconds = durationMilliseconds
         self.animationFrameRate = animationFrameRate
         self.animationInPoint = animationInPoint
         filter = DevicePositionFilter(nominalRate: Double(sampleRate.hertz))
+    }
+
+    /// Makes `timeline` the one of mixer generation `generation`.
+    public mutating func register(_ timeline: PlaybackTimeline, generation: Int) {
+        timelines[generation] = timeline
     }
 
     /// True once the transport has nothing left to play: stopped after having been started, or
@@ -49,11 +57,13 @@ public struct PlaybackClock {
             while let last = states.last, last.anchor > state.anchor { states.removeLast() }
             states.append(state)
         case let .completion(_, streamFrame):
-            let ended = TransportState(mode: .stopped, timelineFrame: timeline.frameCount, anchor: streamFrame)
             while let last = states.last, last.anchor > streamFrame { states.removeLast() }
+            let mix = states.last?.mix ?? 0
+            let ended = TransportState(mode: .stopped, timelineFrame: timeline(mix).frameCount, anchor: streamFrame, mix: mix)
             if states.last?.mode == .playing || states.last?.mode == .paused { states.append(ended) }
         case .underrun:
-            break
+            // The device restarted: its frames and time no longer lie on the old line.
+            filter.reset()
         }
     }
 
@@ -65,14 +75,23 @@ public struct PlaybackClock {
     /// The content frame heard at `time` (fractional): nil before the first reading or while
     /// stopped before anything played.
     public mutating func contentFrame(at time: MonotonicTime) -> Double? {
-        guard let s = streamFrame(at: time) else { return nil }
+        streamFrame(at: time).map(contentFrame(atStreamFrame:))
+    }
+
+    /// The content frame heard at stream frame `s` (fractional), by the transport states seen so
+    /// far — e.g. for the true position a simulated device knows.
+    public func contentFrame(atStreamFrame s: Double) -> Double {
         let state = states.last { Double($0.anchor) <= s } ?? TransportState.initial
         let timelinePosition: Double
         switch state.mode {
         case .playing: timelinePosition = Double(state.timelineFrame) + (s - Double(state.anchor))
         case .paused, .stopped: timelinePosition = Double(state.timelineFrame)
         }
-        return content(atTimelinePosition: timelinePosition)
+        return content(atTimelinePosition: timelinePosition, of: timeline(state.mix))
+    }
+
+    private func timeline(_ generation: Int) -> PlaybackTimeline {
+        timelines[generation] ?? timelines[0]!
     }
 
     /// Content time in ms at `time`.
@@ -94,7 +113,7 @@ public struct PlaybackClock {
 
     /// Timeline position (fractional output frame) → content frame, continuous across a frame:
     /// forward iterations run from the segment start, backward ones from its end downwards.
-    func content(atTimelinePosition p: Double) -> Double {
+    func content(atTimelinePosition p: Double, of timeline: PlaybackTimeline) -> Double {
         let length = Double(timeline.segmentLength)
         let clamped = min(max(p, 0), Double(timeline.frameCount))
         var iteration = Int(clamped / length)

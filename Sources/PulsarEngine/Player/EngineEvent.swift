@@ -21,7 +21,8 @@ extension EngineEvent {
     public var logLine: String? {
         func stateObject(_ s: TransportState) -> JSONValue {
             .obj(["mode": .str(["stopped", "playing", "paused"][Int(s.mode.rawValue)]),
-                  "timelineFrame": .num(Double(s.timelineFrame)), "anchor": .num(Double(s.anchor))])
+                  "timelineFrame": .num(Double(s.timelineFrame)), "anchor": .num(Double(s.anchor)),
+                  "mix": .num(Double(s.mix)), "ramp": .str(["none", "fadeIn", "fadeOut"][Int(s.ramp.rawValue)])])
         }
         let value: JSONValue
         switch self {
@@ -32,10 +33,14 @@ extension EngineEvent {
             case .seek(let f): argument = Double(f)
             default: argument = nil
             }
-            value = .obj(["event": .str("command"), "name": .str(command.name),
-                          "argument": argument.map(JSONValue.num) ?? JSONValue(.null),
-                          "requestTimeNs": .num(Double(requestTime.nanoseconds)),
-                          "effectiveFrame": .num(Double(effectiveFrame)), "state": stateObject(state)])
+            var fields: [(key: String, value: JSONValue)] = [
+                ("event", .str("command")), ("name", .str(command.name)),
+                ("argument", argument.map(JSONValue.num) ?? JSONValue(.null)),
+                ("requestTimeNs", .num(Double(requestTime.nanoseconds))),
+                ("effectiveFrame", .num(Double(effectiveFrame))), ("state", stateObject(state)),
+            ]
+            if case .mix(let change) = command { fields.append(("change", EngineLog.object(change))) }
+            value = JSONValue(.object(fields))
         case let .underrun(lostFrom, lostTo, time):
             value = .obj(["event": .str("underrun"), "lostFrom": .num(Double(lostFrom)), "lostTo": .num(Double(lostTo)),
                           "timeNs": .num(Double(time.nanoseconds))])

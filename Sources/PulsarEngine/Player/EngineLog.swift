@@ -61,13 +61,44 @@ public enum EngineLog {
             "sampleRate": .num(Double(header.sampleRate)), "profile": .str(header.profile), "gain": .num(header.gain),
             "audioGain": .num(header.audioGain), "hapticsEnabled": JSONValue(.bool(header.hapticsEnabled)),
             "hapticOffset": .num(header.hapticOffset), "audioOffset": optional(header.audioOffset),
-            "loopCount": .num(Double(header.loopCount)), "reverse": JSONValue(.bool(header.reverse)),
+            "loopCount": loopCountValue(header.loopCount), "reverse": JSONValue(.bool(header.reverse)),
             "from": optional(header.from), "to": optional(header.to), "duration": optional(header.duration),
         ])
         var lines = [oneLine(head)]
         lines += events.compactMap(\.logLine)
         lines.append(oneLine(.obj(["event": .str("end"), "playedFrames": .num(Double(playedFrames))])))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A loop count as the log writes it: a number, or "forever" for `PlaybackTimeline.endless`.
+    static func loopCountValue(_ count: Int) -> JSONValue {
+        count == PlaybackTimeline.endless ? .str("forever") : .num(Double(count))
+    }
+
+    private static func loopCount(_ value: JSONValue, _ line: Int) throws -> Int {
+        if value["loopCount"]?.string == "forever" { return PlaybackTimeline.endless }
+        let n = try number(value, line, "loopCount")
+        guard n >= 1, n < 1e15, n == n.rounded() else { throw ParseError(line: line, message: "\"loopCount\" must be a whole number ≥ 1 or \"forever\"") }
+        return Int(n)
+    }
+
+    /// A live mix change as the log writes it (the `change` of a `mix` command).
+    static func object(_ c: MixChange) -> JSONValue {
+        func optional(_ v: Double?) -> JSONValue { v.map(JSONValue.num) ?? JSONValue(.null) }
+        return .obj(["generation": .num(Double(c.generation)), "loopCount": loopCountValue(c.loopCount),
+                     "reverse": JSONValue(.bool(c.reverse)), "from": optional(c.from), "to": optional(c.to),
+                     "hapticOffset": .num(c.hapticOffset), "hapticsEnabled": JSONValue(.bool(c.hapticsEnabled)),
+                     "audioGain": .num(c.audioGain), "hapticGain": .num(c.hapticGain)])
+    }
+
+    private static func mixChange(_ value: JSONValue, _ line: Int) throws -> MixChange {
+        let generation = try frame(value, line, "generation")
+        guard generation >= 1 else { throw ParseError(line: line, message: "a mix generation must be 1 or more") }
+        return MixChange(generation: Int(generation), loopCount: try loopCount(value, line),
+                         reverse: flag(value, "reverse", default: false), from: value["from"]?.number, to: value["to"]?.number,
+                         hapticOffset: try number(value, line, "hapticOffset"),
+                         hapticsEnabled: flag(value, "hapticsEnabled", default: true),
+                         audioGain: try number(value, line, "audioGain"), hapticGain: try number(value, line, "hapticGain"))
     }
 
     static func oneLine(_ value: JSONValue) -> String {
@@ -154,11 +185,11 @@ public enum EngineLog {
             let gain = try Self.number(value, number, "gain")
             let audioGain = try Self.number(value, number, "audioGain")
             let hapticOffset = try Self.number(value, number, "hapticOffset")
-            let loops = try Self.number(value, number, "loopCount")
+            let loops = try loopCount(value, number)
             return .header(Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: Int(rate),
                                   profile: profile, gain: gain, audioGain: audioGain,
                                   hapticsEnabled: flag(value, "hapticsEnabled", default: true),
-                                  hapticOffset: hapticOffset, audioOffset: value["audioOffset"]?.number, loopCount: Int(loops),
+                                  hapticOffset: hapticOffset, audioOffset: value["audioOffset"]?.number, loopCount: loops,
                                   reverse: flag(value, "reverse", default: false),
                                   from: value["from"]?.number, to: value["to"]?.number, duration: value["duration"]?.number))
         }
@@ -185,7 +216,13 @@ public enum EngineLog {
         let name = value["name"]?.string ?? ""
         var argument: FrameIndex?
         if let a = value["argument"]?.number { argument = FrameIndex(a) }
-        guard let command = command(name, argument) else {
+        let command: TransportCommand
+        if name == "mix" {
+            guard let change = value["change"] else { throw ParseError(line: number, message: "a mix command without \"change\"") }
+            command = .mix(try mixChange(change, number))
+        } else if let c = Self.command(name, argument) {
+            command = c
+        } else {
             throw ParseError(line: number, message: "unknown command \"\(name)\"")
         }
         let stateValue = value["state"] ?? JSONValue(.null)
@@ -195,8 +232,17 @@ public enum EngineLog {
         guard let mode = mode(modeName) else { throw ParseError(line: number, message: "a bad state") }
         let request = try Self.number(value, number, "requestTimeNs")
         let effective = try frame(value, number, "effectiveFrame")
+        let mix = stateValue["mix"]?.number ?? 0
+        guard mix >= 0, mix < 1e9, mix == mix.rounded() else { throw ParseError(line: number, message: "a bad mix generation") }
+        let ramp: TransportState.Ramp
+        switch stateValue["ramp"]?.string {
+        case nil, "none"?: ramp = .none
+        case "fadeIn"?: ramp = .fadeIn
+        case "fadeOut"?: ramp = .fadeOut
+        default: throw ParseError(line: number, message: "a bad ramp")
+        }
         return .command(command, requestTime: MonotonicTime(nanoseconds: Int64(request)), effectiveFrame: effective,
-                        state: TransportState(mode: mode, timelineFrame: FrameIndex(tf), anchor: FrameIndex(anchor)))
+                        state: TransportState(mode: mode, timelineFrame: FrameIndex(tf), anchor: FrameIndex(anchor), mix: Int(mix), ramp: ramp))
     }
 
     private static func mode(_ name: String?) -> TransportState.Mode? {

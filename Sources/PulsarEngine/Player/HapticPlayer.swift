@@ -32,8 +32,9 @@ public final class HapticPlayer: @unchecked Sendable {
 
     private let monotonic: MonotonicClock
     private let flags = Flags()
-    /// Serialises command producers (the queue takes one producer at a time).
-    private let sending = Mutex(())
+    /// Serialises command producers (the queue takes one producer at a time) and guards the
+    /// mixer table's control side and the timelines of changes the clock has not seen yet.
+    private let sending = Mutex([(generation: Int, timeline: PlaybackTimeline)]())
     private var thread: Thread?
 
     /// What the two threads share: atomics, and the error written once before `failed` is set.
@@ -94,34 +95,101 @@ public final class HapticPlayer: @unchecked Sendable {
 
     // MARK: Commands (control thread)
 
-    /// Queues `command`; false when the queue is full.
+    /// Queues a transport command; false when the queue is full. `.mix` commands come from
+    /// `adjust(_:)`, which prepares their mixer.
     @discardableResult
     public func send(_ command: TransportCommand) -> Bool {
-        sending.withLock { _ in core.send(command) }
+        if case .mix = command { return false }
+        return sending.withLock { _ in core.send(command) }
     }
 
+    /// The mixer of the newest change (what the next one starts from).
+    public var mixer: PresetMixer { sending.withLock { _ in core.renderer.mixers.newestMixer } }
+
+    /// Content duration in ms after the duration precedence (explicit > preset > animation > content).
+    public var durationMs: Double { core.renderer.mixer.durationMilliseconds }
+
+    /// Plays from the start of the segment.
     public func play() { send(.play(fromTimelineFrame: 0)) }
+    /// Plays from `progress` (0…1) of the whole timeline, loops included.
     public func play(fromProgress progress: Double) {
-        let frame = FrameIndex((min(max(progress, 0), 1) * Double(core.renderer.mixer.frameCount)).rounded(.down))
-        send(.play(fromTimelineFrame: frame))
+        let total = mixer.frameCount
+        let span = total == FrameIndex.max ? mixer.timeline.segmentLength : total
+        send(.play(fromTimelineFrame: FrameIndex((min(max(progress, 0), 1) * Double(span)).rounded(.down))))
+    }
+    /// Plays from timeline frame `frame`.
+    public func play(fromFrame frame: FrameIndex) { send(.play(fromTimelineFrame: max(frame, 0))) }
+    /// Plays the segment `fromMs ..< toMs` of content (nil: the start / the end), with the
+    /// current loop settings.
+    @discardableResult
+    public func play(fromMs: Double?, toMs: Double?) throws(PresetMixer.SetupError) -> Bool {
+        try adjust(MixAdjustment(from: .some(fromMs), to: .some(toMs))) && send(.play(fromTimelineFrame: 0))
     }
     public func pause() { send(.pause) }
     public func resume() { send(.resume) }
+    /// Stops; completion(false).
     public func stop() { send(.stop) }
+    /// `stop()` under lottie-ios's other name.
+    public func reset() { stop() }
     /// Seeks to `ms` of content (clamped into 0…duration), in the current iteration's timeline.
     public func setTimestamp(_ ms: Double) {
-        let rate = core.renderer.mixer.settings.sampleRate
-        let timeline = core.renderer.mixer.timeline
-        let content = rate.nearestFrame(atMilliseconds: min(max(ms, 0), core.renderer.mixer.durationMilliseconds))
+        let m = mixer
+        let rate = m.settings.sampleRate
+        let timeline = m.timeline
+        let content = rate.nearestFrame(atMilliseconds: min(max(ms, 0), m.durationMilliseconds))
         let offset = min(max(content - timeline.segmentStart, 0), timeline.segmentLength - 1)
         send(.seek(toTimelineFrame: offset))
+    }
+
+    /// Loops: `loop` false plays the current iteration to its end and stops; true repeats
+    /// `count` times in all (nil: without end), boomerang when `reverse`. Takes effect at a
+    /// device frame like any command, continuing the content being heard.
+    @discardableResult
+    public func setLoop(_ loop: Bool, count: Int? = nil, reverse: Bool = false) throws(PresetMixer.SetupError) -> Bool {
+        let n = loop ? (count.map { max($0, 1) } ?? PlaybackTimeline.endless) : 1
+        return try adjust(MixAdjustment(loopCount: n, reverse: loop && reverse))
+    }
+
+    /// Milliseconds by which haptics lag (positive) or lead audio and animation.
+    public var hapticOffset: Double {
+        get { mixer.settings.hapticOffset }
+        set { _ = try? adjust(MixAdjustment(hapticOffset: newValue)) }
+    }
+
+    /// False silences the haptic channel(s); the layout keeps them.
+    public var hapticsEnabled: Bool {
+        get { mixer.settings.hapticsEnabled }
+        set { _ = try? adjust(MixAdjustment(hapticsEnabled: newValue)) }
+    }
+
+    /// Prepares a mixer with `adjustment` applied to the newest one and switches to it at the
+    /// next effective frame. Allocates and renders set-up work on the calling thread (never the
+    /// real-time one). False when too many changes are in flight or the queue is full; throws
+    /// for settings the mixer refuses.
+    @discardableResult
+    public func adjust(_ adjustment: MixAdjustment) throws(PresetMixer.SetupError) -> Bool {
+        let next = try mixer.adjusted(adjustment)
+        return sending.withLock { pending in
+            let table = core.renderer.mixers
+            guard let generation = table.install(next) else { return false }
+            pending.append((generation, next.timeline))
+            return core.send(.mix(MixChange(generation: generation, of: next)))
+        }
     }
 
     // MARK: Events and clock (control thread)
 
     /// Drains the real-time thread's events: feeds the clock, keeps the log, calls `completion`.
     public func poll() {
+        registerTimelines()
         while let event = core.events.pop() {
+            if case .command(let command, _, _, let state) = event {
+                if case .mix = command { registerTimelines() }
+                // The real-time thread never returns to an older mixer: release them here.
+                if state.mix > 0 {
+                    sending.withLock { _ in core.renderer.mixers.retire(below: state.mix) }
+                }
+            }
             clock.observe(event)
             switch event {
             case .position:
@@ -138,6 +206,14 @@ public final class HapticPlayer: @unchecked Sendable {
         if flags.failed.load(ordering: .acquiring), failure == nil {
             failure = flags.error
         }
+    }
+
+    private func registerTimelines() {
+        let fresh = sending.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+        for (generation, timeline) in fresh { clock.register(timeline, generation: generation) }
     }
 
     public func contentTime(at time: MonotonicTime) -> Double? { clock.contentTime(at: time) }

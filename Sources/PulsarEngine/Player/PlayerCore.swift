@@ -64,7 +64,13 @@ public final class PlayerCore: @unchecked Sendable {
     public func step() throws(DeviceError) {
         while let (command, requestTime) = commands.pop() {
             let effective = try effectiveFrame()
-            let next = state.applying(command, atStreamFrame: effective)
+            let next: TransportState
+            if case .mix(let change) = command {
+                next = state.switching(to: change.generation, from: renderer.mixers.mixer(state.mix).timeline,
+                                       to: renderer.mixers.mixer(change.generation).timeline, atStreamFrame: effective)
+            } else {
+                next = state.applying(command, atStreamFrame: effective)
+            }
             if command == .stop && state.mode != .stopped {
                 events.push(.completion(finished: false, streamFrame: effective))
                 pendingCompletion = nil
@@ -80,7 +86,7 @@ public final class PlayerCore: @unchecked Sendable {
         if let end = pendingCompletion, heard >= end {
             events.push(.completion(finished: true, streamFrame: end))
             pendingCompletion = nil
-            state = TransportState(mode: .stopped, timelineFrame: renderer.mixer.frameCount, anchor: end)
+            state = TransportState(mode: .stopped, timelineFrame: renderer.mixers.mixer(state.mix).frameCount, anchor: end, mix: state.mix)
         }
     }
 

@@ -11,11 +11,16 @@ public struct Replay: Sendable {
     public private(set) var states: [TransportState] = []
     /// Stream frame ranges that were written but never played.
     public private(set) var lost: [Range<FrameIndex>] = []
+    /// The live mix changes, by generation.
+    public private(set) var changes: [MixChange] = []
 
     public init(events: [EngineEvent]) {
         for event in events {
             switch event {
-            case let .command(_, _, _, state):
+            case let .command(command, _, _, state):
+                if case .mix(let change) = command, !changes.contains(where: { $0.generation == change.generation }) {
+                    changes.append(change)
+                }
                 // A rewound command can start before a later-logged one's anchor only if the log
                 // is out of order; keep states sorted by anchor (stable) to be safe.
                 states.append(state)
@@ -25,6 +30,7 @@ public struct Replay: Sendable {
                 break
             }
         }
+        changes.sort { $0.generation < $1.generation }
         states = states.enumerated().sorted { ($0.element.anchor, $0.offset) < ($1.element.anchor, $1.offset) }.map(\.element)
     }
 
@@ -33,6 +39,15 @@ public struct Replay: Sendable {
         var result = TransportState.initial
         for s in states where s.anchor <= frame { result = s }
         return result
+    }
+
+    /// A renderer holding `base` as generation 0 and every logged mix change rebuilt from it.
+    public func renderer(base: PresetMixer) throws(PresetMixer.SetupError) -> TransportRenderer {
+        let table = MixerTable(base: base, capacity: (changes.last?.generation ?? 0) + 1)
+        for change in changes {
+            table.installForReplay(try base.adjusted(change.adjustment), as: change.generation)
+        }
+        return TransportRenderer(mixers: table)
     }
 
     /// The first `deviceFrames` frames the device played, interleaved.

@@ -12,6 +12,9 @@ public enum TransportCommand: Hashable, Sendable {
     case stop
     /// Jump to a timeline frame, staying paused when paused.
     case seek(toTimelineFrame: FrameIndex)
+    /// Switch to a prepared mixer (loop, segment, haptic offset, haptics on/off, gains),
+    /// continuing the content being heard (`PlaybackTimeline.frame(continuing:of:)`).
+    case mix(MixChange)
 
     /// The name used in the event log.
     public var name: String {
@@ -21,6 +24,7 @@ public enum TransportCommand: Hashable, Sendable {
         case .resume: return "resume"
         case .stop: return "stop"
         case .seek: return "seek"
+        case .mix: return "mix"
         }
     }
 }

@@ -1,30 +1,72 @@
 import PulsarAudio
 import PulsarCore
 
-/// Renders stream frames from a transport state and a mixer: the one code path for content that
-/// the live player and the offline replay share, so a replayed log gives the device's samples.
+/// Renders stream frames from a transport state and the mixers of a `MixerTable`: the one code
+/// path for content that the live player and the offline replay share, so a replayed log gives
+/// the device's samples — fades included.
 ///
-/// Thread rules: real-time safe when the mixer preloads its audio; one thread at a time.
+/// Thread rules: real-time safe when the mixers preload their audio; one thread renders at a
+/// time (the player's real-time thread, or the replay).
 public struct TransportRenderer {
-    public let mixer: PresetMixer
+    public let mixers: MixerTable
+
+    public init(mixers: MixerTable) {
+        self.mixers = mixers
+    }
 
     public init(mixer: PresetMixer) {
-        self.mixer = mixer
+        self.init(mixers: MixerTable(base: mixer))
     }
 
-    /// Writes stream frames `frame ..< frame + n` (interleaved) as `state` makes them sound;
-    /// silence where it is paused, stopped or past the timeline's end.
+    /// The first mixer (generation 0).
+    public var mixer: PresetMixer { mixers.base }
+
+    /// Writes stream frames `frame ..< frame + n` (interleaved) as `state` makes them sound:
+    /// silence where it is paused (after a pause's fade-out), stopped or past the timeline's end.
     public func render(_ state: TransportState, into buffer: UnsafeMutableBufferPointer<Float>, fromStreamFrame frame: FrameIndex) throws(AudioFileError) {
-        guard let timelineFrame = state.timelineFrame(atStreamFrame: frame) else {
+        let mixer = mixers.mixer(state.mix)
+        let channels = mixer.channelCount
+        let frames = buffer.count / channels
+        switch state.mode {
+        case .stopped:
             buffer.initialize(repeating: 0)
-            return
+        case .playing:
+            _ = try mixer.render(into: buffer, from: state.timelineFrame + (frame - state.anchor))
+            if state.ramp == .fadeIn {
+                applyFade(buffer, frames: frames, channels: channels, k0: Int(frame - state.anchor), rate: mixer.settings.sampleRate, rising: true)
+            }
+        case .paused:
+            let length = TransportState.fadeFrames(at: mixer.settings.sampleRate)
+            let k0 = frame - state.anchor
+            guard state.ramp == .fadeOut, k0 < FrameIndex(length) else {
+                buffer.initialize(repeating: 0)
+                return
+            }
+            // The content runs on under the fade-out, then silence.
+            let fading = min(frames, length - Int(k0))
+            let head = UnsafeMutableBufferPointer(rebasing: buffer[0..<(fading * channels)])
+            _ = try mixer.render(into: head, from: state.timelineFrame + k0)
+            applyFade(head, frames: fading, channels: channels, k0: Int(k0), rate: mixer.settings.sampleRate, rising: false)
+            UnsafeMutableBufferPointer(rebasing: buffer[(fading * channels)...]).initialize(repeating: 0)
         }
-        _ = try mixer.render(into: buffer, from: timelineFrame)
     }
 
-    /// The stream frame at which a playing `state` runs off the end of the timeline.
+    /// Multiplies frames `k0 ..< k0 + frames` of a fade (those inside it) by the fade's gain.
+    private func applyFade(_ buffer: UnsafeMutableBufferPointer<Float>, frames: Int, channels: Int, k0: Int, rate: SampleRate, rising: Bool) {
+        let length = TransportState.fadeFrames(at: rate)
+        guard k0 < length else { return }
+        for i in 0..<min(frames, length - k0) {
+            let g = TransportState.fadeGain(k0 + i, of: length, rising: rising)
+            for c in 0..<channels { buffer[i * channels + c] *= g }
+        }
+    }
+
+    /// The stream frame at which a playing `state` runs off the end of its timeline (nil for an
+    /// endless loop or a state that is not playing).
     public func endStreamFrame(of state: TransportState) -> FrameIndex? {
         guard state.mode == .playing else { return nil }
-        return state.anchor + max(mixer.frameCount - state.timelineFrame, 0)
+        let total = mixers.mixer(state.mix).frameCount
+        guard total != FrameIndex.max else { return nil }
+        return state.anchor + max(total - state.timelineFrame, 0)
     }
 }

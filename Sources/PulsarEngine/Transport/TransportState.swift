@@ -1,9 +1,14 @@
+import Foundation
 import PulsarCore
 
 /// What the listener hears from stream frame `anchor` on, until the next state: a position on the
-/// mixer's timeline that advances one frame per stream frame while playing, holds while paused,
-/// and nothing while stopped. Stream frames count every frame written to the device since the
-/// player started (they do not restart when the device is re-prepared).
+/// timeline of mixer generation `mix` that advances one frame per stream frame while playing,
+/// holds while paused, and nothing while stopped. Stream frames count every frame written to the
+/// device since the player started (they do not restart when the device is re-prepared).
+///
+/// A pause fades out over `TransportState.fadeFrames(at:)` frames from its anchor (the content
+/// running on under the fade) and a resume fades in over as many: no click reaches an actuator,
+/// and the resume still starts from exactly the content frame where the pause took effect.
 ///
 /// A plain value: safe from any thread, real-time safe.
 public struct TransportState: Hashable, Sendable {
@@ -11,43 +16,82 @@ public struct TransportState: Hashable, Sendable {
         case stopped, playing, paused
     }
 
+    /// A gain ramp at the start of a state.
+    public enum Ramp: UInt8, Sendable {
+        case none
+        /// Playing, rising from silence (a resume).
+        case fadeIn
+        /// Paused, falling to silence while the content runs on (a pause from playing).
+        case fadeOut
+    }
+
     public var mode: Mode
     /// Timeline frame heard at `anchor` (held while paused).
     public var timelineFrame: FrameIndex
     /// First stream frame this state applies to.
     public var anchor: FrameIndex
+    /// Mixer generation whose timeline and sound this state uses.
+    public var mix: Int
+    public var ramp: Ramp
 
-    public init(mode: Mode, timelineFrame: FrameIndex, anchor: FrameIndex) {
+    public init(mode: Mode, timelineFrame: FrameIndex, anchor: FrameIndex, mix: Int = 0, ramp: Ramp = .none) {
         self.mode = mode
         self.timelineFrame = timelineFrame
         self.anchor = anchor
+        self.mix = mix
+        self.ramp = ramp
     }
 
     public static let initial = TransportState(mode: .stopped, timelineFrame: 0, anchor: 0)
+
+    /// Frames of a pause's fade-out and a resume's fade-in: 1 ms.
+    public static func fadeFrames(at rate: SampleRate) -> Int {
+        max(1, Int((Double(rate.hertz) / 1000).rounded()))
+    }
+
+    /// Gain of the `k`-th frame of a fade of `length` frames: a raised cosine, never 0 or 1
+    /// inside the fade.
+    @inline(__always)
+    public static func fadeGain(_ k: Int, of length: Int, rising: Bool) -> Float {
+        let x = Double.pi * Double(k + 1) / Double(length + 1)
+        return Float(rising ? 0.5 - 0.5 * cos(x) : 0.5 + 0.5 * cos(x))
+    }
 
     /// The timeline frame sounding at stream frame `frame` (≥ anchor), or nil when silent.
     public func timelineFrame(atStreamFrame frame: FrameIndex) -> FrameIndex? {
         mode == .playing ? timelineFrame + (frame - anchor) : nil
     }
 
-    /// The state after `command` takes effect at stream frame `frame` (≥ anchor).
+    /// The state after `command` takes effect at stream frame `frame` (≥ anchor). A `.mix`
+    /// command needs the timelines: use `switching(to:from:to:atStreamFrame:)`.
     public func applying(_ command: TransportCommand, atStreamFrame frame: FrameIndex) -> TransportState {
         let now = mode == .playing ? timelineFrame + (frame - anchor) : timelineFrame
         switch command {
         case .play(let start):
-            return TransportState(mode: .playing, timelineFrame: start, anchor: frame)
+            return TransportState(mode: .playing, timelineFrame: start, anchor: frame, mix: mix)
         case .pause:
-            return mode == .playing ? TransportState(mode: .paused, timelineFrame: now, anchor: frame) : self
+            return mode == .playing ? TransportState(mode: .paused, timelineFrame: now, anchor: frame, mix: mix, ramp: .fadeOut) : self
         case .resume:
-            return mode == .paused ? TransportState(mode: .playing, timelineFrame: timelineFrame, anchor: frame) : self
+            return mode == .paused ? TransportState(mode: .playing, timelineFrame: timelineFrame, anchor: frame, mix: mix, ramp: .fadeIn) : self
         case .stop:
-            return TransportState(mode: .stopped, timelineFrame: now, anchor: frame)
+            return TransportState(mode: .stopped, timelineFrame: now, anchor: frame, mix: mix)
         case .seek(let target):
             switch mode {
-            case .playing: return TransportState(mode: .playing, timelineFrame: target, anchor: frame)
-            case .paused: return TransportState(mode: .paused, timelineFrame: target, anchor: frame)
+            case .playing: return TransportState(mode: .playing, timelineFrame: target, anchor: frame, mix: mix)
+            case .paused: return TransportState(mode: .paused, timelineFrame: target, anchor: frame, mix: mix)
             case .stopped: return self
             }
+        case .mix:
+            return self
         }
+    }
+
+    /// The state after switching to mixer generation `generation` at stream frame `frame`:
+    /// the same mode, continuing the content of `old` on `new` (`PlaybackTimeline.frame(continuing:of:)`).
+    public func switching(to generation: Int, from old: PlaybackTimeline, to new: PlaybackTimeline,
+                          atStreamFrame frame: FrameIndex) -> TransportState {
+        let now = mode == .playing ? timelineFrame + (frame - anchor) : timelineFrame
+        let continued = mode == .stopped ? min(now, new.frameCount) : new.frame(continuing: now, of: old)
+        return TransportState(mode: mode, timelineFrame: continued, anchor: frame, mix: generation)
     }
 }

@@ -1,0 +1,105 @@
+import Foundation
+
+/// A transport script: one command a line, `at <ms since start> <command> [args]`, `#` comments,
+/// times that never go back. A bad line is a usage error naming the file and line.
+struct TransportScript {
+    enum Command: Equatable {
+        /// From the segment's start, or from a content time in ms.
+        case play(Double?)
+        case pause
+        case resume
+        case stop
+        case seek(Double)
+        /// `loop N|forever [reverse]`: N ≥ 1 iterations in all (nil: without end).
+        case loop(Int?, reverse: Bool)
+        /// `loop off`: the current iteration is the last.
+        case loopOff
+        case offset(Double)
+        case haptics(Bool)
+        case audioGain(Double)
+        case hapticGain(Double)
+    }
+
+    struct Line: Equatable {
+        var at: Double
+        var command: Command
+        var line: Int
+    }
+
+    var lines: [Line]
+
+    static let grammar = "play [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G"
+
+    init(lines: [Line]) {
+        self.lines = lines
+    }
+
+    init(contentsOf path: String) throws(CommandFailure) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(.noInput, "pulsar: error: \(path): cannot read the script")
+        }
+        try self.init(text: String(decoding: data, as: UTF8.self), name: path)
+    }
+
+    init(text: String, name: String) throws(CommandFailure) {
+        lines = []
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let body = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let words = body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            if words.isEmpty { continue }
+            let bad = { (why: String) in CommandFailure(.dataError, "pulsar: error: \(name):\(i + 1): \(why)") }
+            guard words.count >= 3, words[0] == "at", let at = Double(words[1]), at.isFinite, at >= 0 else {
+                throw bad("expected 'at <ms> <command> [args]'")
+            }
+            let command = try Self.command(Array(words[2...]), bad: bad)
+            if let last = lines.last, at < last.at { throw bad("times must not go back (\(words[1]) after \(last.at))") }
+            lines.append(Line(at: at, command: command, line: i + 1))
+        }
+    }
+
+    private static func command(_ words: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> Command {
+        let name = words[0]
+        let args = Array(words.dropFirst())
+        func number(_ what: String) throws(CommandFailure) -> Double {
+            guard args.count == 1, let v = Double(args[0]), v.isFinite else { throw bad("'\(name)' needs \(what)") }
+            return v
+        }
+        switch name {
+        case "pause", "resume", "stop":
+            guard args.isEmpty else { throw bad("'\(name)' takes no argument") }
+            return name == "pause" ? .pause : name == "resume" ? .resume : .stop
+        case "play":
+            if args.isEmpty { return .play(nil) }
+            return .play(try number("at most a time in ms"))
+        case "seek":
+            return .seek(try number("a time in ms"))
+        case "offset":
+            return .offset(try number("a haptic offset in ms"))
+        case "haptics":
+            guard args.count == 1, args[0] == "on" || args[0] == "off" else { throw bad("'haptics' takes on or off") }
+            return .haptics(args[0] == "on")
+        case "gain":
+            guard args.count == 2, args[0] == "audio" || args[0] == "haptic", let g = Double(args[1]), g.isFinite, g >= 0 else {
+                throw bad("'gain' takes audio or haptic and a gain ≥ 0")
+            }
+            return args[0] == "audio" ? .audioGain(g) : .hapticGain(g)
+        case "loop":
+            guard (1...2).contains(args.count), args.count == 1 || args[1] == "reverse" else {
+                throw bad("'loop' takes N, forever or off, then optionally reverse")
+            }
+            let reverse = args.count == 2
+            switch args[0] {
+            case "off":
+                guard !reverse else { throw bad("'loop off' takes no reverse") }
+                return .loopOff
+            case "forever":
+                return .loop(nil, reverse: reverse)
+            default:
+                guard let n = Int(args[0]), n >= 1, n <= 1_000_000 else { throw bad("'loop' count must be 1…1000000, forever or off") }
+                return .loop(n, reverse: reverse)
+            }
+        default:
+            throw bad("unknown command '\(name)' (\(grammar))")
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+import PulsarEngine
+import PulsarSimulation
+import PulsarTestSupport
+import Testing
+
+/// Pause/resume fades and live loop, segment and mix changes, checked on the recording of a
+/// simulated device against renders of the mixers themselves.
+@Suite struct LiveChangeTests {
+    /// A 500 ms haptic-only preset with a steady 0.6 amplitude (a sound that is never silent).
+    static func mixer(loopCount: Int = 1, reverse: Bool = false) throws -> PresetMixer {
+        let pattern = PatternData(continuousPattern: ContinuousPattern(
+            amplitude: [ValuePoint(time: 0, value: 0.6), ValuePoint(time: 500, value: 0.6)],
+            frequency: [ValuePoint(time: 0, value: 0.2), ValuePoint(time: 500, value: 0.8)]))
+        var settings = MixSettings(layout: .haptic)
+        settings.preloadAudio = true
+        return try PresetMixer(preset: PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern), settings: settings,
+                               range: PlaybackRange(loopCount: loopCount, reverse: reverse))
+    }
+
+    /// A player on a device without rewind (effective frame = write head) driven by a manual clock.
+    struct Rig {
+        let clock = ManualClock()
+        let device: SimulatedDevice
+        let player: PlayerCore
+        var events: [EngineEvent] = []
+
+        init(_ mixer: PresetMixer) throws {
+            var behaviour = SimulatedDevice.Behaviour()
+            behaviour.canRewind = false
+            behaviour.recordingCapacity = 48_000 * 10
+            device = SimulatedDevice(clock: clock, behaviour: behaviour)
+            player = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+                                    configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 256, bufferFrames: 1024))
+        }
+
+        mutating func steps(_ n: Int) throws {
+            for _ in 0..<n {
+                try player.step()
+                while let e = player.events.pop() {
+                    if case .command(_, _, _, let state) = e { player.renderer.mixers.retire(below: state.mix) }
+                    events.append(e)
+                }
+                clock.advance(seconds: 256.0 / 48_000)
+            }
+        }
+
+        mutating func adjust(_ a: MixAdjustment) throws {
+            let next = try player.renderer.mixers.newestMixer.adjusted(a)
+            let generation = try #require(player.renderer.mixers.install(next))
+            player.send(.mix(MixChange(generation: generation, of: next)))
+        }
+
+        /// Effective frame and resulting state of the `k`-th logged command.
+        func command(_ k: Int) -> (frame: FrameIndex, state: TransportState) {
+            let all = events.compactMap { e -> (FrameIndex, TransportState)? in
+                if case let .command(_, _, f, s) = e { return (f, s) }
+                return nil
+            }
+            return all[k]
+        }
+
+        func render(_ mixer: PresetMixer, from frame: FrameIndex, count: Int) throws -> [Float] {
+            var out = [Float](repeating: 0, count: count)
+            _ = try out.withUnsafeMutableBufferPointer { try mixer.render(into: $0, from: frame) }
+            return out
+        }
+    }
+
+    @Test("Pause fades out over 1 ms, is silent after, and resume fades in from the exact content frame of the pause")
+    func pauseResumeFades() throws {
+        let mixer = try Self.mixer()
+        var rig = try Rig(mixer)
+        rig.player.send(.play(fromTimelineFrame: 0))
+        try rig.steps(20)
+        rig.player.send(.pause)
+        try rig.steps(10)
+        rig.player.send(.resume)
+        try rig.steps(10)
+        let pause = rig.command(1), resume = rig.command(2)
+        #expect(pause.state.mode == .paused && resume.state.mode == .playing)
+        let t = pause.state.timelineFrame
+        #expect(resume.state.timelineFrame == t, "resume continues from the content frame of the pause")
+        let fade = 48
+        #expect(TransportState.fadeFrames(at: SampleRate(48_000)!) == fade, "1 ms at 48 kHz, within the 2 ms allowed")
+        let recording = rig.device.recording
+        let content = try rig.render(mixer, from: t, count: 2000)
+        let p = Int(pause.frame), r = Int(resume.frame)
+        for k in 0..<fade {
+            // Raised cosine, written out independently of the engine's helper.
+            let down = Float(0.5 + 0.5 * cos(Double.pi * Double(k + 1) / Double(fade + 1)))
+            let up = Float(0.5 - 0.5 * cos(Double.pi * Double(k + 1) / Double(fade + 1)))
+            #expect(abs(recording[p + k] - content[k] * down) < 1e-7)
+            #expect(abs(recording[r + k] - content[k] * up) < 1e-7)
+        }
+        #expect(recording[(p + fade)..<r].allSatisfy { $0 == 0 }, "silent from the end of the fade to the resume")
+        #expect(Array(recording[(r + fade)..<(r + 1500)]) == Array(content[fade..<1500]), "then the content exactly")
+        #expect(recording[(p - 200)..<p].contains { $0 != 0 }, "it was sounding before the pause")
+    }
+
+    @Test("Loop changes while playing continue the content being heard, and the last iteration ends with completion(true)")
+    func loopChanges() throws {
+        let mixer = try Self.mixer()
+        let length = mixer.timeline.segmentLength
+        var rig = try Rig(mixer)
+        rig.player.send(.play(fromTimelineFrame: 0))
+        try rig.steps(20)
+        try rig.adjust(MixAdjustment(loopCount: 3, reverse: true))
+        try rig.steps(2)
+        let change = rig.command(1)
+        #expect(change.state.mix == 1)
+        #expect(change.state.timelineFrame == change.frame, "first iteration: the same frame on the new timeline")
+        // Through iteration 1 (backwards) into iteration 2, then `loop off`: iteration 2 is the last.
+        let intoThird = Int((2 * length - change.frame) / 256) + 20
+        try rig.steps(intoThird)
+        try rig.adjust(MixAdjustment(loopCount: 1))
+        try rig.steps(Int(length / 256) + 20)
+        let off = rig.command(2)
+        let oldFrame = change.state.timelineFrame + (off.frame - change.frame)
+        #expect(oldFrame / length == 2, "the change came in the third iteration (forward again)")
+        #expect(off.state.timelineFrame == oldFrame - 2 * length, "one iteration now, at the same content frame")
+        let completions = rig.events.compactMap { e -> (Bool, FrameIndex)? in
+            if case let .completion(f, at) = e { return (f, at) }
+            return nil
+        }
+        #expect(completions.count == 1)
+        #expect(completions.first?.0 == true)
+        #expect(completions.first?.1 == off.frame + (length - off.state.timelineFrame), "at the end of the iteration that was playing")
+        // The recording equals the replay, and the backwards iteration really ran backwards.
+        let replay = Replay(events: rig.events)
+        let frames = rig.device.recording.count
+        let replayed = try replay.deviceStream(frames: frames, renderer: try replay.renderer(base: mixer))
+        #expect(replayed == rig.device.recording)
+        let boomerang = try Self.mixer(loopCount: 3, reverse: true)
+        let heardInSecond = try rig.render(boomerang, from: length + 100, count: 500)
+        let start = Int(change.frame - change.state.timelineFrame + length + 100)
+        #expect(Array(rig.device.recording[start..<(start + 500)]) == heardInSecond)
+    }
+
+    @Test("An endless loop never completes; stop ends it with completion(false)")
+    func endless() throws {
+        let mixer = try Self.mixer()
+        var rig = try Rig(mixer)
+        rig.player.send(.play(fromTimelineFrame: 0))
+        try rig.adjust(MixAdjustment(loopCount: PlaybackTimeline.endless))
+        try rig.steps(Int(mixer.timeline.segmentLength / 256) * 5)
+        #expect(!rig.events.contains { if case .completion = $0 { return true } else { return false } })
+        #expect(rig.player.state.mode == .playing)
+        rig.player.send(.stop)
+        try rig.steps(2)
+        #expect(rig.events.contains { if case .completion(false, _) = $0 { return true } else { return false } })
+    }
+
+    @Test("Haptic gain and haptics off switch at the effective frame; what played before is untouched")
+    func mixSwitches() throws {
+        let mixer = try Self.mixer()
+        var rig = try Rig(mixer)
+        rig.player.send(.play(fromTimelineFrame: 0))
+        try rig.steps(10)
+        try rig.adjust(MixAdjustment(hapticGain: 0.5))
+        try rig.steps(10)
+        try rig.adjust(MixAdjustment(hapticsEnabled: false))
+        try rig.steps(20)
+        let half = rig.command(1), off = rig.command(2)
+        let recording = rig.device.recording
+        let full = try rig.render(mixer, from: 0, count: Int(off.frame) + 256)
+        #expect(Array(recording[0..<Int(half.frame)]) == Array(full[0..<Int(half.frame)]))
+        let quieter = try rig.render(try mixer.adjusted(MixAdjustment(hapticGain: 0.5)), from: half.state.timelineFrame,
+                                     count: Int(off.frame - half.frame))
+        #expect(Array(recording[Int(half.frame)..<Int(off.frame)]) == quieter)
+        #expect(recording.count > Int(off.frame) + 2000)
+        #expect(recording[Int(off.frame)..<min(recording.count, Int(off.frame) + 2000)].allSatisfy { $0 == 0 }, "haptics off: the haptic channel is silent")
+    }
+
+    @Test("The clock follows a loop change: continuous content across the switch, running backwards in a reverse iteration")
+    func clockAcrossChanges() throws {
+        let mixer = try Self.mixer()
+        var rig = try Rig(mixer)
+        rig.player.send(.play(fromTimelineFrame: 0))
+        try rig.steps(10)
+        let next = try rig.player.renderer.mixers.newestMixer.adjusted(MixAdjustment(loopCount: 2, reverse: true))
+        var clock = PlaybackClock(timeline: mixer.timeline, sampleRate: SampleRate(48_000)!, durationMilliseconds: mixer.durationMilliseconds)
+        clock.register(next.timeline, generation: 1)
+        let generation = try #require(rig.player.renderer.mixers.install(next))
+        rig.player.send(.mix(MixChange(generation: generation, of: next)))
+        try rig.steps(Int(mixer.timeline.segmentLength / 256) + 10)
+        for e in rig.events { clock.observe(e) }
+        let change = rig.command(1)
+        let before = clock.contentFrame(atStreamFrame: Double(change.frame) - 0.5)
+        let after = clock.contentFrame(atStreamFrame: Double(change.frame) + 0.5)
+        #expect(abs(after - before - 1) < 1e-9, "no jump at the switch")
+        // In the second (backwards) iteration the content runs down.
+        let secondStart = Double(change.frame - change.state.timelineFrame + mixer.timeline.segmentLength)
+        let a = clock.contentFrame(atStreamFrame: secondStart + 100), b = clock.contentFrame(atStreamFrame: secondStart + 200)
+        #expect(abs((a - b) - 100) < 1e-9, "runs backwards: \(a) → \(b)")
+    }
+}
