@@ -44,6 +44,8 @@ test: deps
 	# build boxes variables captured by local closures).
 	cd Benchmarks && $(SWIFT) build -c release
 	cd Benchmarks && .build/release/rt-allocations
+	# Four threads firing commands and mix changes at one player, under ThreadSanitizer.
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter "HapticPlayerThreadTests|SPSCQueueTests|FrameTickerTests"
 
 bench: deps-bench
 	cd Benchmarks && $(SWIFT) build -c release

@@ -83,6 +83,8 @@ struct ReplayCLITests {
 
     @Test("A bad script line is an error naming its line", arguments: [
         "at 0 play\nat 10 jump\n", "at x play\n", "at 0 seek\n", "at 50 pause\nat 10 resume\n",
+        "at 0 loop 0\n", "at 0 loop forever sideways\n", "at 0 loop off reverse\n", "at 0 haptics maybe\n",
+        "at 0 gain bass 1\n", "at 0 gain audio -1\n", "at 0 offset\n", "at 0 offset NaN\n",
     ])
     func badScript(text: String) throws {
         let dir = try TempDir()
@@ -92,5 +94,63 @@ struct ReplayCLITests {
         let r = try CLI.run(["play", pattern, "--script", script])
         #expect(r.status == 65, "\(r)")
         #expect(r.stderrLines.count == 1 && r.stderr.contains("s.txt:"), "\(r)")
+    }
+
+    @Test("The demo bundle played with a script full of seeks, pauses, loop, offset, haptics and gain changes: recording = replay; the clock log has a line per tick",
+          .enabled(if: BundleCLITests.bundles != nil, "corpus absent: ../shared/corpus"))
+    func demoBundleLiveChanges() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let bundle = BundleCLITests.bundles! + "/demo.pulsar"
+        let script = try dir.write("""
+        at 0 play
+        at 120 loop 3 reverse
+        at 200 pause
+        at 260 resume
+        at 330 seek 150
+        at 400 offset 25
+        at 470 haptics off
+        at 540 haptics on
+        at 600 gain audio 0.5
+        at 650 gain haptic 1.5
+        at 700 loop forever
+        at 800 seek 20
+        at 860 pause
+        at 900 seek 400
+        at 940 resume
+        at 1000 loop off
+        at 1100 loop 2
+        at 1250 stop
+        """, to: "s.txt")
+        let r = try CLI.run(["play", bundle, "--preset", "verified", "--layout", "stereo+haptic",
+                             "--device", "sim:ppm=200,jitter=0.5,record=\(dir.file("r.wav"))", "--script", script,
+                             "--log", dir.file("l.jsonl"), "--clock-log", dir.file("c.jsonl")])
+        #expect(r.status == 0, "\(r)")
+        let replay = try CLI.run(["render", "--replay", dir.file("l.jsonl"), "-o", dir.file("p.wav")])
+        #expect(replay.status == 0, "\(replay)")
+        let recorded = try AudioFileContents(contentsOf: dir.file("r.wav"))
+        let replayed = try AudioFileContents(contentsOf: dir.file("p.wav"))
+        #expect(recorded.frameCount > 48_000)
+        let same = recorded.samples == replayed.samples
+        #expect(same, "bit-identical in float")
+        let log = try String(contentsOfFile: dir.file("l.jsonl"), encoding: .utf8)
+        #expect(log.components(separatedBy: "\"name\": \"mix\"").count - 1 >= 9, "every loop, offset, haptics and gain line became a logged mix change")
+        let ticks = try String(contentsOfFile: dir.file("c.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(ticks.count >= 50, "about 60 ticks a second for 1.25 s: \(ticks.count)")
+        let parsed = ticks.compactMap { try? JSONParser().parse(Array($0.utf8)) }
+        #expect(parsed.count == ticks.count)
+        let times = parsed.compactMap { $0["timeNs"]?.number }
+        #expect(times == times.sorted() && times.count == ticks.count)
+        #expect(parsed.filter { $0["contentMs"]?.number != nil && $0["trueContentMs"]?.number != nil }.count > ticks.count / 2)
+    }
+
+    @Test("An endless loop is for live play only: render refuses --loop forever")
+    func renderRefusesForever() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let pattern = try dir.write(#"{"discretePattern": [{"time": 0, "amplitude": 0.5, "frequency": 0.5}]}"#, to: "p.json")
+        let r = try CLI.run(["render", pattern, "--loop", "forever", "-o", dir.file("o.wav")])
+        #expect(r.status == 64, "\(r)")
+        #expect(!dir.exists(dir.file("o.wav")))
     }
 }

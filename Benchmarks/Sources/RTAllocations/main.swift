@@ -1,4 +1,5 @@
-// The real-time path allocates nothing: PlayerCore.step() — transport commands, the mixer with
+// The real-time path allocates nothing: PlayerCore.step() — transport commands, live mix changes
+// (switching to a mixer prepared outside the counted region), pause/resume fades, the mixer with
 // preloaded audio, the haptic renderer, the limiter, the device calls, the event queue — over
 // 2000 steady-state periods, counted by this program's own malloc (CAllocationCounter), in a
 // release build (a debug build boxes variables captured by local closures, which the optimiser
@@ -49,18 +50,31 @@ for _ in 0..<20 {  // warm-up: lazily initialised runtime state
     clock.advance(seconds: 256.0 / 48_000)
 }
 let commands: [TransportCommand] = [.pause, .resume, .seek(toTimelineFrame: 31_337), .play(fromTimelineFrame: 0), .seek(toTimelineFrame: 90_000)]
+let adjustments = [MixAdjustment(loopCount: 2, reverse: false), MixAdjustment(hapticOffset: 15), MixAdjustment(hapticsEnabled: false),
+                   MixAdjustment(hapticsEnabled: true, audioGain: 0.5), MixAdjustment(loopCount: PlaybackTimeline.endless, reverse: true)]
+var changes = 0
 var total: UInt = 0
 var worst: UInt = 0
 let periods = 2000
 for period in 0..<periods {
     if period % 40 == 7 { core.send(commands[period / 40 % commands.count]) }
+    if period % 40 == 27 {
+        // The control side of HapticPlayer.adjust, outside the counted region.
+        let next = try core.renderer.mixers.newestMixer.adjusted(adjustments[period / 40 % adjustments.count])
+        if let generation = core.renderer.mixers.install(next) {
+            core.send(.mix(MixChange(generation: generation, of: next)))
+            changes += 1
+        }
+    }
     pulsar_allocations_start()
     try core.step()
     let n = pulsar_allocations_stop()
     total += n
     worst = max(worst, n)
-    while core.events.pop() != nil {}
+    while let event = core.events.pop() {
+        if case .command(_, _, _, let state) = event { core.renderer.mixers.retire(below: state.mix) }
+    }
     clock.advance(seconds: 256.0 / 48_000 * (period % 3 == 0 ? 1.5 : 0.9))
 }
-print("rt-allocations: \(total) allocations in \(periods) real-time steps (worst step \(worst)), \(periods / 40) commands among them")
+print("rt-allocations: \(total) allocations in \(periods) real-time steps (worst step \(worst)), \(periods / 40) transport commands and \(changes) live mix changes among them")
 exit(total == 0 ? 0 : 1)
