@@ -9,7 +9,7 @@ import PulsarSimulation
 /// optional transport script, writing the event log and (on the simulated device) a recording.
 enum PlayCommand {
     static let help = """
-    usage: pulsar play INPUT [--preset ID] [--device sim[:ppm=P,jitter=MS,latency=FRAMES,record=OUT.wav]]
+    usage: pulsar play INPUT [--preset ID] [--device sim[:ppm=P,jitter=MS,latency=MS,record=OUT.wav]]
                        [--script FILE] [--log FILE] [--clock-log FILE] [--layout L] [--rate HZ] [--profile P]
                        [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
                        [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse] [--period FRAMES]
@@ -17,7 +17,7 @@ enum PlayCommand {
 
     Plays a preset (or a pattern) through the real-time engine. The device is the simulated one,
     paced by the monotonic clock (the ALSA backend is not built yet): ppm sets its rate error,
-    jitter its position-report jitter, latency its latency in frames, record= a WAV of exactly
+    jitter its position-report jitter, latency its output latency in ms, record= a WAV of exactly
     what it played. Every transport command takes effect at a device frame; --log writes the
     event log that `pulsar render --replay` turns back into the same samples.
 
@@ -29,7 +29,7 @@ enum PlayCommand {
     or stops (an endless loop needs a `stop`, or Ctrl-C).
 
     options: as `pulsar render`, plus
-      --device D          sim[:ppm=P,jitter=MS,latency=FRAMES,record=OUT.wav] (default sim)
+      --device D          sim[:ppm=P,jitter=MS,latency=MS,record=OUT.wav] (default sim)
       --script FILE       transport script
       --log FILE          event log (JSON lines)
       --clock-log FILE    one JSON line per display tick: monotonic time, the clock's content
@@ -75,8 +75,8 @@ enum PlayCommand {
                     behaviour.rateErrorPPM = v
                 case "jitter": guard let v = Double(kv[1]), v.isFinite, v >= 0, v < 100 else { throw CommandFailure(.usage, "\(command): --device jitter is in ms, 0...100") }
                     behaviour.jitterSeconds = v / 1000
-                case "latency": guard let v = Int(kv[1]), v >= 0 else { throw CommandFailure(.usage, "\(command): --device latency is in frames") }
-                    behaviour.latencyFrames = v
+                case "latency": guard let v = Double(kv[1]), v.isFinite, v >= 0, v <= 1000 else { throw CommandFailure(.usage, "\(command): --device latency is in ms, 0...1000") }
+                    behaviour.latencyFrames = Int((v / 1000 * Double(setup.rate.hertz)).rounded())
                 case "record": recordPath = kv[1]
                 default: throw CommandFailure(.usage, "\(command): --device: unknown setting '\(kv[0])' (ppm, jitter, latency, record)")
                 }
