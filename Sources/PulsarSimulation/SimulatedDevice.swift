@@ -1,5 +1,6 @@
 import PulsarCore
 import PulsarEngine
+import Synchronization
 
 /// The deterministic twin of a sound device: it consumes queued frames at its rate as a clock
 /// advances — the real monotonic clock, or a `ManualClock` a test drives — with a settable rate
@@ -56,6 +57,7 @@ public final class SimulatedDevice: OutputDevice {
     /// `(time, frames consumed in total)` at every update, across prepares (when recording).
     public private(set) var timeline: [(time: MonotonicTime, consumed: FrameIndex)] = []
     private var consumedBeforePrepare: FrameIndex = 0
+    private let gone = Atomic<Bool>(false)
     /// Underruns so far (natural and injected).
     public private(set) var underrunCount = 0
 
@@ -123,6 +125,7 @@ public final class SimulatedDevice: OutputDevice {
 
     public func availableFrames() throws(DeviceError) -> Int {
         guard let config = configuration else { throw .badState("not open") }
+        if gone.load(ordering: .acquiring) { throw .disconnected("the simulated device was unplugged") }
         update()
         if inUnderrun { throw .underrun }
         return config.bufferFrames - queuedFrames
@@ -130,6 +133,7 @@ public final class SimulatedDevice: OutputDevice {
 
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(DeviceError) -> Int {
         guard let config = configuration else { throw .badState("not open") }
+        if gone.load(ordering: .acquiring) { throw .disconnected("the simulated device was unplugged") }
         update()
         if inUnderrun { throw .underrun }
         let ch = config.channels
@@ -149,6 +153,7 @@ public final class SimulatedDevice: OutputDevice {
 
     public func position() throws(DeviceError) -> DevicePosition {
         guard configuration != nil else { throw .badState("not open") }
+        if gone.load(ordering: .acquiring) { throw .disconnected("the simulated device was unplugged") }
         update()
         var heard = max(framesConsumed - FrameIndex(behaviour.latencyFrames), 0)
         let step = FrameIndex(max(behaviour.granularityFrames, 1))
@@ -200,6 +205,12 @@ public final class SimulatedDevice: OutputDevice {
 
     /// Makes the device run dry now, as if the writer had been late: queued frames are lost
     /// and the next write or availability check reports `.underrun`.
+    /// Unplugs the device (a killed server, a pulled USB cable): from now on every call throws
+    /// `.disconnected`. Any thread.
+    public func disconnect() {
+        gone.store(true, ordering: .releasing)
+    }
+
     public func injectUnderrun() {
         update()
         queuedFrames = 0

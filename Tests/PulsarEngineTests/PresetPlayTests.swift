@@ -53,3 +53,32 @@ import Testing
         #expect(Self.wait(outcome, seconds: 3) == false)
     }
 }
+
+/// A device that disappears mid-play.
+@Suite struct DisconnectTests {
+    @Test("An unplugged device stops the player within a second: a clear error and completion(false)")
+    func unplugged() throws {
+        let pattern = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 5_000, value: 0.5)]))
+        var settings = MixSettings(layout: .haptic)
+        settings.preloadAudio = true
+        let mixer = try PresetMixer(preset: PresetHandle(id: "u", name: "u", duration: 0, pattern: pattern), settings: settings)
+        let device = SimulatedDevice(clock: SystemMonotonicClock())
+        let player = try HapticPlayer(mixer: mixer, device: device)
+        var outcome: Bool?
+        player.completion = { outcome = $0 }
+        player.start()
+        player.play()
+        usleep(100_000)
+        device.disconnect()
+        let unplugged = Date()
+        while outcome == nil, Date().timeIntervalSince(unplugged) < 2 {
+            player.poll()
+            usleep(2_000)
+        }
+        #expect(Date().timeIntervalSince(unplugged) < 1)
+        #expect(outcome == false)
+        #expect(player.failure == .disconnected("the simulated device was unplugged"))
+        #expect(!player.isRunning)
+        player.shutdown()
+    }
+}

@@ -29,6 +29,8 @@ public final class HapticPlayer: @unchecked Sendable {
     public private(set) var failure: DeviceError?
     /// Underruns seen so far.
     public private(set) var underruns = 0
+    /// A completion was reported since the transport last started playing.
+    private var completed = false
 
     private let monotonic: MonotonicClock
     private let flags = Flags()
@@ -41,6 +43,8 @@ public final class HapticPlayer: @unchecked Sendable {
     private final class Flags: @unchecked Sendable {
         let running = Atomic<Bool>(false)
         let failed = Atomic<Bool>(false)
+        /// 1: the real-time thread runs under SCHED_FIFO; 2: it asked and was refused.
+        let scheduling = Atomic<Int>(0)
         var error: DeviceError?
     }
 
@@ -63,6 +67,7 @@ public final class HapticPlayer: @unchecked Sendable {
         let flags = self.flags
         let halfPeriod = Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) / 2
         let t = Thread {
+            flags.scheduling.store(Self.requestRealtimeScheduling() ? 1 : 2, ordering: .releasing)
             var request = timespec(tv_sec: 0, tv_nsec: Int(halfPeriod * 1e9))
             while flags.running.load(ordering: .acquiring) {
                 do throws(DeviceError) {
@@ -92,6 +97,28 @@ public final class HapticPlayer: @unchecked Sendable {
     }
 
     public var isRunning: Bool { flags.running.load(ordering: .acquiring) }
+
+    /// Whether the real-time thread got SCHED_FIFO (nil until it has asked). Without the
+    /// privilege it runs at normal priority: it still never blocks, but can be preempted.
+    public var hasRealtimeScheduling: Bool? {
+        switch flags.scheduling.load(ordering: .acquiring) {
+        case 1: return true
+        case 2: return false
+        default: return nil
+        }
+    }
+
+    /// Priority of the real-time thread under SCHED_FIFO: above ordinary threads, below the
+    /// sound server's own data thread (PipeWire's runs at 88) and the kernel's IRQ threads (50
+    /// is their default, so stay above them only where an ALSA driver needs it: not here).
+    static let realtimePriority: Int32 = 40
+
+    /// Asks for SCHED_FIFO for the calling thread; false when refused (no CAP_SYS_NICE or rtprio limit).
+    private static func requestRealtimeScheduling() -> Bool {
+        var param = sched_param()
+        param.sched_priority = realtimePriority
+        return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0
+    }
 
     // MARK: Commands (control thread)
 
@@ -185,6 +212,7 @@ public final class HapticPlayer: @unchecked Sendable {
         while let event = core.events.pop() {
             if case .command(let command, _, _, let state) = event {
                 if case .mix = command { registerTimelines() }
+                if state.mode == .playing { completed = false }
                 // The real-time thread never returns to an older mixer: release them here.
                 if state.mix > 0 {
                     sending.withLock { _ in core.renderer.mixers.retire(below: state.mix) }
@@ -197,6 +225,7 @@ public final class HapticPlayer: @unchecked Sendable {
             case .underrun:
                 underruns += 1
             case .completion(let finished, _):
+                completed = true
                 completion?(finished)
             case .command:
                 break
@@ -205,6 +234,11 @@ public final class HapticPlayer: @unchecked Sendable {
         }
         if flags.failed.load(ordering: .acquiring), failure == nil {
             failure = flags.error
+            // The device is gone: playback has ended, unfinished.
+            if !completed {
+                completed = true
+                completion?(false)
+            }
         }
     }
 
