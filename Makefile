@@ -2,11 +2,15 @@
 # Each installs the Debian packages it needs (only when dpkg says one is missing), then builds.
 
 SWIFT ?= swift
-DEB_PACKAGES := pkg-config libsndfile1-dev libzip-dev libsoxr-dev
-BENCH_PACKAGES := sox
+DEB_PACKAGES := pkg-config libsndfile1-dev libzip-dev libsoxr-dev libasound2-dev
+# A real audio server for the ALSA tests and the live benchmarks (a private PipeWire session).
+SERVER_PACKAGES := pipewire pipewire-bin pipewire-alsa wireplumber dbus
+BENCH_PACKAGES := sox alsa-utils
 OUT ?= out
+# The private PipeWire session `make test` runs the ALSA tests against.
+PW_DIR := $(CURDIR)/.build/pipewire-test
 
-.PHONY: all deps deps-bench build demo test bench clean
+.PHONY: all deps deps-test deps-bench build demo test bench clean
 
 all: build
 
@@ -25,21 +29,31 @@ endef
 deps:
 	$(call install_missing,$(DEB_PACKAGES))
 
+deps-test:
+	$(call install_missing,$(DEB_PACKAGES) $(SERVER_PACKAGES))
+
 deps-bench:
-	$(call install_missing,$(DEB_PACKAGES) $(BENCH_PACKAGES))
+	$(call install_missing,$(DEB_PACKAGES) $(SERVER_PACKAGES) $(BENCH_PACKAGES))
 
 build: deps
 	$(SWIFT) build -c release
 
+# The demo bundle is made from Resources/ by the project's own tools, rendered, then played live
+# on the default sound device (or the simulated one, with a line saying so, where there is none).
 demo: build
 	@mkdir -p $(OUT)
-	.build/release/pulsar render Resources/patterns/demo.json -o $(OUT)/demo.wav
+	bash scripts/make-demo-bundle.sh $(OUT) .build/release/pulsar
+	.build/release/pulsar render $(OUT)/demo.pulsar --preset heartbeat --layout stereo+haptic -o $(OUT)/heartbeat.wav
 	.build/release/pulsar render Resources/patterns/demo.json -o $(OUT)/demo-lra.wav --profile lra --format s16
-	.build/release/pulsar info Resources/patterns/demo.json
+	.build/release/pulsar play $(OUT)/demo.pulsar --preset heartbeat --loop 2
 
-test: deps
+test: deps-test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	# Every test, the ALSA ones against a private PipeWire session with a timer-driven null sink,
+	# which is stopped by PID whatever the tests do (scripts/pipewire-session.sh).
+	bash scripts/pipewire-session.sh start $(PW_DIR) && \
+	( set -a; . $(PW_DIR)/env; PULSAR_PIPEWIRE_DIR=$(PW_DIR) $(SWIFT) test ); status=$$?; \
+	bash scripts/pipewire-session.sh stop $(PW_DIR); exit $$status
 	# The benchmarks must build; the real-time path must not allocate (release build: a debug
 	# build boxes variables captured by local closures).
 	cd Benchmarks && $(SWIFT) build -c release
@@ -48,11 +62,13 @@ test: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter "HapticPlayerThreadTests|SPSCQueueTests|FrameTickerTests"
 
 bench: deps-bench
+	$(SWIFT) build -c release
 	cd Benchmarks && $(SWIFT) build -c release
 	cd Benchmarks && .build/release/render-throughput
 	cd Benchmarks && .build/release/mix-throughput
 	cd Benchmarks && .build/release/drift
 	cd Benchmarks && .build/release/command-latency
+	cd Benchmarks && .build/release/live-play
 
 clean:
 	rm -rf .build Benchmarks/.build $(OUT)

@@ -42,6 +42,17 @@ let package = Package(
             ],
             path: "Sources/CommandLatency"
         ),
+        .executableTarget(
+            name: "live-play",
+            dependencies: [
+                .product(name: "PulsarCore", package: "pulsar"),
+                .product(name: "PulsarBundle", package: "pulsar"),
+                .product(name: "PulsarAudio", package: "pulsar"),
+                .product(name: "PulsarEngine", package: "pulsar"),
+                .product(name: "PulsarALSA", package: "pulsar"),
+            ],
+            path: "Sources/LivePlay"
+        ),
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .executableTarget(
             name: "rt-allocations",

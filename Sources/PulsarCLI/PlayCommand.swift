@@ -1,4 +1,5 @@
 import Foundation
+import PulsarALSA
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
@@ -9,34 +10,44 @@ import PulsarSimulation
 /// optional transport script, writing the event log and (on the simulated device) a recording.
 enum PlayCommand {
     static let help = """
-    usage: pulsar play INPUT [--preset ID] [--device sim[:ppm=P,jitter=MS,latency=MS,record=OUT.wav]]
+    usage: pulsar play INPUT [--preset ID] [--device auto|NAME|sim[:ppm=P,jitter=MS,latency=MS,record=OUT.wav]]
                        [--script FILE] [--log FILE] [--clock-log FILE] [--layout L] [--rate HZ] [--profile P]
                        [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
-                       [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse] [--period FRAMES]
-                       [--tick-rate HZ] [--quiet]
+                       [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse]
+                       [--period FRAMES] [--buffer FRAMES] [--tick-rate HZ] [--verbose] [--quiet]
 
-    Plays a preset (or a pattern) through the real-time engine. The device is the simulated one,
-    paced by the monotonic clock (the ALSA backend is not built yet): ppm sets its rate error,
-    jitter its position-report jitter, latency its output latency in ms, record= a WAV of exactly
-    what it played. Every transport command takes effect at a device frame; --log writes the
-    event log that `pulsar render --replay` turns back into the same samples.
+    Plays a preset (or a pattern) through the real-time engine. Every transport command takes
+    effect at a device frame; --log writes the event log that `pulsar render --replay` turns
+    back into the same samples.
+
+    Devices: `auto` (the default) plays on ALSA 'default' and, when there is no sound device,
+    on the simulated device with one line saying so; NAME is any ALSA PCM (`pipewire`, `pulse`,
+    `hw:0,0`, `plughw:1,0`; see `pulsar devices`); `sim` is the simulated device, paced by the
+    system clock: ppm sets its rate error, jitter its position-report jitter, latency its output
+    latency, record= a WAV of exactly what it played.
 
     A transport script has one command a line, `at <ms since start> <command> [args]`:
     play [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS,
     haptics on|off, gain audio|haptic G; `#` starts a comment. Loop, offset, haptics and gain
     changes take effect at a device frame like the rest, continuing the content being heard.
     Without a script the preset plays from the start. The command ends when playback completes
-    or stops (an endless loop needs a `stop`, or Ctrl-C).
+    or stops (an endless loop needs a `stop`, `q`, or Ctrl-C).
+
+    On a terminal a status line shows time, animation frame, loop, device and underruns; keys:
+    space pause/resume, ←/→ seek −/+500 ms, r restart, q quit.
 
     options: as `pulsar render`, plus
-      --device D          sim[:ppm=P,jitter=MS,latency=MS,record=OUT.wav] (default sim)
+      --device D          auto, an ALSA PCM name, or sim[:…] (default auto)
       --script FILE       transport script
       --log FILE          event log (JSON lines)
       --clock-log FILE    one JSON line per display tick: monotonic time, the clock's content
-                          time and animation frame, and the simulated device's true content time
+                          time and animation frame, and (simulated device) the true content time
       --tick-rate HZ      display ticks per second for --clock-log (default 60)
       --loop N|forever    iterations of the segment (forever: until stopped)
-      --period FRAMES     device period (default 256; buffer = 4 periods)
+      --period FRAMES     device period (default 256 = 5.3 ms at 48 kHz)
+      --buffer FRAMES     device buffer (default 4 periods)
+      --verbose           ALSA's own messages, the negotiated format, real-time scheduling
+      --quiet             no status line, no summary
       -h, --help          this help
     """
 
@@ -52,40 +63,20 @@ enum PlayCommand {
             .init(names: ["--duration"], takesValue: true), .init(names: ["--from"], takesValue: true),
             .init(names: ["--to"], takesValue: true), .init(names: ["--loop"], takesValue: true),
             .init(names: ["--reverse"], takesValue: false), .init(names: ["--period"], takesValue: true),
+            .init(names: ["--buffer"], takesValue: true), .init(names: ["--verbose"], takesValue: false),
             .init(names: ["--time-unit"], takesValue: true), .init(names: ["--quiet"], takesValue: false),
             .init(names: ["--clock-log"], takesValue: true), .init(names: ["--tick-rate"], takesValue: true),
         ], command: command)
         let inputPath = try args.singleInput(command: command)
         let setup = try RenderSetup(args, command: command)
-
-        // --device sim[:key=value,...]
-        let deviceText = args.value("--device") ?? "sim"
-        var behaviour = SimulatedDevice.Behaviour()
-        var recordPath: String?
-        let deviceParts = deviceText.split(separator: ":", maxSplits: 1).map(String.init)
-        guard deviceParts.first == "sim" else {
-            throw CommandFailure(.unavailable, "\(command): device '\(deviceText)' is not available (only the simulated device 'sim' is built)")
-        }
-        if deviceParts.count == 2 {
-            for item in deviceParts[1].split(separator: ",") {
-                let kv = item.split(separator: "=", maxSplits: 1).map(String.init)
-                guard kv.count == 2 else { throw CommandFailure(.usage, "\(command): --device: '\(item)' is not key=value") }
-                switch kv[0] {
-                case "ppm": guard let v = Double(kv[1]), v.isFinite, abs(v) < 10_000 else { throw CommandFailure(.usage, "\(command): --device ppm must be a number") }
-                    behaviour.rateErrorPPM = v
-                case "jitter": guard let v = Double(kv[1]), v.isFinite, v >= 0, v < 100 else { throw CommandFailure(.usage, "\(command): --device jitter is in ms, 0...100") }
-                    behaviour.jitterSeconds = v / 1000
-                case "latency": guard let v = Double(kv[1]), v.isFinite, v >= 0, v <= 1000 else { throw CommandFailure(.usage, "\(command): --device latency is in ms, 0...1000") }
-                    behaviour.latencyFrames = Int((v / 1000 * Double(setup.rate.hertz)).rounded())
-                case "record": recordPath = kv[1]
-                default: throw CommandFailure(.usage, "\(command): --device: unknown setting '\(kv[0])' (ppm, jitter, latency, record)")
-                }
-            }
-        }
+        let verbose = args.flag("--verbose")
+        let choice = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
         let script = try args.value("--script").map { p throws(CommandFailure) in try TransportScript(contentsOf: p).lines } ?? []
         let tickRate = try args.number("--tick-rate", command: command) ?? 60
         guard tickRate >= 1, tickRate <= 1000 else { throw CommandFailure(.usage, "\(command): --tick-rate must be 1…1000 Hz") }
         let clockLogPath = args.value("--clock-log")
+        let period = try args.integer("--period", default: 256, in: 16...16_384, command: command)
+        let buffer = try args.integer("--buffer", default: period * 4, in: (period * 2)...(period * 64), command: command)
 
         let input = try PresetInput(inputPath, setup: setup, strict: false)
         let preset = try input.select(args.value("--preset"), command: command)
@@ -93,43 +84,91 @@ enum PlayCommand {
         var settings = options.settings
         settings.preloadAudio = true
         let range = options.range
-        let layout = settings.layout
         let mixer: PresetMixer
         do {
             mixer = try PresetMixer(preset: preset, settings: settings, range: range)
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(inputPath): \(error)")
         }
-        let period = try args.integer("--period", default: 256, in: 16...16_384, command: command)
-        let scriptSpan = (script.last?.at ?? 0) / 1000
-        if recordPath != nil || args.value("--log") != nil || clockLogPath != nil {
-            let once = Double(mixer.timeline.isEndless ? mixer.timeline.segmentLength : mixer.frameCount) / Double(setup.rate.hertz)
-            let seconds = min(once + scriptSpan + 10, 3600)
-            behaviour.recordingCapacity = Int(seconds * Double(setup.rate.hertz))
-        }
+        let rate = setup.rate
         let monotonic = SystemMonotonicClock()
-        let device = SimulatedDevice(clock: monotonic, behaviour: behaviour)
         let timing = preset.animation.flatMap { AnimationTiming(lottieJSON: $0.data) }
+        ALSAErrorLog.shared.isVerbose = verbose
+
+        // The device: ALSA by name, the simulated one, or (auto) ALSA `default` falling back to it.
+        func simulated(_ b: SimulatedDevice.Behaviour) -> SimulatedDevice {
+            var behaviour = b
+            if args.value("--log") != nil || clockLogPath != nil || choice.recordPath != nil {
+                let once = Double(mixer.timeline.isEndless ? mixer.timeline.segmentLength : mixer.frameCount) / Double(rate.hertz)
+                let seconds = min(once + (script.last?.at ?? 0) / 1000 + 10, 3600)
+                behaviour.recordingCapacity = Int(seconds * Double(rate.hertz))
+            }
+            return SimulatedDevice(clock: monotonic, behaviour: behaviour)
+        }
+        func makePlayer(on device: OutputDevice) throws(DeviceError) -> HapticPlayer {
+            try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: period, bufferFrames: buffer,
+                             animationFrameRate: timing?.frameRate, realtime: device is ALSADevice)
+        }
+        let device: OutputDevice
         let player: HapticPlayer
+        var deviceName: String
         do {
-            player = try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: period, bufferFrames: period * 4,
-                                      animationFrameRate: timing?.frameRate)
+            switch choice {
+            case .alsa(let name):
+                device = ALSADevice(name: name)
+                deviceName = name
+                player = try makePlayer(on: device)
+            case .simulated(let behaviour, _):
+                device = simulated(behaviour)
+                deviceName = "sim"
+                player = try makePlayer(on: device)
+            case .auto:
+                do {
+                    let alsa = ALSADevice(name: "default")
+                    player = try makePlayer(on: alsa)
+                    device = alsa
+                    deviceName = "default"
+                } catch {
+                    Console.error("\(command): no sound device (ALSA 'default': \(error)); playing on the simulated device, paced by the system clock")
+                    device = simulated(SimulatedDevice.Behaviour())
+                    deviceName = "sim"
+                    player = try makePlayer(on: device)
+                }
+            }
         } catch {
             throw CommandFailure(.unavailable, "pulsar: error: device: \(error)")
         }
+        if verbose, let alsa = device as? ALSADevice, let c = player.core.configuration as DeviceConfiguration? {
+            Console.error("\(command): ALSA '\(alsa.name)': \(alsa.sampleFormatName ?? "?"), \(c.sampleRate.hertz) Hz, \(c.channels) channels, period \(c.periodFrames), buffer \(c.bufferFrames) frames; pause \(alsa.capabilities.canPause ? "yes" : "no"), rewind \(alsa.capabilities.canRewind ? "yes" : "no")")
+        }
         var done = false
         player.completion = { _ in done = true }
+
+        let interactive = !setup.quiet && StatusLine.isAvailable
+        let keys = interactive ? KeyReader() : nil
+        var status = StatusLine(device: deviceName, durationMs: mixer.durationMilliseconds)
+        defer {
+            keys?.restore()
+            status.finish()
+        }
 
         let start = monotonic.now()
         var pending = script.isEmpty ? [TransportScript.Line(at: 0, command: .play(nil), line: 0)] : script
         var ticks: [(time: MonotonicTime, content: Double?, frame: Double?)] = []
         var nextTick = start
+        var paused = false
         player.start()
-        let rate = setup.rate
+        if verbose {
+            usleep(20_000)
+            let rt = player.hasRealtimeScheduling.map { $0 ? "SCHED_FIFO priority \(HapticPlayer.realtimePriority)" : "normal priority (SCHED_FIFO refused)" } ?? "normal priority (simulated device)"
+            Console.error("\(command): real-time thread: \(rt)")
+        }
         while !done || !pending.isEmpty {
             let elapsedMs = monotonic.now().seconds(since: start) * 1000
             while let next = pending.first, next.at <= elapsedMs {
                 pending.removeFirst()
+                if case .pause = next.command { paused = true }
+                if case .resume = next.command { paused = false }
                 do {
                     try perform(next.command, on: player)
                 } catch {
@@ -137,9 +176,27 @@ enum PlayCommand {
                     throw CommandFailure(.dataError, "pulsar: error: \(args.value("--script") ?? "script"):\(next.line): \(error)")
                 }
             }
+            for key in keys?.keys() ?? [] {
+                let now = monotonic.now()
+                switch key {
+                case .pauseResume:
+                    paused ? player.resume() : player.pause()
+                    paused.toggle()
+                case .seekBack, .seekForward:
+                    let at = player.contentTime(at: now) ?? 0
+                    player.setTimestamp(at + (key == .seekBack ? -500 : 500))
+                case .restart:
+                    paused = false
+                    player.play()
+                case .quit:
+                    pending.removeAll()
+                    player.stop()
+                }
+            }
             player.poll()
             if let failure = player.failure {
                 player.shutdown()
+                status.finish()
                 throw CommandFailure(.unavailable, "pulsar: error: device: \(failure)")
             }
             let now = monotonic.now()
@@ -148,44 +205,55 @@ enum PlayCommand {
                 nextTick = nextTick.adding(seconds: 1 / tickRate)
                 if nextTick < now { nextTick = now.adding(seconds: 1 / tickRate) }
             }
+            if interactive { status.update(player, now: now, paused: paused) }
             // Nothing will play any more: stopped with no script left.
-            if pending.isEmpty, player.clock.isIdle { done = true }
+            if pending.isEmpty, player.clock.isIdle, !paused || keys?.isActive != true { done = true }
             usleep(1000)
         }
         // Let the device play out what is queued, then stop the thread.
-        usleep(UInt32(Double(period * 4) / Double(rate.hertz) * 1e6) + 20_000)
+        usleep(UInt32(Double(player.core.configuration.bufferFrames) / Double(rate.hertz) * 1e6) + 20_000)
         player.poll()
         player.shutdown()
         player.poll()
+        status.finish()
 
         let channels = mixer.channelCount
-        let playedFrames = FrameIndex(device.recording.count / channels)
+        let sim = device as? SimulatedDevice
+        // Frames the device played: the simulated device counts them; otherwise everything written
+        // (the queue was played out above) less what underruns lost.
+        let lostFrames = player.loggedEvents.reduce(FrameIndex(0)) {
+            if case let .underrun(from, to, _) = $1 { return $0 + max(to - from, 0) }
+            return $0
+        }
+        let recorded = sim.flatMap { $0.behaviour.recordingCapacity > 0 ? FrameIndex($0.recording.count / channels) : nil }
+        let playedFrames = recorded ?? max(player.core.streamWritten - lostFrames, 0)
         if let clockLogPath {
-            try writeClockLog(clockLogPath, ticks: ticks, device: device, player: player, rate: rate)
+            try writeClockLog(clockLogPath, ticks: ticks, device: sim, player: player, rate: rate)
         }
         if let log = args.value("--log") {
-            let header = EngineLog.Header(input: inputPath, preset: input.isBundle ? preset.id : nil, layout: layout.name,
+            let header = EngineLog.Header(input: inputPath, preset: input.isBundle ? preset.id : nil, layout: settings.layout.name,
                                           sampleRate: rate.hertz, profile: setup.profile.name, gain: setup.profile.gain,
                                           audioGain: settings.audioGain, hapticsEnabled: settings.hapticsEnabled,
                                           hapticOffset: settings.hapticOffset, audioOffset: settings.audioOffset,
                                           loopCount: range.loopCount, reverse: range.reverse, from: range.from, to: range.to,
                                           duration: range.duration)
             do {
-                try Data(EngineLog.text(header: header, events: player.loggedEvents, playedFrames: playedFrames).utf8)
+                try Data(EngineLog.text(header: header, events: player.loggedEvents, playedFrames: playedFrames,
+                                        firstWrite: player.core.firstWriteTime).utf8)
                     .write(to: URL(fileURLWithPath: log), options: .atomic)
             } catch {
                 throw CommandFailure(.ioError, "pulsar: error: cannot write \(log): \(error.localizedDescription)")
             }
         }
-        if let recordPath {
+        if let recordPath = choice.recordPath, let sim {
             do {
-                _ = try WAVExporter().export(device.recording, to: recordPath, sampleRate: rate, channels: channels)
+                _ = try WAVExporter().export(sim.recording, to: recordPath, sampleRate: rate, channels: channels)
             } catch {
                 throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
             }
         }
         if !setup.quiet {
-            Console.error("played \(playedFrames) frames × \(channels) channels on the simulated device; \(player.loggedEvents.count) events, \(player.underruns) underruns")
+            Console.error("played \(playedFrames) frames × \(channels) channels on \(deviceName == "sim" ? "the simulated device" : "ALSA '\(deviceName)'"); \(player.loggedEvents.count) events, \(player.underruns) underruns")
         }
     }
 
@@ -217,13 +285,13 @@ enum PlayCommand {
     /// its exact consumption at that instant (interpolated between its updates, less its
     /// latency), mapped to stream frames across underrun gaps and through the transport states.
     static func writeClockLog(_ path: String, ticks: [(time: MonotonicTime, content: Double?, frame: Double?)],
-                              device: SimulatedDevice, player: HapticPlayer, rate: SampleRate) throws(CommandFailure) {
-        let timeline = device.timeline
+                              device: SimulatedDevice?, player: HapticPlayer, rate: SampleRate) throws(CommandFailure) {
+        let timeline = device?.timeline ?? []
         let lost: [Range<FrameIndex>] = player.loggedEvents.compactMap {
             if case let .underrun(from, to, _) = $0, to > from { return from..<to }
             return nil
         }
-        let latency = Double(device.behaviour.latencyFrames)
+        let latency = Double(device?.behaviour.latencyFrames ?? 0)
         var cursor = 0
         var text = ""
         for tick in ticks {

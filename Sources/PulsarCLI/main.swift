@@ -13,7 +13,8 @@ commands:
   info      show what a pattern file holds
   convert   convert a pattern between Pulsar JSON and AHAP
   pack      pack a bundle folder into a .pulsar file (manifest checked, hash filled in)
-  play      play a preset live through the engine (simulated device), with a script and a log
+  play      play a preset live (ALSA, or the simulated device), with a script, a log and a clock log
+  devices   list the ALSA playback devices play can use
 
 'pulsar COMMAND --help' describes a command. Exit codes: 0 ok, 64 usage, 65 bad data,
 66 missing input, 69 device unavailable, 70 internal error, 74 I/O error.
@@ -25,6 +26,7 @@ let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> 
     "convert": (ConvertCommand.help, ConvertCommand.run),
     "pack": (PackCommand.help, PackCommand.run),
     "play": (PlayCommand.help, PlayCommand.run),
+    "devices": (DevicesCommand.help, DevicesCommand.run),
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())

@@ -91,7 +91,7 @@ struct ReplayCLITests {
         defer { dir.remove() }
         let pattern = try dir.write(#"{"discretePattern": [{"time": 0, "amplitude": 0.5, "frequency": 0.5}]}"#, to: "p.json")
         let script = try dir.write(text, to: "s.txt")
-        let r = try CLI.run(["play", pattern, "--script", script])
+        let r = try CLI.run(["play", pattern, "--script", script, "--device", "sim"])
         #expect(r.status == 65, "\(r)")
         #expect(r.stderrLines.count == 1 && r.stderr.contains("s.txt:"), "\(r)")
     }

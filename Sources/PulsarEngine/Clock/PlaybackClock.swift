@@ -94,6 +94,16 @@ public struct PlaybackClock {
         timelines[generation] ?? timelines[0]!
     }
 
+    /// The iteration heard at `time` (0-based) and the loop count (`PlaybackTimeline.endless`
+    /// for a loop without end), or nil before the first reading.
+    public mutating func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? {
+        guard let s = streamFrame(at: time) else { return nil }
+        let state = states.last { Double($0.anchor) <= s } ?? TransportState.initial
+        let t = timeline(state.mix)
+        let position = state.mode == .playing ? state.timelineFrame + FrameIndex(s.rounded(.down)) - state.anchor : state.timelineFrame
+        return (t.position(ofOutputFrame: position).iteration, t.loopCount)
+    }
+
     /// Content time in ms at `time`.
     public mutating func contentTime(at time: MonotonicTime) -> Double? {
         contentFrame(at: time).map { $0 * 1000 / Double(sampleRate.hertz) }

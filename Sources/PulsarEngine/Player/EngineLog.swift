@@ -53,7 +53,9 @@ public enum EngineLog {
     }
 
     /// The whole log as text (one JSON object per line).
-    public static func text(header: Header, events: [EngineEvent], playedFrames: FrameIndex) -> String {
+    /// `firstWrite`: when the device got its first frame (written into the end line as
+    /// `firstWriteNs`, for start-up measurements; replay ignores it).
+    public static func text(header: Header, events: [EngineEvent], playedFrames: FrameIndex, firstWrite: MonotonicTime? = nil) -> String {
         func optional(_ v: Double?) -> JSONValue { v.map(JSONValue.num) ?? JSONValue(.null) }
         let head: JSONValue = .obj([
             "event": .str("header"), "version": .num(1), "input": .str(header.input),
@@ -66,7 +68,9 @@ public enum EngineLog {
         ])
         var lines = [oneLine(head)]
         lines += events.compactMap(\.logLine)
-        lines.append(oneLine(.obj(["event": .str("end"), "playedFrames": .num(Double(playedFrames))])))
+        var end: [(key: String, value: JSONValue)] = [("event", .str("end")), ("playedFrames", .num(Double(playedFrames)))]
+        if let firstWrite { end.append(("firstWriteNs", .num(Double(firstWrite.nanoseconds)))) }
+        lines.append(oneLine(JSONValue(.object(end))))
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -33,6 +33,7 @@ public final class HapticPlayer: @unchecked Sendable {
     private var completed = false
 
     private let monotonic: MonotonicClock
+    private let realtime: Bool
     private let flags = Flags()
     /// Serialises command producers (the queue takes one producer at a time) and guards the
     /// mixer table's control side and the timelines of changes the clock has not seen yet.
@@ -48,8 +49,13 @@ public final class HapticPlayer: @unchecked Sendable {
         var error: DeviceError?
     }
 
+    /// `realtime`: ask for SCHED_FIFO for the real-time thread (for hardware and sound servers;
+    /// a simulated device does not need it, and a FIFO thread that is slow — a debug build —
+    /// would starve the machine's other threads).
     public init(mixer: PresetMixer, device: OutputDevice, monotonic: MonotonicClock = SystemMonotonicClock(),
-                periodFrames: Int = 256, bufferFrames: Int = 1024, animationFrameRate: Double? = nil) throws(DeviceError) {
+                periodFrames: Int = 256, bufferFrames: Int = 1024, animationFrameRate: Double? = nil,
+                realtime: Bool = false) throws(DeviceError) {
+        self.realtime = realtime
         let configuration = DeviceConfiguration(sampleRate: mixer.settings.sampleRate, channels: mixer.channelCount,
                                                 periodFrames: periodFrames, bufferFrames: bufferFrames)
         core = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: monotonic, configuration: configuration)
@@ -65,9 +71,10 @@ public final class HapticPlayer: @unchecked Sendable {
         flags.running.store(true, ordering: .releasing)
         let core = self.core
         let flags = self.flags
+        let realtime = self.realtime
         let halfPeriod = Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) / 2
         let t = Thread {
-            flags.scheduling.store(Self.requestRealtimeScheduling() ? 1 : 2, ordering: .releasing)
+            if realtime { flags.scheduling.store(Self.requestRealtimeScheduling() ? 1 : 2, ordering: .releasing) }
             var request = timespec(tv_sec: 0, tv_nsec: Int(halfPeriod * 1e9))
             while flags.running.load(ordering: .acquiring) {
                 do throws(DeviceError) {
@@ -98,7 +105,8 @@ public final class HapticPlayer: @unchecked Sendable {
 
     public var isRunning: Bool { flags.running.load(ordering: .acquiring) }
 
-    /// Whether the real-time thread got SCHED_FIFO (nil until it has asked). Without the
+    /// Whether the real-time thread got SCHED_FIFO (nil until it has asked, or when it was not
+    /// to ask). Without the
     /// privilege it runs at normal priority: it still never blocks, but can be preempted.
     public var hasRealtimeScheduling: Bool? {
         switch flags.scheduling.load(ordering: .acquiring) {
@@ -111,7 +119,7 @@ public final class HapticPlayer: @unchecked Sendable {
     /// Priority of the real-time thread under SCHED_FIFO: above ordinary threads, below the
     /// sound server's own data thread (PipeWire's runs at 88) and the kernel's IRQ threads (50
     /// is their default, so stay above them only where an ALSA driver needs it: not here).
-    static let realtimePriority: Int32 = 40
+    public static let realtimePriority: Int32 = 40
 
     /// Asks for SCHED_FIFO for the calling thread; false when refused (no CAP_SYS_NICE or rtprio limit).
     private static func requestRealtimeScheduling() -> Bool {
@@ -249,6 +257,9 @@ public final class HapticPlayer: @unchecked Sendable {
         }
         for (generation, timeline) in fresh { clock.register(timeline, generation: generation) }
     }
+
+    /// The iteration heard at `time` and the loop count.
+    public func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? { clock.iteration(at: time) }
 
     public func contentTime(at time: MonotonicTime) -> Double? { clock.contentTime(at: time) }
     public func progress(at time: MonotonicTime) -> Double? { clock.progress(at: time) }

@@ -26,6 +26,9 @@ public final class PlayerCore: @unchecked Sendable {
     public let events: SPSCQueue<EngineEvent>
 
     public private(set) var state = TransportState.initial
+    /// Monotonic time of the first frame written to the device (nil before): the moment the
+    /// device starts. Written once by the real-time thread; read it after `shutdown`.
+    public private(set) var firstWriteTime: MonotonicTime?
     /// Stream frames written (and not rewound).
     public private(set) var streamWritten: FrameIndex = 0
     /// Stream frame at the device's frame 0 (moves on every re-prepare).
@@ -128,6 +131,7 @@ public final class PlayerCore: @unchecked Sendable {
                 continue
             }
             streamWritten += FrameIndex(written)
+            if firstWriteTime == nil, written > 0 { firstWriteTime = clock.now() }
             if written < n { return }
         }
     }

@@ -1,0 +1,180 @@
+// Live play on a real audio server: a private PipeWire session with a timer-driven null sink
+// (scripts/pipewire-session.sh), measured side by side in one run:
+//   1. CPU time of `pulsar play` of the demo bundle looped for about 60 s against `aplay` playing
+//      the same mix, pre-rendered, on the same ALSA device (target ≤ 2×);
+//   2. process start → first frame written to the device (target ≤ 100 ms), from the event log's
+//      `firstWriteNs` and the monotonic time just before the process was spawned;
+//   3. seek and pause latency on PipeWire: the effective frame minus the frame being heard when
+//      the command was sent (target p99 ≤ 10 ms), with the engine driving the ALSA device.
+// Needs the Debian packages pipewire pipewire-bin pipewire-alsa wireplumber dbus alsa-utils, and
+// a release build of pulsar (`swift build -c release` at the project root).
+//
+//   swift run -c release live-play [--seconds 60] [--commands 300]
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PulsarALSA
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+import PulsarEngine
+
+var seconds = 60.0, commandCount = 300
+var arguments = CommandLine.arguments.dropFirst()
+while let a = arguments.popFirst() {
+    switch a {
+    case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
+    case "--commands": commandCount = Int(arguments.popFirst() ?? "") ?? commandCount
+    default: fatalError("unknown option \(a)")
+    }
+}
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path
+let pulsar = root + "/.build/release/pulsar"
+guard FileManager.default.isExecutableFile(atPath: pulsar) else {
+    print("live-play: \(pulsar) is missing: run `swift build -c release` at the project root first")
+    exit(1)
+}
+var bundle = root + "/../shared/corpus/bundles/demo.pulsar"
+var presetID = "verified"
+if !FileManager.default.fileExists(atPath: bundle) {
+    print("note: corpus absent: using the project's own demo bundle")
+    bundle = root + "/out/demo.pulsar"
+    presetID = "heartbeat"
+}
+let work = NSTemporaryDirectory() + "pulsar-live-play-\(getpid())"
+try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+
+func monotonicNow() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+}
+
+/// Runs a program to its end; returns its exit status, wall seconds and CPU seconds (user + system).
+@discardableResult
+func run(_ program: String, _ args: [String], quiet: Bool = true) throws -> (status: Int32, wall: Double, cpu: Double) {
+    var before = rusage()
+    getrusage(RUSAGE_CHILDREN, &before)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: program)
+    p.arguments = args
+    if quiet { p.standardOutput = FileHandle.nullDevice }
+    let start = monotonicNow()
+    try p.run()
+    p.waitUntilExit()
+    let wall = Double(monotonicNow() - start) / 1e9
+    var after = rusage()
+    getrusage(RUSAGE_CHILDREN, &after)
+    func secs(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    let cpu = (secs(after.ru_utime) - secs(before.ru_utime)) + (secs(after.ru_stime) - secs(before.ru_stime))
+    return (p.terminationStatus, wall, cpu)
+}
+
+// The audio server, stopped whatever happens.
+let session = work + "/pipewire"
+let started = try run("/bin/bash", [root + "/scripts/pipewire-session.sh", "start", session, "--watch", String(getpid())], quiet: false)
+guard started.status == 0 else {
+    print("live-play: the PipeWire session did not start (see \(session)/*.log)")
+    exit(1)
+}
+func stopSession() { _ = try? run("/bin/bash", [root + "/scripts/pipewire-session.sh", "stop", session], quiet: false) }
+atexit { stopSession() }
+for line in (try String(contentsOfFile: session + "/env", encoding: .utf8)).split(separator: "\n") {
+    // export NAME='value'
+    let body = line.hasPrefix("export ") ? line.dropFirst(7) : line[...]
+    guard let eq = body.firstIndex(of: "=") else { continue }
+    let value = body[body.index(after: eq)...].trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+    setenv(String(body[..<eq]), value, 1)
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+func fmt(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
+
+// 1. CPU time, side by side.
+let presetSeconds = 3.0
+let loops = max(1, Int((seconds / presetSeconds).rounded()))
+let mix = work + "/mix.wav"
+try run(pulsar, ["render", bundle, "--preset", presetID, "--layout", "mix", "--loop", String(loops), "-o", mix, "--quiet"])
+let ours = try run(pulsar, ["play", bundle, "--preset", presetID, "--layout", "mix", "--loop", String(loops), "--device", "pipewire", "--quiet"])
+let theirs = try run("/usr/bin/aplay", ["-q", "-D", "pipewire", mix])
+guard ours.status == 0, theirs.status == 0 else {
+    print("live-play: a player failed (pulsar \(ours.status), aplay \(theirs.status))")
+    exit(1)
+}
+
+// 2. Process start → first frame written.
+var startups: [Double] = []
+for k in 0..<10 {
+    let log = work + "/start-\(k).jsonl"
+    let spawn = monotonicNow()
+    try run(pulsar, ["play", bundle, "--preset", presetID, "--device", "pipewire", "--to", "100", "--quiet", "--log", log])
+    let end = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").last { $0.contains("\"end\"") } ?? ""
+    if let range = end.range(of: "\"firstWriteNs\": "), let ns = Double(end[range.upperBound...].prefix { "0123456789.e+".contains($0) }) {
+        startups.append((ns - Double(spawn)) / 1e6)
+    }
+}
+startups.sort()
+
+// 3. Seek and pause latency with the engine driving ALSA `pipewire` from this thread.
+func commandLatencies(_ commands: [TransportCommand]) throws -> [Double] {
+    let pattern = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.3), ValuePoint(time: 5000, value: 0.3)]))
+    var settings = MixSettings(layout: .mix)
+    settings.preloadAudio = true
+    let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern), settings: settings,
+                                range: PlaybackRange(loopCount: 1000))
+    let clock = SystemMonotonicClock()
+    let device = ALSADevice(name: "pipewire")
+    let core = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+                              configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 2, periodFrames: 256, bufferFrames: 1024))
+    core.send(.play(fromTimelineFrame: 0))
+    var latencies: [Double] = []
+    var heardAtRequest: FrameIndex?
+    var sent = 0
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func unit() -> Double {
+        seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+        return Double(seed >> 11) / Double(UInt64(1) << 53)
+    }
+    let wake = 128.0 / 48_000
+    var warm = 0
+    while latencies.count < commandCount {
+        if heardAtRequest == nil, warm > 100, unit() < 0.3 {
+            let before = unit() * wake
+            usleep(UInt32((wake - before) * 1e6))
+            heardAtRequest = (try device.position()).framesPlayed + (core.streamWritten - device.framesWritten)
+            core.send(commands[sent % commands.count])
+            sent += 1
+            usleep(UInt32(before * 1e6))
+        } else {
+            usleep(UInt32(wake * 1e6))
+        }
+        warm += 1
+        try core.step()
+        while let e = core.events.pop() {
+            if case let .command(command, _, effective, _) = e, let heard = heardAtRequest, command != .resume {
+                latencies.append(Double(effective - heard) / 48)
+                heardAtRequest = nil
+            } else if case .command(.resume, _, _, _) = e {
+                heardAtRequest = nil
+            }
+        }
+    }
+    return latencies.sorted()
+}
+let seekLatency = try commandLatencies([.seek(toTimelineFrame: 12_345), .seek(toTimelineFrame: 99_999)])
+let pauseLatency = try commandLatencies([.pause, .resume])
+
+print("Live play on PipeWire 0.3 (private session, timer-driven null sink, 48 kHz), one run:")
+print("")
+print("| measure | pulsar | reference | ratio / target |")
+print("| --- | ---: | ---: | ---: |")
+print("| CPU time, demo bundle looped \(loops)× (\(fmt(ours.wall, 1)) s) vs aplay of the same mix (\(fmt(theirs.wall, 1)) s) | \(fmt(ours.cpu)) s | \(fmt(theirs.cpu)) s | \(fmt(ours.cpu / max(theirs.cpu, 1e-3)))× (≤ 2×) |")
+if !startups.isEmpty {
+    print("| process start → first frame written, 10 runs: p50 / max | \(fmt(percentile(startups, 0.5), 1)) / \(fmt(startups.last!, 1)) ms | | ≤ 100 ms |")
+}
+print("| seek latency (effective − heard at request), \(seekLatency.count) seeks: p50 / p99 / max | \(fmt(percentile(seekLatency, 0.5))) / \(fmt(percentile(seekLatency, 0.99))) / \(fmt(seekLatency.last!)) ms | | p99 ≤ 10 ms |")
+print("| pause latency, \(pauseLatency.count) pauses: p50 / p99 / max | \(fmt(percentile(pauseLatency, 0.5))) / \(fmt(percentile(pauseLatency, 0.99))) / \(fmt(pauseLatency.last!)) ms | | p99 ≤ 10 ms |")
+try? FileManager.default.removeItem(atPath: work)

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PulsarCore
+import PulsarEngine
+
+/// `pulsar play`'s live status line on a terminal: transport, content time, animation frame,
+/// loop, device and underruns, redrawn in place on standard output.
+///
+/// Thread rules: the control thread.
+struct StatusLine {
+    let device: String
+    let durationMs: Double
+    private var lastDraw: MonotonicTime?
+    private(set) var isShown = false
+
+    /// Whether standard output is a terminal (the status line is only drawn there).
+    static var isAvailable: Bool { isatty(1) == 1 }
+
+    init(device: String, durationMs: Double) {
+        self.device = device
+        self.durationMs = durationMs
+    }
+
+    /// Redraws at most ten times a second.
+    mutating func update(_ player: HapticPlayer, now: MonotonicTime, paused: Bool) {
+        if let lastDraw, now.seconds(since: lastDraw) < 0.1 { return }
+        lastDraw = now
+        let content = player.contentTime(at: now)
+        let frame = player.animationFrame(at: now)
+        let loop = player.iteration(at: now)
+        var text = paused ? "⏸ " : "▶ "
+        text += "\(Self.clock(content ?? 0)) / \(Self.clock(durationMs))"
+        if let frame { text += "  frame \(String(format: "%.1f", frame))" }
+        if let loop {
+            let count = loop.count == PlaybackTimeline.endless ? "∞" : String(loop.count)
+            text += "  loop \(loop.iteration + 1)/\(count)"
+        }
+        text += "  \(device)  underruns \(player.underruns)"
+        text += "   [space] pause  [←/→] seek  [r] restart  [q] quit"
+        Console.out("\r" + text + "\u{1B}[K", terminator: "")
+        isShown = true
+    }
+
+    /// Ends the line so that what follows starts on a fresh one.
+    mutating func finish() {
+        if isShown { Console.out("") }
+        isShown = false
+    }
+
+    static func clock(_ ms: Double) -> String {
+        let total = max(ms, 0) / 1000
+        let minutes = Int(total / 60)
+        return String(format: "%02d:%06.3f", minutes, total - Double(minutes) * 60)
+    }
+}

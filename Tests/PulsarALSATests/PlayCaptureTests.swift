@@ -1,0 +1,141 @@
+import Foundation
+import PulsarCore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pulsar play` on ALSA `pipewire`, captured at the sink by `pw-record`, against
+/// `pulsar render --replay` of its event log. Part of the serialized ALSA suite: one sink.
+extension ALSADeviceTests {
+    /// The built `pulsar` next to the test bundle (`.build/debug/pulsar`), or walking up from here.
+    static let pulsarBinary: String? = {
+        let fm = FileManager.default
+        var candidates = [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("pulsar")]
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/" {
+            candidates.append(directory.appendingPathComponent(".build/debug/pulsar"))
+            directory.deleteLastPathComponent()
+        }
+        return candidates.map(\.path).first { fm.isExecutableFile(atPath: $0) }
+    }()
+
+    static let corpusBundle: String? = {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("../shared/corpus/bundles/demo.pulsar").standardizedFileURL.path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }()
+
+    /// 24 transport commands: seeks, pauses, resumes, loop changes, an offset, haptics off/on.
+    static let busyScript = """
+    # the capture test's transport
+    at 0 play
+    at 150 loop 3 reverse
+    at 300 seek 1200
+    at 420 pause
+    at 520 resume
+    at 640 seek 300
+    at 760 offset 30
+    at 880 pause
+    at 930 seek 2000
+    at 1010 resume
+    at 1150 haptics off
+    at 1280 haptics on
+    at 1400 loop forever
+    at 1520 seek 2700
+    at 1700 pause
+    at 1760 resume
+    at 1900 loop 2 reverse
+    at 2050 seek 100
+    at 2200 gain audio 0.7
+    at 2350 pause
+    at 2420 resume
+    at 2600 loop off
+    at 2750 seek 2500
+    at 3100 stop
+    """
+
+    @Test(.enabled(if: ALSADeviceTests.corpusBundle != nil, "corpus absent: ../shared/corpus"))
+    func playOnPipewireCapturedEqualsReplay() throws {
+        let binary = try #require(Self.pulsarBinary, "the pulsar executable is built with the tests")
+        try Self.retryingGlitches("play → capture → replay") {
+            try playAndCapture(binary: binary, bundle: Self.corpusBundle!)
+        }
+    }
+
+    /// One play of the demo bundle with the busy script, captured; returns what was wrong.
+    private func playAndCapture(binary: String, bundle: String) throws -> [String] {
+        let server = try PipeWireServer.shared()
+        server.exportEnvironment()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-play-capture-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let script = dir.appendingPathComponent("s.txt"), log = dir.appendingPathComponent("l.jsonl")
+        let replayed = dir.appendingPathComponent("p.wav"), captured = dir.appendingPathComponent("c.wav")
+        try Self.busyScript.write(to: script, atomically: true, encoding: .utf8)
+        #expect(Self.busyScript.split(separator: "\n").filter { $0.hasPrefix("at ") }.count >= 20)
+
+        let recorder = try server.startRecording(to: captured)
+        var recording = true
+        defer { if recording { server.finishRecording(recorder) } }
+        usleep(400_000)  // pw-record links to the sink's monitor
+        let play = try Self.run(binary, ["play", bundle, "--preset", "verified", "--device", "pipewire", "--script", script.path,
+                                         "--log", log.path, "--quiet"])
+        usleep(300_000)  // the last quantum reaches the recorder
+        server.finishRecording(recorder)
+        recording = false
+        guard play.status == 0 else { return ["pulsar play exited \(play.status): \(play.stderr)"] }
+        let replay = try Self.run(binary, ["render", "--replay", log.path, "-o", replayed.path, "--quiet"])
+        guard replay.status == 0 else { return ["pulsar render --replay exited \(replay.status): \(replay.stderr)"] }
+
+        let logText = try String(contentsOf: log, encoding: .utf8)
+        var problems: [String] = []
+        if logText.contains("\"underrun\"") { problems.append("the play had underruns (silence the replay does not have)") }
+        let expected = try FloatWAV(contentsOf: replayed).samples
+        let capture = try FloatWAV(contentsOf: captured)
+        #expect(capture.channels == 2)
+        let recorded = capture.samples
+        // One constant offset: the first non-silent frame of each.
+        guard let r0 = expected.firstIndex(where: { $0 != 0 }).map({ $0 / 2 * 2 }),
+              let c0 = recorded.firstIndex(where: { $0 != 0 }).map({ $0 / 2 * 2 }), c0 >= r0 else {
+            return problems + ["no sound in the replay or the capture (kept in \(dir.path))"]
+        }
+        let offset = c0 - r0
+        let common = min(expected.count, recorded.count - offset)
+        if common < expected.count * 95 / 100 {
+            problems.append("the capture holds \(common / 2) of the \(expected.count / 2) replayed frames")
+        }
+        var worst: Float = 0
+        var firstBad: Int?
+        for i in 0..<max(common, 0) {
+            let d = abs(recorded[offset + i] - expected[i])
+            worst = max(worst, d)
+            if d > 1.0 / 32768, firstBad == nil { firstBad = i / 2 }
+        }
+        if let firstBad {
+            problems.append(String(format: "differs from replayed frame %d on (largest difference %.5f, %.1f 16-bit steps)",
+                                   firstBad, worst, worst * 32768))
+        }
+        print("measured: play on pipewire vs replay: \(common / 2) frames compared after an offset of \(offset / 2) frames, largest difference \(worst * 32768) 16-bit steps")
+        if problems.isEmpty {
+            try? FileManager.default.removeItem(at: dir)
+        } else {
+            problems.append("files kept in \(dir.path)")
+        }
+        return problems
+    }
+
+    /// Runs a program to its end with the session's environment; its status and standard error.
+    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program)
+        p.arguments = arguments
+        let errors = Pipe()
+        p.standardError = errors
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, text)
+    }
+}
