@@ -193,11 +193,19 @@ public final class ALSADevice: OutputDevice {
         let pcm = try livePCM()
         if dropped { return 0 }
         let state = pcm.state
+        let avail: Int
         do {
-            return min(try pcm.avail(), setup?.bufferFrames ?? 0)
+            avail = try pcm.avail()
         } catch {
             throw fail(error, stateBefore: state)
         }
+        let buffer = setup?.bufferFrames ?? 0
+        // More room than the buffer holds: the device played past the last written frame — an
+        // underrun that some plugins (PipeWire's, when the writer was stopped) do not report,
+        // filling the gap with silence and moving their pointer on. Report it, so the player
+        // restarts the stream and logs the gap instead of counting the silence as played.
+        if avail > buffer, state == SND_PCM_STATE_RUNNING { throw .underrun }
+        return min(avail, buffer)
     }
 
     /// Queues whole frames without blocking; returns how many were taken (0 when full).

@@ -43,6 +43,8 @@ public struct DevicePositionFilter: Sendable {
     private var latest: (frame: Double, time: Double)?
     private var fitted: Fit?
     private var rejectedInARow = 0
+    /// Frames of the previous reading: a reading that has not advanced past it is not fitted.
+    private var previousFrames: FrameIndex?
     /// Readings set aside as outliers since `init` or `reset`.
     public private(set) var outliers = 0
     // Monotonic guard for queries.
@@ -74,12 +76,23 @@ public struct DevicePositionFilter: Sendable {
         latest = nil
         fitted = nil
         rejectedInARow = 0
+        previousFrames = nil
     }
 
     /// Adds a reading: `frames` played at `timestamp`. Readings must come in time order.
+    ///
+    /// Only a reading that advanced past the previous one is fitted: a device that has not
+    /// started yet (a start threshold), or stands still, reports the same frame at later and
+    /// later times, which says nothing about when that frame was heard.
     public mutating func add(frames: FrameIndex, at timestamp: MonotonicTime) {
         let n = Double(frames) + quantum / 2
         let t = timestamp.inSeconds
+        let advanced = previousFrames.map { frames > $0 } ?? false
+        previousFrames = frames
+        guard advanced else {
+            if fitted == nil { latest = (n, t) }
+            return
+        }
         if let fit = fitted, fit.readings >= 16 {
             let residual = (t - fit.originTime) - fit.intercept - fit.secondsPerFrame * (n - fit.originFrame)
             let limit = fit.width / 2 + max(2 * fit.width, 1e-4)

@@ -25,6 +25,9 @@ public final class HapticPlayer: @unchecked Sendable {
     /// Called on the control thread (from `poll`) when playback ends: true at the frame where the
     /// last sample was played, false on stop.
     public var completion: ((Bool) -> Void)?
+    /// Called on the control thread (from `poll`) with every device position reading, in stream
+    /// frames, as the clock takes it in — for measuring the clock against the device.
+    public var onPosition: ((FrameIndex, MonotonicTime) -> Void)?
     /// The device error that stopped the real-time thread, if any.
     public private(set) var failure: DeviceError?
     /// Underruns seen so far.
@@ -228,7 +231,8 @@ public final class HapticPlayer: @unchecked Sendable {
             }
             clock.observe(event)
             switch event {
-            case .position:
+            case .position(let frame, let time):
+                onPosition?(frame, time)
                 continue
             case .underrun:
                 underruns += 1
@@ -261,6 +265,8 @@ public final class HapticPlayer: @unchecked Sendable {
     /// The iteration heard at `time` and the loop count.
     public func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? { clock.iteration(at: time) }
 
+    /// The stream frame being heard at `time`, from the device clock (nil before a reading).
+    public func streamFrame(at time: MonotonicTime) -> Double? { clock.streamFrame(at: time) }
     public func contentTime(at time: MonotonicTime) -> Double? { clock.contentTime(at: time) }
     public func progress(at time: MonotonicTime) -> Double? { clock.progress(at: time) }
     public func animationFrame(at time: MonotonicTime) -> Double? { clock.animationFrame(at: time) }

@@ -34,6 +34,10 @@ public final class PlayerCore: @unchecked Sendable {
     /// Stream frame at the device's frame 0 (moves on every re-prepare).
     private var deviceBase: FrameIndex = 0
     private var pendingCompletion: FrameIndex?
+    /// When the previous `step` began; a longer gap than the buffer lasts means the device ran dry.
+    private var lastStep: MonotonicTime?
+    /// The device ran dry while this thread was held up, and has not said so itself yet.
+    private var unreportedStall = false
     private let buffer: UnsafeMutableBufferPointer<Float>
     private let clock: MonotonicClock
 
@@ -64,7 +68,17 @@ public final class PlayerCore: @unchecked Sendable {
     }
 
     /// One wake-up of the real-time thread.
+    ///
+    /// A wake-up later than the whole buffer lasts (the thread or the process was stopped or
+    /// starved) means the device ran dry, whether or not it reports an underrun: some sound
+    /// servers fill the gap with silence and hold their position. Such a gap is logged as an
+    /// underrun that lost no frames, so the clock restarts on the device's new time line.
     public func step() throws(DeviceError) {
+        let now = clock.now()
+        if let lastStep, now.seconds(since: lastStep) > Double(configuration.bufferFrames) / Double(configuration.sampleRate.hertz) {
+            unreportedStall = true
+        }
+        lastStep = now
         while let (command, requestTime) = commands.pop() {
             let effective = try effectiveFrame()
             let next: TransportState
@@ -85,6 +99,11 @@ public final class PlayerCore: @unchecked Sendable {
         try fill()
         let reading = try device.position()
         let heard = deviceBase + reading.framesPlayed
+        if unreportedStall {
+            unreportedStall = false
+            let at = min(heard, streamWritten)
+            events.push(.underrun(lostFrom: at, lostTo: at, time: now))
+        }
         events.push(.position(streamFrame: heard, time: reading.timestamp))
         if let end = pendingCompletion, heard >= end {
             events.push(.completion(finished: true, streamFrame: end))
@@ -138,6 +157,7 @@ public final class PlayerCore: @unchecked Sendable {
 
     /// After an underrun: what was queued is lost; the device restarts at stream frame `streamWritten`.
     private func recoverUnderrun() throws(DeviceError) {
+        unreportedStall = false
         let played = deviceBase + (try device.position().framesPlayed)
         events.push(.underrun(lostFrom: min(played, streamWritten), lostTo: streamWritten, time: clock.now()))
         try device.prepare()

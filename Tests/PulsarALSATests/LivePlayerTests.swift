@@ -1,0 +1,139 @@
+import Foundation
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+import PulsarEngine
+import PulsarALSA
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The player on ALSA `pipewire`: its clock against the device's own positions, a stopped
+/// process (underrun and recovery), a killed server. Part of the serialized ALSA suite.
+extension ALSADeviceTests {
+    static func steadyMixer(seconds: Double) throws -> PresetMixer {
+        let pattern = PatternData(continuousPattern: ContinuousPattern(
+            amplitude: [ValuePoint(time: 0, value: 0.3), ValuePoint(time: seconds * 1000, value: 0.3)]))
+        var settings = MixSettings(layout: .mix)
+        settings.preloadAudio = true
+        return try PresetMixer(preset: PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern), settings: settings)
+    }
+
+    /// The clock asked at 1 kHz for 3 s; each answer against the device's position at that
+    /// instant, interpolated between the two ALSA readings around it.
+    @Test func clockFollowsTheDevicePositions() throws {
+        try Self.retryingGlitches("clock vs ALSA positions") { try clockAgainstPositions() }
+    }
+
+    private func clockAgainstPositions() throws -> [String] {
+        let server = try PipeWireServer.shared()
+        server.exportEnvironment()
+        let player = try HapticPlayer(mixer: try Self.steadyMixer(seconds: 5), device: ALSADevice(name: "pipewire"), realtime: true)
+        var readings: [(frame: Double, time: Int64)] = []
+        readings.reserveCapacity(10_000)
+        player.onPosition = { frame, time in readings.append((Double(frame), time.nanoseconds)) }
+        player.start()
+        player.play()
+        defer { player.shutdown() }
+        var queries: [(time: Int64, frame: Double)] = []
+        let start = player.now()
+        var next = start.adding(seconds: 0.5)  // half a second to lock
+        while player.now().seconds(since: start) < 3.5 {
+            var deadline = timespec(tv_sec: Int(next.nanoseconds / 1_000_000_000), tv_nsec: Int(next.nanoseconds % 1_000_000_000))
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+            player.poll()
+            let now = player.now()
+            if let f = player.streamFrame(at: now) { queries.append((now.nanoseconds, f)) }
+            next = next.adding(seconds: 0.001)
+        }
+        player.shutdown()
+        player.poll()
+        var problems: [String] = []
+        if player.underruns > 0 { problems.append("\(player.underruns) underruns") }
+        var errors: [Double] = []
+        var k = 0
+        for q in queries {
+            while k + 1 < readings.count, readings[k + 1].time <= q.time { k += 1 }
+            guard k + 1 < readings.count, readings[k].time <= q.time else { continue }
+            let a = readings[k], b = readings[k + 1]
+            guard b.frame > a.frame else { continue }  // the device stood still: no line to compare to
+            let truth = a.frame + (b.frame - a.frame) * Double(q.time - a.time) / Double(b.time - a.time)
+            errors.append(abs(q.frame - truth) / 48)  // ms
+        }
+        errors.sort()
+        guard errors.count > 2000 else { return problems + ["only \(errors.count) comparable queries"] }
+        let p99 = errors[errors.count * 99 / 100], worst = errors.last!
+        print("measured: clock vs ALSA positions, \(errors.count) queries at 1 kHz: p50 \(errors[errors.count / 2] * 1000) µs, p99 \(p99 * 1000) µs, max \(worst * 1000) µs")
+        if p99 > 0.25 { problems.append("p99 \(p99) ms > 0.25 ms") }
+        if worst > 1 { problems.append("max \(worst) ms > 1 ms") }
+        return problems
+    }
+
+    /// `pulsar play` stopped with SIGSTOP for 300 ms: the device runs dry, the player recovers and
+    /// plays on, the log records the gap, and the clock log never runs backwards.
+    @Test(.enabled(if: ALSADeviceTests.pulsarBinary != nil))
+    func stoppedProcessRecovers() throws {
+        let server = try PipeWireServer.shared()
+        server.exportEnvironment()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-sigstop-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pattern = dir.appendingPathComponent("p.json")
+        try #"{"continuousPattern": {"amplitude": [{"time": 0, "value": 0.4}, {"time": 2500, "value": 0.4}]}}"#
+            .write(to: pattern, atomically: true, encoding: .utf8)
+        let log = dir.appendingPathComponent("l.jsonl"), clockLog = dir.appendingPathComponent("c.jsonl")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.pulsarBinary!)
+        p.arguments = ["play", pattern.path, "--device", "pipewire", "--log", log.path, "--clock-log", clockLog.path, "--quiet"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        usleep(800_000)
+        kill(p.processIdentifier, SIGSTOP)
+        usleep(300_000)
+        kill(p.processIdentifier, SIGCONT)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "played on after the stop")
+        let logText = try String(contentsOf: log, encoding: .utf8)
+        #expect(logText.contains("\"underrun\""), "the gap is in the event log")
+        #expect(logText.contains("\"finished\": true"), "and the play still ran to its end")
+        let contents = try String(contentsOf: clockLog, encoding: .utf8).split(separator: "\n")
+            .compactMap { line -> Double? in
+                guard let r = line.range(of: "\"contentMs\": ") else { return nil }
+                return Double(line[r.upperBound...].prefix { "0123456789.-e".contains($0) })
+            }
+        #expect(contents.count > 60)
+        let backwards = zip(contents, contents.dropFirst()).filter { $1 < $0 }.count
+        #expect(backwards == 0, "the clock never runs backwards")
+    }
+
+    /// Its own server, killed while `pulsar play` plays on it: a one-line error within a second.
+    @Test(.enabled(if: ALSADeviceTests.pulsarBinary != nil))
+    func killedServerStopsThePlayer() throws {
+        let server = try PipeWireServer.start()
+        defer { server.stop() }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.pulsarBinary!)
+        let pattern = server.directory.appendingPathComponent("p.json")
+        try #"{"continuousPattern": {"amplitude": [{"time": 0, "value": 0.4}, {"time": 10000, "value": 0.4}]}}"#
+            .write(to: pattern, atomically: true, encoding: .utf8)
+        p.arguments = ["play", pattern.path, "--device", "pipewire", "--quiet"]
+        p.environment = ProcessInfo.processInfo.environment.merging(server.environment) { _, session in session }
+        let errors = Pipe()
+        p.standardError = errors
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        usleep(700_000)
+        server.kill("pipewire")
+        let killed = Date()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        let took = Date().timeIntervalSince(killed)
+        #expect(took < 1, "stopped \(took) s after the server died")
+        #expect(p.terminationStatus == 69, "exit 69: device unavailable")
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains("device") == true, "one clear line: \(text)")
+    }
+}
