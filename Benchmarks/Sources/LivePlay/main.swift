@@ -20,15 +20,19 @@ import PulsarBundle
 import PulsarCore
 import PulsarEngine
 
-var seconds = 60.0, commandCount = 300
-var arguments = CommandLine.arguments.dropFirst()
-while let a = arguments.popFirst() {
-    switch a {
-    case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
-    case "--commands": commandCount = Int(arguments.popFirst() ?? "") ?? commandCount
-    default: fatalError("unknown option \(a)")
+func options() -> (seconds: Double, commands: Int) {
+    var seconds = 60.0, commands = 300
+    var arguments = CommandLine.arguments.dropFirst()
+    while let a = arguments.popFirst() {
+        switch a {
+        case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
+        case "--commands": commands = Int(arguments.popFirst() ?? "") ?? commands
+        default: fatalError("unknown option \(a)")
+        }
     }
+    return (seconds, commands)
 }
+let (seconds, commandCount) = options()
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().path
@@ -57,7 +61,7 @@ func monotonicNow() -> Int64 {
 @discardableResult
 func run(_ program: String, _ args: [String], quiet: Bool = true) throws -> (status: Int32, wall: Double, cpu: Double) {
     var before = rusage()
-    getrusage(RUSAGE_CHILDREN, &before)
+    getrusage(RUSAGE_CHILDREN.rawValue, &before)
     let p = Process()
     p.executableURL = URL(fileURLWithPath: program)
     p.arguments = args
@@ -67,7 +71,7 @@ func run(_ program: String, _ args: [String], quiet: Bool = true) throws -> (sta
     p.waitUntilExit()
     let wall = Double(monotonicNow() - start) / 1e9
     var after = rusage()
-    getrusage(RUSAGE_CHILDREN, &after)
+    getrusage(RUSAGE_CHILDREN.rawValue, &after)
     func secs(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
     let cpu = (secs(after.ru_utime) - secs(before.ru_utime)) + (secs(after.ru_stime) - secs(before.ru_stime))
     return (p.terminationStatus, wall, cpu)
