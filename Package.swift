@@ -34,10 +34,11 @@ let package = Package(
             providers: [.apt(["libasound2-dev"])]
         ),
         .target(name: "CAlsaShim", dependencies: ["CAlsa"]),
+        .target(name: "CWakeup"),
         .target(name: "PulsarCore"),
         .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip"]),
         .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "CSndFile", "CSoxr"]),
-        .target(name: "PulsarEngine", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
+        .target(name: "PulsarEngine", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "CWakeup"]),
         .target(name: "PulsarSimulation", dependencies: ["PulsarCore", "PulsarEngine"]),
         .target(name: "PulsarTestSupport", dependencies: ["PulsarCore"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),

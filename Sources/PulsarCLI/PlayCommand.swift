@@ -208,7 +208,12 @@ enum PlayCommand {
             if interactive { status.update(player, now: now, paused: paused) }
             // Nothing will play any more: stopped with no script left.
             if pending.isEmpty, player.clock.isIdle, !paused || keys?.isActive != true { done = true }
-            usleep(1000)
+            // Sleep to the next script line, clock-log tick or status/key check (10 ms at most).
+            var wake = now.adding(seconds: 0.010)
+            if let next = pending.first { wake = min(wake, start.adding(seconds: next.at / 1000)) }
+            if clockLogPath != nil { wake = min(wake, nextTick) }
+            let sleep = wake.seconds(since: monotonic.now())
+            if sleep > 0 { usleep(UInt32(sleep * 1e6)) }
         }
         // Let the device play out what is queued, then stop the thread.
         usleep(UInt32(Double(player.core.configuration.bufferFrames) / Double(rate.hertz) * 1e6) + 20_000)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CWakeup
 import Foundation
 import PulsarAudio
 import PulsarCore
@@ -9,7 +10,8 @@ import Synchronization
 /// A live player shaped like PulsarLottie's: `play()`, `pause()`, `resume()`, `stop()`,
 /// `setTimestamp(_:)`, a completion handler, and a clock slaved to the device (`contentTime(at:)`,
 /// `progress(at:)`, `animationFrame(at:)`). A real-time thread runs `PlayerCore.step()` once per
-/// half period; the control thread drains its events with `poll()`, which feeds the clock, the
+/// period, and at once when a command arrives (it sleeps on a semaphore the senders ring); the
+/// control thread drains its events with `poll()`, which feeds the clock, the
 /// event log and the completion handler.
 ///
 /// Thread rules: commands (`play`, `pause`, …) from any thread but the real-time one — they
@@ -43,8 +45,11 @@ public final class HapticPlayer: @unchecked Sendable {
     private let sending = Mutex([(generation: Int, timeline: PlaybackTimeline)]())
     private var thread: Thread?
 
-    /// What the two threads share: atomics, and the error written once before `failed` is set.
+    /// What the two threads share: atomics, the wake-up the real-time thread sleeps on, and the
+    /// error written once before `failed` is set.
     private final class Flags: @unchecked Sendable {
+        let wakeup = pulsar_wakeup_create()!
+        deinit { pulsar_wakeup_destroy(wakeup) }
         let running = Atomic<Bool>(false)
         let failed = Atomic<Bool>(false)
         /// 1: the real-time thread runs under SCHED_FIFO; 2: it asked and was refused.
@@ -75,10 +80,10 @@ public final class HapticPlayer: @unchecked Sendable {
         let core = self.core
         let flags = self.flags
         let realtime = self.realtime
-        let halfPeriod = Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) / 2
+        let period = Int64(Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) * 1e9)
+        let monotonic = self.monotonic
         let t = Thread {
             if realtime { flags.scheduling.store(Self.requestRealtimeScheduling() ? 1 : 2, ordering: .releasing) }
-            var request = timespec(tv_sec: 0, tv_nsec: Int(halfPeriod * 1e9))
             while flags.running.load(ordering: .acquiring) {
                 do throws(DeviceError) {
                     try core.step()
@@ -88,9 +93,8 @@ public final class HapticPlayer: @unchecked Sendable {
                     flags.running.store(false, ordering: .releasing)
                     return
                 }
-                var remaining = timespec()
-                nanosleep(&request, &remaining)
-                request = timespec(tv_sec: 0, tv_nsec: Int(halfPeriod * 1e9))
+                // Once a period to top up the device, or at once when a command arrives.
+                _ = pulsar_wakeup_sleep_until(flags.wakeup, monotonic.now().nanoseconds + period)
             }
         }
         t.name = "pulsar-rt"
@@ -101,6 +105,7 @@ public final class HapticPlayer: @unchecked Sendable {
     /// Stops the real-time thread and waits for it (up to one second).
     public func shutdown() {
         flags.running.store(false, ordering: .releasing)
+        pulsar_wakeup_ring(flags.wakeup)
         let deadline = Date().addingTimeInterval(1)
         while let t = thread, !t.isFinished, Date() < deadline { usleep(1000) }
         thread = nil
@@ -138,7 +143,9 @@ public final class HapticPlayer: @unchecked Sendable {
     @discardableResult
     public func send(_ command: TransportCommand) -> Bool {
         if case .mix = command { return false }
-        return sending.withLock { _ in core.send(command) }
+        let sent = sending.withLock { _ in core.send(command) }
+        if sent { pulsar_wakeup_ring(flags.wakeup) }
+        return sent
     }
 
     /// The mixer of the newest change (what the next one starts from).
@@ -211,7 +218,9 @@ public final class HapticPlayer: @unchecked Sendable {
             let table = core.renderer.mixers
             guard let generation = table.install(next) else { return false }
             pending.append((generation, next.timeline))
-            return core.send(.mix(MixChange(generation: generation, of: next)))
+            let sent = core.send(.mix(MixChange(generation: generation, of: next)))
+            if sent { pulsar_wakeup_ring(flags.wakeup) }
+            return sent
         }
     }
 

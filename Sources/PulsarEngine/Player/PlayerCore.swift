@@ -50,7 +50,8 @@ public final class PlayerCore: @unchecked Sendable {
         self.device = device
         self.clock = clock
         self.configuration = try device.open(configuration)
-        self.safetyMargin = safetyMargin ?? configuration.periodFrames
+        // PulseAudio's rewind safeguard: 1.33 ms (at least a quarter period) ahead of what is heard.
+        self.safetyMargin = safetyMargin ?? max(configuration.periodFrames / 4, Int(Double(configuration.sampleRate.hertz) * 0.00133))
         commands = SPSCQueue(minimumCapacity: commandCapacity)
         events = SPSCQueue(minimumCapacity: eventCapacity)
         buffer = .allocate(capacity: self.configuration.periodFrames * self.configuration.channels)
