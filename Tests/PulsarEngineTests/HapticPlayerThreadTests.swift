@@ -10,10 +10,7 @@ import Testing
 @Suite struct HapticPlayerThreadTests {
     @Test("Four threads fire commands and live mix changes at one playing player: every accepted one is applied, in effective-frame order")
     func fourProducers() throws {
-        let pattern = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 2000, value: 0.5)]))
-        var settings = MixSettings(layout: .haptic)
-        settings.preloadAudio = true
-        let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern), settings: settings)
+        let mixer = try steadyMixer(milliseconds: 2000)
         let device = SimulatedDevice(clock: SystemMonotonicClock())
         let player = try HapticPlayer(mixer: mixer, device: device, periodFrames: 128, bufferFrames: 512)
         player.start()

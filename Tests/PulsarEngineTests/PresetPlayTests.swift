@@ -58,10 +58,7 @@ import Testing
 @Suite struct DisconnectTests {
     @Test("An unplugged device stops the player within a second: a clear error and completion(false)")
     func unplugged() throws {
-        let pattern = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 5_000, value: 0.5)]))
-        var settings = MixSettings(layout: .haptic)
-        settings.preloadAudio = true
-        let mixer = try PresetMixer(preset: PresetHandle(id: "u", name: "u", duration: 0, pattern: pattern), settings: settings)
+        let mixer = try steadyMixer(milliseconds: 5_000, id: "u")
         let device = SimulatedDevice(clock: SystemMonotonicClock())
         let player = try HapticPlayer(mixer: mixer, device: device)
         var outcome: Bool?
