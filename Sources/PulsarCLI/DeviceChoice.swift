@@ -49,6 +49,11 @@ enum DeviceChoice {
         self = .simulated(behaviour, record: record)
     }
 
+    var isSimulated: Bool {
+        if case .simulated = self { return true }
+        return false
+    }
+
     /// Where the simulated device's recording goes, when asked.
     var recordPath: String? {
         if case .simulated(_, let record) = self { return record }

@@ -44,7 +44,7 @@ enum PlayCommand {
                           time and animation frame, and (simulated device) the true content time
       --tick-rate HZ      display ticks per second for --clock-log (default 60)
       --loop N|forever    iterations of the segment (forever: until stopped)
-      --period FRAMES     device period (default 256 = 5.3 ms at 48 kHz)
+      --period FRAMES     device period (default 128 = 2.7 ms at 48 kHz on sound devices, 256 on sim)
       --buffer FRAMES     device buffer (default 4 periods)
       --verbose           ALSA's own messages, the negotiated format, real-time scheduling
       --quiet             no status line, no summary
@@ -75,7 +75,9 @@ enum PlayCommand {
         let tickRate = try args.number("--tick-rate", command: command) ?? 60
         guard tickRate >= 1, tickRate <= 1000 else { throw CommandFailure(.usage, "\(command): --tick-rate must be 1…1000 Hz") }
         let clockLogPath = args.value("--clock-log")
-        let period = try args.integer("--period", default: 256, in: 16...16_384, command: command)
+        // Sound devices default to 128-frame periods (2.7 ms at 48 kHz; a 10.7 ms buffer): a command
+        // is heard within about a period of the server's own quantum plus 1.33 ms.
+        let period = try args.integer("--period", default: choice.recordPath == nil && !choice.isSimulated ? 128 : 256, in: 16...16_384, command: command)
         let buffer = try args.integer("--buffer", default: period * 4, in: (period * 2)...(period * 64), command: command)
 
         let input = try PresetInput(inputPath, setup: setup, strict: false)

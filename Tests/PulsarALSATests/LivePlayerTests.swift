@@ -86,7 +86,7 @@ extension ALSADeviceTests {
         let log = dir.appendingPathComponent("l.jsonl"), clockLog = dir.appendingPathComponent("c.jsonl")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.pulsarBinary!)
-        p.arguments = ["play", pattern.path, "--device", "pipewire", "--log", log.path, "--clock-log", clockLog.path, "--quiet"]
+        p.arguments = ["play", pattern.path, "--device", "pipewire", "--period", "256", "--log", log.path, "--clock-log", clockLog.path, "--quiet"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()

@@ -79,7 +79,7 @@ extension ALSADeviceTests {
         var recording = true
         defer { if recording { server.finishRecording(recorder) } }
         usleep(400_000)  // pw-record links to the sink's monitor
-        let play = try Self.run(binary, ["play", bundle, "--preset", "verified", "--device", "pipewire", "--script", script.path,
+        let play = try Self.run(binary, ["play", bundle, "--preset", "verified", "--device", "pipewire", "--period", "256", "--script", script.path,
                                          "--log", log.path, "--quiet"])
         usleep(300_000)  // the last quantum reaches the recorder
         server.finishRecording(recorder)

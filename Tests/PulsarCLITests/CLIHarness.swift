@@ -33,7 +33,9 @@ enum CLI {
 
     /// Runs `pulsar arguments`, stdin from /dev/null, stdout and stderr captured through files
     /// (no pipe can fill up and block).
-    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+    /// `environment` entries replace the inherited ones.
+    static func run(_ arguments: [String], environment: [String: String] = [:],
+                    sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
         let executable = try #require(executable, "the pulsar executable is not built", sourceLocation: sourceLocation)
         let scratch = try TempDir()
         defer { scratch.remove() }
@@ -45,6 +47,9 @@ enum CLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        }
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         process.standardOutput = out
         process.standardError = err

@@ -152,4 +152,30 @@ struct ReplayCLITests {
         #expect(r.status == 64, "\(r)")
         #expect(!dir.exists(dir.file("o.wav")))
     }
+
+    @Test("--device auto without a sound server: one line says so, and the simulated device plays")
+    func autoFallsBack() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let pattern = try dir.write(#"{"discretePattern": [{"time": 0, "amplitude": 0.5, "frequency": 0.5}]}"#, to: "p.json")
+        // A runtime directory with no server in it: ALSA `default` (PipeWire's plugin) cannot connect.
+        let empty = dir.file("run")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let r = try CLI.run(["play", pattern, "--device", "auto", "--log", dir.file("l.jsonl")],
+                            environment: ["XDG_RUNTIME_DIR": empty, "PIPEWIRE_RUNTIME_DIR": empty, "PULSE_SERVER": "unix:" + empty + "/none"])
+        #expect(r.status == 0, "\(r)")
+        let notes = r.stderrLines.filter { $0.contains("no sound device") }
+        #expect(notes.count == 1 && notes[0].contains("simulated device"), "\(r.stderr)")
+        #expect(r.stderr.contains("on the simulated device"))
+        #expect(FileManager.default.fileExists(atPath: dir.file("l.jsonl")))
+    }
+
+    @Test("pulsar devices lists the ALSA playback devices and the two built-in choices")
+    func devices() throws {
+        let r = try CLI.run(["devices"])
+        #expect(r.status == 0, "\(r)")
+        let names = r.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
+        #expect(names.suffix(2) == ["auto", "sim"], "\(r.stdout)")
+        #expect(try CLI.run(["devices", "extra"]).status == 64)
+    }
 }

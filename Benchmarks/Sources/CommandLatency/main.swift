@@ -1,8 +1,8 @@
 // Command latency: how long after a request the listener hears its effect — the effective
 // device frame minus the frame being heard when the command was sent — on the simulated device
 // with and without working rewind, side by side. 256-frame periods, a 1024-frame buffer, the
-// real-time thread waking every half period; 1 000 commands each, arriving at random instants
-// (the wait for the next wake-up is included).
+// driving loop waking every half period; 1 000 commands each, arriving at random instants (the
+// wait for the next wake-up is included, which HapticPlayer avoids by waking on each command).
 //
 //   swift run -c release command-latency
 import Foundation
