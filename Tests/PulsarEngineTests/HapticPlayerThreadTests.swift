@@ -64,33 +64,3 @@ final class Counter: @unchecked Sendable {
     func add() { lock.lock(); count += 1; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }
-
-@Suite struct FrameTickerTests {
-    @Test("Ticks hand out the device-slaved animation frame, advancing with the content")
-    func ticks() throws {
-        let pattern = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 2000, value: 0.5)]))
-        var settings = MixSettings(layout: .haptic)
-        settings.preloadAudio = true
-        let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern), settings: settings)
-        let player = try HapticPlayer(mixer: mixer, device: SimulatedDevice(clock: SystemMonotonicClock()), periodFrames: 128,
-                                      bufferFrames: 512, animationFrameRate: 30)
-        player.start()
-        player.play()
-        var ticks: [FrameTick] = []
-        FrameTicker(rate: 100).run(player) { tick in
-            ticks.append(tick)
-            return tick.index < 30
-        }
-        player.shutdown()
-        #expect(ticks.count == 31)
-        let shown = ticks.compactMap(\.animationFrame)
-        #expect(shown.count > 20, "frames once the device reported positions")
-        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 <= $1 }, "never backwards in forward play")
-        #expect(shown.last! > shown.first!)
-        for tick in ticks {
-            if let ms = tick.contentMilliseconds, let frame = tick.animationFrame {
-                #expect(abs(frame - ms / 1000 * 30) < 1e-9)
-            }
-        }
-    }
-}

@@ -42,7 +42,17 @@ public final class HapticPlayer: @unchecked Sendable {
     private let flags = Flags()
     /// Serialises command producers (the queue takes one producer at a time) and guards the
     /// mixer table's control side and the timelines of changes the clock has not seen yet.
-    private let sending = Mutex([(generation: Int, timeline: PlaybackTimeline)]())
+    private let sendLock = NSLock()
+    /// Timelines of changes the clock has not taken in yet (guarded by `sendLock`).
+    private var pendingTimelines: [(generation: Int, timeline: PlaybackTimeline)] = []
+
+    /// Runs `body` under the producers' lock: a pthread mutex (NSLock), which ThreadSanitizer
+    /// sees, unlike the futex inside the standard library's `Mutex`.
+    private func sending<T>(_ body: () throws -> T) rethrows -> T {
+        sendLock.lock()
+        defer { sendLock.unlock() }
+        return try body()
+    }
     private var thread: Thread?
 
     /// What the two threads share: atomics, the wake-up the real-time thread sleeps on, and the
@@ -143,13 +153,13 @@ public final class HapticPlayer: @unchecked Sendable {
     @discardableResult
     public func send(_ command: TransportCommand) -> Bool {
         if case .mix = command { return false }
-        let sent = sending.withLock { _ in core.send(command) }
+        let sent = sending { core.send(command) }
         if sent { pulsar_wakeup_ring(flags.wakeup) }
         return sent
     }
 
     /// The mixer of the newest change (what the next one starts from).
-    public var mixer: PresetMixer { sending.withLock { _ in core.renderer.mixers.newestMixer } }
+    public var mixer: PresetMixer { sending { core.renderer.mixers.newestMixer } }
 
     /// Content duration in ms after the duration precedence (explicit > preset > animation > content).
     public var durationMs: Double { core.renderer.mixer.durationMilliseconds }
@@ -214,10 +224,10 @@ public final class HapticPlayer: @unchecked Sendable {
     @discardableResult
     public func adjust(_ adjustment: MixAdjustment) throws(PresetMixer.SetupError) -> Bool {
         let next = try mixer.adjusted(adjustment)
-        return sending.withLock { pending in
+        return sending {
             let table = core.renderer.mixers
             guard let generation = table.install(next) else { return false }
-            pending.append((generation, next.timeline))
+            pendingTimelines.append((generation, next.timeline))
             let sent = core.send(.mix(MixChange(generation: generation, of: next)))
             if sent { pulsar_wakeup_ring(flags.wakeup) }
             return sent
@@ -235,7 +245,7 @@ public final class HapticPlayer: @unchecked Sendable {
                 if state.mode == .playing { completed = false }
                 // The real-time thread never returns to an older mixer: release them here.
                 if state.mix > 0 {
-                    sending.withLock { _ in core.renderer.mixers.retire(below: state.mix) }
+                    sending { core.renderer.mixers.retire(below: state.mix) }
                 }
             }
             clock.observe(event)
@@ -264,9 +274,9 @@ public final class HapticPlayer: @unchecked Sendable {
     }
 
     private func registerTimelines() {
-        let fresh = sending.withLock { pending in
-            defer { pending.removeAll() }
-            return pending
+        let fresh = sending {
+            defer { pendingTimelines.removeAll() }
+            return pendingTimelines
         }
         for (generation, timeline) in fresh { clock.register(timeline, generation: generation) }
     }
