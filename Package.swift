@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "PulsarEngine", targets: ["PulsarEngine"]),
         .library(name: "PulsarSimulation", targets: ["PulsarSimulation"]),
         .library(name: "PulsarALSA", targets: ["PulsarALSA"]),
+        .library(name: "PulsarLottie", targets: ["PulsarLottie"]),
+        .library(name: "PulsarLottieRender", targets: ["PulsarLottieRender"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
     ],
     targets: [
@@ -35,12 +37,25 @@ let package = Package(
         ),
         .target(name: "CAlsaShim", dependencies: ["CAlsa"]),
         .target(name: "CWakeup"),
+        .systemLibrary(
+            name: "CRlottie",
+            pkgConfig: "rlottie",
+            providers: [.apt(["librlottie-dev"])]
+        ),
+        .target(name: "CRlottieShim", dependencies: ["CRlottie"]),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
         .target(name: "PulsarCore"),
         .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip"]),
         .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "CSndFile", "CSoxr"]),
         .target(name: "PulsarEngine", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "CWakeup"]),
         .target(name: "PulsarSimulation", dependencies: ["PulsarCore", "PulsarEngine"]),
         .target(name: "PulsarTestSupport", dependencies: ["PulsarCore"]),
+        .target(name: "PulsarLottie", dependencies: ["PulsarCore", "PulsarBundle"]),
+        .target(name: "PulsarLottieRender", dependencies: ["PulsarCore", "PulsarLottie", "CRlottie", "CRlottieShim", "CPNG"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
@@ -48,6 +63,7 @@ let package = Package(
         .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarTestSupport"]),
         .testTarget(name: "PulsarEngineTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarTestSupport"]),
         .testTarget(name: "PulsarCLITests", dependencies: ["PulsarCLI", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation"]),
+        .testTarget(name: "PulsarLottieTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarTestSupport"]),
     ]
 )

@@ -124,29 +124,9 @@ public struct BundleError: Error, CustomStringConvertible, Hashable, Sendable {
         return text
     }
 
-    /// `text` with control characters escaped (`\n`, `\u{7}`), so a hostile name cannot break
-    /// the one-line contract.
-    static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
+    static func oneLine(_ text: String) -> String { MessageText.oneLine(text) }
 
-    /// A name quoted for a message: `"name"` with control characters escaped.
-    static func quoted(_ name: String) -> String { "\"\(oneLine(name))\"" }
+    static func quoted(_ name: String) -> String { MessageText.quoted(name) }
 }
 
 /// The limits a bundle must stay within. They bound memory and time for any input.

@@ -54,7 +54,7 @@ struct ZipEntryInfo: Sendable {
     var isDeflated: Bool { compressionMethod == ZipArchive.methodDeflate }
 }
 
-/// A read-only ZIP archive on disk, through libzip. The only place in the package that calls
+/// A read-only ZIP archive on disk or in memory, through libzip. The only place in the package that calls
 /// `zip_*` (reading here, writing in `ZipArchive.write`).
 ///
 /// Contract: opening parses and checks the central directory against the local headers
@@ -72,6 +72,8 @@ final class ZipArchive: @unchecked Sendable {
     /// Entries in central-directory order.
     let entries: [ZipEntryInfo]
     private let handle: OpaquePointer
+    /// The bytes of an archive opened from memory (libzip reads them until `zip_discard`).
+    private let memory: UnsafeMutableRawBufferPointer?
     private let lock = NSLock()
 
     /// Opens `path` read-only and lists its entries.
@@ -103,6 +105,53 @@ final class ZipArchive: @unchecked Sendable {
             }
         }
         handle = za
+        memory = nil
+        do {
+            entries = try Self.list(za)
+        } catch {
+            zip_discard(za)
+            throw error
+        }
+    }
+
+    /// Opens an archive held in memory (`name` is for messages), read-only, and lists its entries.
+    init(bytes: [UInt8], name: String) throws(ZipArchiveError) {
+        path = name
+        let startsLikeZip = bytes.starts(with: [0x50, 0x4B, 0x03, 0x04])
+        if bytes.count < 22 { throw startsLikeZip ? .truncated : .notZip }
+        // libzip reads the buffer for the archive's lifetime: a copy this object owns.
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+        copy.copyBytes(from: bytes)
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let source = zip_source_buffer_create(copy.baseAddress, UInt64(copy.count), 0, &error) else {
+            copy.deallocate()
+            throw .unreadable(String(cString: zip_error_strerror(&error)))
+        }
+        guard let za = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+            zip_source_free(source)
+            copy.deallocate()
+            switch zip_error_code_zip(&error) {
+            case ZIP_ER_NOZIP: throw startsLikeZip ? .truncated : .notZip
+            case ZIP_ER_EXISTS: throw .duplicateName(nil)
+            case ZIP_ER_EOF: throw startsLikeZip ? .truncated : .corrupt(String(cString: zip_error_strerror(&error)))
+            default: throw .corrupt(String(cString: zip_error_strerror(&error)))
+            }
+        }
+        handle = za
+        memory = copy
+        do {
+            entries = try Self.list(za)
+        } catch {
+            zip_discard(za)
+            copy.deallocate()
+            throw error
+        }
+    }
+
+    /// The central directory, in order.
+    private static func list(_ za: OpaquePointer) throws(ZipArchiveError) -> [ZipEntryInfo] {
         let count = zip_get_num_entries(za, 0)
         var list: [ZipEntryInfo] = []
         list.reserveCapacity(max(0, Int(min(count, 100_000))))
@@ -112,7 +161,6 @@ final class ZipArchive: @unchecked Sendable {
             zip_stat_init(&st)
             guard zip_stat_index(za, UInt64(index), ZIP_FL_ENC_RAW, &st) == 0, let cName = st.name else {
                 let message = String(cString: zip_strerror(za))
-                zip_discard(za)
                 throw .corrupt("entry \(index): \(message)")
             }
             let raw = Array(UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self),
@@ -131,11 +179,12 @@ final class ZipArchive: @unchecked Sendable {
                 isSymlink: symlink, crc: st.crc))
             index += 1
         }
-        entries = list
+        return list
     }
 
     deinit {
         zip_discard(handle)
+        memory?.deallocate()
     }
 
     /// Reads a whole entry into memory. Refuses (without reading) an entry declaring more than

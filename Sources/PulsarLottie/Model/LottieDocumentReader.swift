@@ -1,0 +1,232 @@
+import PulsarCore
+
+/// Reads a Lottie JSON document into a `LottieAnimation`'s parts. Strict about what timing needs
+/// (`fr`, `ip`, `op`, `w`, `h`, `layers`), tolerant about everything else: a nested member of the
+/// wrong type is treated as absent, as players do.
+///
+/// Stateless apart from the document being read: one reader per document, any thread.
+struct LottieDocumentReader {
+    let bytes: [UInt8]
+    let file: String
+    let entry: String?
+
+    struct Parts {
+        var version: String?
+        var name: String?
+        var timing: LottieTiming
+        var width: Double
+        var height: Double
+        var markers: [LottieMarker]
+        var layers: [LottieLayer]
+        var warnings: [String]
+    }
+
+    func read() throws(LottieError) -> Parts {
+        let root: JSONValue
+        do {
+            root = try JSONParser().parse(bytes)
+        } catch {
+            throw fail(.malformedJSON, at: error.offset, path: nil, error.message)
+        }
+        guard root.object != nil else {
+            throw fail(.notLottie, at: root.offset, path: "$",
+                       "not a Lottie animation: the document is \(article(root.typeName)), not an object")
+        }
+        for key in ["layers", "fr", "ip", "op", "w", "h"] where root[key] == nil {
+            throw fail(.notLottie, at: root.offset, path: "$", "not a Lottie animation: no \"\(key)\" member")
+        }
+        let fr = try number(root, "fr")
+        let ip = try number(root, "ip")
+        let op = try number(root, "op")
+        let w = try number(root, "w")
+        let h = try number(root, "h")
+        guard fr > 0 else {
+            throw fail(.badValue, at: root["fr"]!.offset, path: "$.fr", "the frame rate is \(fr); it must be above 0")
+        }
+        guard let timing = LottieTiming(frameRate: fr, inPoint: ip, outPoint: op) else {
+            throw fail(.badValue, at: root["op"]!.offset, path: "$.op",
+                       "the out point \(op) is not after the in point \(ip)")
+        }
+        guard w > 0, h > 0 else {
+            throw fail(.badValue, at: root[w > 0 ? "h" : "w"]!.offset, path: w > 0 ? "$.h" : "$.w",
+                       "the size is \(w)×\(h); both must be above 0")
+        }
+        guard let layerValues = root["layers"]!.array else {
+            throw fail(.wrongType, at: root["layers"]!.offset, path: "$.layers",
+                       "\"layers\" is \(article(root["layers"]!.typeName)), not an array")
+        }
+
+        var warnings: [String] = []
+        var assets: [String: (value: [JSONValue], path: String)] = [:]
+        if let assetValues = root["assets"]?.array {
+            for (i, asset) in assetValues.enumerated() {
+                guard let id = Self.identifier(asset["id"]), let layers = asset["layers"]?.array else { continue }
+                if assets[id] == nil { assets[id] = (layers, "$.assets[\(i)].layers") }
+            }
+        }
+        var expander = Expander(assets: assets, reader: self)
+        let layers = try expander.layers(layerValues, path: "$.layers", stack: [], depth: 0)
+        warnings += expander.warnings
+
+        var markers: [LottieMarker] = []
+        if let markerValues = root["markers"]?.array {
+            for value in markerValues {
+                guard value.object != nil else { continue }
+                let comment = value["cm"]?.string
+                let start = value["tm"]?.number ?? 0
+                let duration = value["dr"]?.number ?? 0
+                var name = comment ?? ""
+                var payload: [String: String]?
+                if let comment, comment.first == "{",
+                   let object = try? JSONParser().parse(Array(comment.utf8)), let members = object.object {
+                    var fields: [String: String] = [:]
+                    for (key, member) in members where fields[key] == nil {
+                        fields[key] = member.string ?? Self.text(of: member)
+                    }
+                    payload = fields
+                    if let payloadName = object["name"]?.string { name = payloadName }
+                }
+                markers.append(LottieMarker(name: name, comment: comment, start: LottieFrame(start),
+                                            durationFrames: duration, payload: payload))
+            }
+        }
+        return Parts(version: root["v"]?.string, name: root["nm"]?.string, timing: timing, width: w, height: h,
+                     markers: markers, layers: layers, warnings: warnings)
+    }
+
+    /// Expands layers and precompositions with cycle, depth and size limits.
+    private struct Expander {
+        let assets: [String: (value: [JSONValue], path: String)]
+        let reader: LottieDocumentReader
+        var nodes = 0
+        var warnings: [String] = []
+
+        init(assets: [String: (value: [JSONValue], path: String)], reader: LottieDocumentReader) {
+            self.assets = assets
+            self.reader = reader
+        }
+
+        mutating func layers(_ values: [JSONValue], path: String, stack: [String],
+                             depth: Int) throws(LottieError) -> [LottieLayer] {
+            var out: [LottieLayer] = []
+            out.reserveCapacity(values.count)
+            for (i, value) in values.enumerated() {
+                let here = "\(path)[\(i)]"
+                guard value.object != nil else {
+                    warnings.append("\(here): a layer that is \(reader.article(value.typeName)) was skipped")
+                    continue
+                }
+                try count(value, here)
+                let kind = LottieLayer.Kind(ty: Self.integer(value["ty"]))
+                var layer = LottieLayer(
+                    name: value["nm"]?.string ?? "", kind: kind, index: Self.integer(value["ind"]),
+                    parent: Self.integer(value["parent"]), inPoint: value["ip"]?.number.map { LottieFrame($0) },
+                    outPoint: value["op"]?.number.map { LottieFrame($0) },
+                    referenceID: LottieDocumentReader.identifier(value["refId"]),
+                    isHidden: Self.flag(value["hd"]))
+                if let shapes = value["shapes"]?.array {
+                    layer.shapes = try items(shapes, path: here + ".shapes", depth: depth + 1)
+                }
+                if kind == .precomp, let id = layer.referenceID {
+                    if stack.contains(id) {
+                        throw reader.fail(.precompCycle, at: value.offset, path: here,
+                                          "precomposition \(LottieText.quoted(id)) contains itself (through \(stack.map(LottieText.quoted).joined(separator: " → ")))")
+                    }
+                    if let asset = assets[id] {
+                        guard depth + 1 <= LottieLimits.maximumDepth else {
+                            throw reader.fail(.tooComplex, at: value.offset, path: here,
+                                              "precompositions nest deeper than \(LottieLimits.maximumDepth) levels")
+                        }
+                        layer.layers = try layers(asset.value, path: asset.path, stack: stack + [id], depth: depth + 1)
+                    } else {
+                        warnings.append("\(here): precomposition asset \(LottieText.quoted(id)) is not among the assets")
+                    }
+                }
+                out.append(layer)
+            }
+            return out
+        }
+
+        mutating func items(_ values: [JSONValue], path: String, depth: Int) throws(LottieError) -> [LottieShapeItem] {
+            guard depth <= LottieLimits.maximumDepth else {
+                throw reader.fail(.tooComplex, at: values.first?.offset ?? 0, path: path,
+                                  "shape groups nest deeper than \(LottieLimits.maximumDepth) levels")
+            }
+            var out: [LottieShapeItem] = []
+            out.reserveCapacity(values.count)
+            for (i, value) in values.enumerated() where value.object != nil {
+                try count(value, "\(path)[\(i)]")
+                var item = LottieShapeItem(name: value["nm"]?.string ?? "", kind: .init(ty: value["ty"]?.string ?? ""),
+                                           isHidden: Self.flag(value["hd"]))
+                if item.kind == .group, let children = value["it"]?.array {
+                    item.items = try items(children, path: "\(path)[\(i)].it", depth: depth + 1)
+                }
+                out.append(item)
+            }
+            return out
+        }
+
+        private mutating func count(_ value: JSONValue, _ path: String) throws(LottieError) {
+            nodes += 1
+            if nodes > LottieLimits.maximumNodes {
+                throw reader.fail(.tooComplex, at: value.offset, path: path,
+                                  "more than \(LottieLimits.maximumNodes) layers and shape items with precompositions expanded")
+            }
+        }
+
+        static func integer(_ value: JSONValue?) -> Int? {
+            guard let number = value?.number, number.isFinite, number == number.rounded(),
+                  abs(number) < 1e15 else { return nil }
+            return Int(number)
+        }
+
+        static func flag(_ value: JSONValue?) -> Bool {
+            guard let value else { return false }
+            if case .bool(let b) = value.kind { return b }
+            return (value.number ?? 0) != 0
+        }
+    }
+
+    // MARK: Helpers
+
+    /// An asset or reference id: a string, or a number written as an integer.
+    static func identifier(_ value: JSONValue?) -> String? {
+        guard let value else { return nil }
+        if let s = value.string { return s }
+        if let n = value.number { return JSONWriter.format(n) }
+        return nil
+    }
+
+    /// Compact JSON text of a value.
+    static func text(of value: JSONValue) -> String {
+        JSONWriter(indent: 0).write(value).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: " ") }.joined()
+    }
+
+    private func number(_ root: JSONValue, _ key: String) throws(LottieError) -> Double {
+        let value = root[key]!
+        guard let n = value.number else {
+            throw fail(.wrongType, at: value.offset, path: "$.\(key)",
+                       "\"\(key)\" is \(article(value.typeName)), not a number")
+        }
+        return n
+    }
+
+    func article(_ typeName: String) -> String {
+        (typeName.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + typeName
+    }
+
+    func fail(_ rule: LottieError.Rule, at offset: Int, path: String?, _ message: String) -> LottieError {
+        let (line, column) = LottieText.position(of: offset, in: bytes)
+        return LottieError(rule, file: file, entry: entry, line: line, column: column, jsonPath: path, message: message)
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters(in set: Character) -> Substring {
+        var s = self
+        while s.first == set { s = s.dropFirst() }
+        while s.last == set { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,296 @@
+import CRlottie
+import CRlottieShim
+import Foundation
+
+/// A value rlottie can override on the objects a keypath matches. Values are in rlottie's units
+/// and ranges; `RlottieAnimation.apply(_:keypath:)` rejects values outside them (rlottie itself
+/// would ignore them silently).
+public enum RenderProperty: Sendable, Equatable, Hashable {
+    /// Fill color of Fill objects; each component in 0...1.
+    case fillColor(r: Double, g: Double, b: Double)
+    /// Fill opacity of Fill objects; 0...100.
+    case fillOpacity(Double)
+    /// Stroke color of Stroke objects; each component in 0...1.
+    case strokeColor(r: Double, g: Double, b: Double)
+    /// Stroke opacity of Stroke objects; 0...100.
+    case strokeOpacity(Double)
+    /// Stroke width of Stroke objects in composition units; 0 or more.
+    case strokeWidth(Double)
+    /// Transform position in composition units. Takes effect on shape groups only, not layers.
+    case position(x: Double, y: Double)
+    /// Transform scale in percent (100 = unscaled). Takes effect on shape groups only.
+    case scale(x: Double, y: Double)
+    /// Transform rotation in degrees. Takes effect on shape groups only.
+    case rotation(degrees: Double)
+
+    /// Nil when every value is finite and in range, else why not.
+    public var rangeProblem: String? {
+        func unit(_ value: Double) -> Bool { value.isFinite && value >= 0 && value <= 1 }
+        func percent(_ value: Double) -> Bool { value.isFinite && value >= 0 && value <= 100 }
+        switch self {
+        case let .fillColor(r, g, b), let .strokeColor(r, g, b):
+            return unit(r) && unit(g) && unit(b) ? nil : "color components must be in 0...1"
+        case let .fillOpacity(value), let .strokeOpacity(value):
+            return percent(value) ? nil : "opacity must be in 0...100"
+        case let .strokeWidth(value):
+            return value.isFinite && value >= 0 ? nil : "stroke width must be finite and not negative"
+        case let .position(x, y), let .scale(x, y):
+            return x.isFinite && y.isFinite ? nil : "values must be finite"
+        case let .rotation(degrees):
+            return degrees.isFinite ? nil : "rotation must be finite"
+        }
+    }
+}
+
+/// One property override: the rlottie keypath (dot-separated names from the layer name down,
+/// case-sensitive, `*` and `**` wildcards, e.g. `**.Fill 1`) and the value it sets.
+public struct RenderOverride: Sendable, Equatable, Hashable {
+    public var keypath: String
+    public var property: RenderProperty
+
+    public init(keypath: String, property: RenderProperty) {
+        self.keypath = keypath
+        self.property = property
+    }
+}
+
+/// A marker as rlottie reports it: frame numbers relative to the animation's first frame.
+public struct RlottieMarker: Sendable, Equatable, Hashable {
+    public var name: String
+    public var startFrame: Int
+    public var endFrame: Int
+
+    public init(name: String, startFrame: Int, endFrame: Int) {
+        self.name = name
+        self.startFrame = startFrame
+        self.endFrame = endFrame
+    }
+}
+
+/// What can go wrong loading or rendering through rlottie.
+public enum RlottieError: Error, Equatable, CustomStringConvertible {
+    /// rlottie returned no animation (empty, unparsable or unsupported JSON).
+    case loadFailed(source: String)
+    /// rlottie reported a composition size or frame count of zero.
+    case emptyComposition(source: String)
+    /// A render size or row stride that cannot describe the buffer.
+    case invalidRenderTarget(width: Int, height: Int, bytesPerRow: Int, bufferCount: Int)
+    /// An override value outside rlottie's range.
+    case invalidProperty(keypath: String, property: RenderProperty, reason: String)
+    /// A keypath rlottie cannot take (empty, or holding a NUL character).
+    case invalidKeypath(String)
+
+    public var description: String {
+        switch self {
+        case let .loadFailed(source):
+            return "rlottie could not load the animation \(source)"
+        case let .emptyComposition(source):
+            return "the animation \(source) has no size or no frames"
+        case let .invalidRenderTarget(width, height, bytesPerRow, count):
+            return "cannot render \(width)×\(height) with \(bytesPerRow) bytes per row into \(count) pixels"
+        case let .invalidProperty(keypath, property, reason):
+            return "override \(property) at '\(keypath)': \(reason)"
+        case let .invalidKeypath(keypath):
+            return "invalid rlottie keypath '\(keypath)'"
+        }
+    }
+}
+
+/// One rlottie animation object: the only Swift type that calls `lottie_*`.
+///
+/// Thread rules: rlottie animation objects are not thread-safe, so this class is not `Sendable`:
+/// use one instance from one thread (or isolation domain) at a time; it may be handed to another
+/// with `sending`. Distinct instances may render on distinct threads at once.
+///
+/// Rendering produces premultiplied ARGB32 (`0xAARRGGBB` in a native-endian `UInt32`). rlottie
+/// always keeps the composition's aspect ratio: it scales uniformly to fit the target size and
+/// centres the result, leaving the rest of the target as it was (callers clear it first).
+///
+/// rlottie caches the render tree of the last frame it updated and skips the update when asked
+/// for the same frame number at the same size again, even after a property override (measured on
+/// Debian's 0.1+dfsg-4+deb12u2: the stale frame comes back; a different size does update). This
+/// type hides that: after any override change, the next render first rebuilds the render tree
+/// at a different size (`lottie_animation_render_tree`), which costs one tree update and no
+/// rasterisation. Removing overrides (rlottie has no call for it) re-creates the rlottie object.
+public final class RlottieAnimation {
+    private var handle: OpaquePointer
+    /// The JSON with a trailing NUL, kept to re-create the object when overrides are cleared.
+    private let json: [CChar]
+    private let cacheKey: String
+    private let resourcePath: String
+    /// Set by every override change; the next render forces a render-tree update first.
+    private var treeMayBeStale = false
+
+    /// Composition width in its own units (the JSON's `w`).
+    public let width: Int
+    /// Composition height in its own units (the JSON's `h`).
+    public let height: Int
+    /// Frames per second (the JSON's `fr`).
+    public let frameRate: Double
+    /// Number of frames rlottie renders: frames `0..<totalFrames` (the JSON's `op − ip`).
+    public let totalFrames: Int
+    /// rlottie's duration in seconds. Note: rlottie reports `(op − ip − 1) / fr`, the time of the
+    /// last frame, not `(op − ip) / fr`.
+    public let duration: Double
+    /// Markers in file order.
+    public let markers: [RlottieMarker]
+    /// The overrides applied so far, in order (a later one on the same objects wins).
+    public private(set) var overrides: [RenderOverride] = []
+
+    /// Loads an animation from Lottie JSON bytes.
+    ///
+    /// - Parameters:
+    ///   - jsonData: the Lottie JSON (UTF-8). Copied; the caller's bytes are not retained.
+    ///   - resourcePath: the folder external image assets are resolved against (a `/` is
+    ///     appended when missing); "" when the animation has none or embeds them.
+    ///   - cacheKey: when not nil and not empty, rlottie keeps the parsed model in its process-wide
+    ///     cache under this key and later loads with the same key reuse it without parsing the
+    ///     bytes again. The key must then identify the content exactly. Nil parses every time.
+    ///   - source: a name for error messages (a path, say).
+    /// - Throws: `RlottieError.loadFailed` or `.emptyComposition`.
+    public init<Bytes: Collection>(jsonData: Bytes, resourcePath: String = "", cacheKey: String? = nil,
+                                   source: String = "<data>") throws where Bytes.Element == UInt8 {
+        var json = [CChar]()
+        json.reserveCapacity(jsonData.count + 1)
+        for byte in jsonData { json.append(CChar(bitPattern: byte)) }
+        json.append(0)
+        let folder = resourcePath.isEmpty || resourcePath.hasSuffix("/") ? resourcePath : resourcePath + "/"
+        let key = cacheKey ?? ""
+        guard jsonData.count > 0, let handle = Self.load(json, key: key, resourcePath: folder) else {
+            throw RlottieError.loadFailed(source: source)
+        }
+        var w = 0
+        var h = 0
+        lottie_animation_get_size(handle, &w, &h)
+        let frames = lottie_animation_get_totalframe(handle)
+        guard w > 0, h > 0, frames > 0 else {
+            lottie_animation_destroy(handle)
+            throw RlottieError.emptyComposition(source: source)
+        }
+        self.handle = handle
+        self.json = json
+        self.cacheKey = key
+        self.resourcePath = folder
+        width = w
+        height = h
+        totalFrames = frames
+        frameRate = lottie_animation_get_framerate(handle)
+        duration = lottie_animation_get_duration(handle)
+        markers = Self.readMarkers(handle)
+    }
+
+    deinit {
+        lottie_animation_destroy(handle)
+    }
+
+    private static func load(_ json: [CChar], key: String, resourcePath: String) -> OpaquePointer? {
+        json.withUnsafeBufferPointer { buffer in
+            lottie_animation_from_data(buffer.baseAddress, key, resourcePath)
+        }
+    }
+
+    private static func readMarkers(_ handle: OpaquePointer) -> [RlottieMarker] {
+        guard let list = lottie_animation_get_markerlist(handle), let first = list.pointee.ptr else { return [] }
+        return (0..<list.pointee.size).map { index in
+            let marker = first[index]
+            return RlottieMarker(name: marker.name.map { String(cString: $0) } ?? "",
+                                 startFrame: marker.startframe, endFrame: marker.endframe)
+        }
+    }
+
+    /// Renders frame `frame` (clamped to `0..<totalFrames`, as rlottie does) into `buffer`:
+    /// `height` rows of `bytesPerRow` bytes, `width` premultiplied ARGB32 pixels used per row.
+    /// The composition is scaled uniformly to fit `width`×`height` and centred; pixels it does
+    /// not cover keep their previous values, so clear the buffer first for a transparent
+    /// background. `bytesPerRow` must be a multiple of 4, at least `width × 4`, and the buffer
+    /// must hold `bytesPerRow / 4 × (height − 1) + width` pixels.
+    public func render(frame: Int, into buffer: UnsafeMutableBufferPointer<UInt32>,
+                       width: Int, height: Int, bytesPerRow: Int) throws {
+        let stride = bytesPerRow / 4
+        guard width > 0, height > 0, bytesPerRow % 4 == 0, stride >= width,
+              let base = buffer.baseAddress, buffer.count >= stride * (height - 1) + width else {
+            throw RlottieError.invalidRenderTarget(width: width, height: height, bytesPerRow: bytesPerRow,
+                                                   bufferCount: buffer.count)
+        }
+        let frameNumber = min(max(frame, 0), totalFrames - 1)
+        if treeMayBeStale {
+            // Any size other than the one about to be rendered makes rlottie update its tree.
+            _ = lottie_animation_render_tree(handle, frameNumber, width + 1, height + 1)
+            treeMayBeStale = false
+        }
+        lottie_animation_render(handle, frameNumber, base, width, height, bytesPerRow)
+    }
+
+    /// Renders frame `frame` at `width`×`height` into a new cleared buffer (row-major,
+    /// premultiplied ARGB32, transparent where the composition does not reach).
+    public func render(frame: Int, width: Int, height: Int) throws -> [UInt32] {
+        guard width > 0, height > 0 else {
+            throw RlottieError.invalidRenderTarget(width: width, height: height, bytesPerRow: width * 4, bufferCount: 0)
+        }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        try pixels.withUnsafeMutableBufferPointer { buffer in
+            try render(frame: frame, into: buffer, width: width, height: height, bytesPerRow: width * 4)
+        }
+        return pixels
+    }
+
+    /// Overrides `property` on every object `keypath` matches, from the next render on. A keypath
+    /// matching nothing is accepted and changes nothing (rlottie does not report it).
+    /// - Throws: `RlottieError.invalidProperty` for out-of-range values, `.invalidKeypath` for an
+    ///   empty keypath or one holding NUL.
+    public func apply(_ property: RenderProperty, keypath: String) throws {
+        if let reason = property.rangeProblem {
+            throw RlottieError.invalidProperty(keypath: keypath, property: property, reason: reason)
+        }
+        guard !keypath.isEmpty, !keypath.utf8.contains(0) else { throw RlottieError.invalidKeypath(keypath) }
+        Self.send(property, keypath: keypath, to: handle)
+        overrides.append(RenderOverride(keypath: keypath, property: property))
+        treeMayBeStale = true
+    }
+
+    /// Applies each override in order; stops at the first invalid one (those before it stay).
+    public func apply(_ list: [RenderOverride]) throws {
+        for item in list { try apply(item.property, keypath: item.keypath) }
+    }
+
+    /// Removes every override by re-creating the rlottie object from the same JSON (with the
+    /// cache key, rlottie reuses the parsed model). Does nothing when there are none.
+    /// - Throws: `RlottieError.loadFailed` if rlottie fails to load the same bytes again.
+    public func clearOverrides() throws {
+        guard !overrides.isEmpty else { return }
+        guard let fresh = Self.load(json, key: cacheKey, resourcePath: resourcePath) else {
+            throw RlottieError.loadFailed(source: "<reload>")
+        }
+        lottie_animation_destroy(handle)
+        handle = fresh
+        overrides = []
+        treeMayBeStale = false
+    }
+
+    /// Replaces the current overrides with `list`: clears them (if any) and applies `list`.
+    public func setOverrides(_ list: [RenderOverride]) throws {
+        try clearOverrides()
+        try apply(list)
+    }
+
+    private static func send(_ property: RenderProperty, keypath: String, to handle: OpaquePointer) {
+        switch property {
+        case let .fillColor(r, g, b):
+            pulsar_rlottie_override_fill_color(handle, keypath, r, g, b)
+        case let .fillOpacity(value):
+            pulsar_rlottie_override_fill_opacity(handle, keypath, value)
+        case let .strokeColor(r, g, b):
+            pulsar_rlottie_override_stroke_color(handle, keypath, r, g, b)
+        case let .strokeOpacity(value):
+            pulsar_rlottie_override_stroke_opacity(handle, keypath, value)
+        case let .strokeWidth(value):
+            pulsar_rlottie_override_stroke_width(handle, keypath, value)
+        case let .position(x, y):
+            pulsar_rlottie_override_position(handle, keypath, x, y)
+        case let .scale(x, y):
+            pulsar_rlottie_override_scale(handle, keypath, x, y)
+        case let .rotation(degrees):
+            pulsar_rlottie_override_rotation(handle, keypath, degrees)
+        }
+    }
+}
