@@ -7,6 +7,8 @@ struct Arguments {
     }
 
     private(set) var values: [String: String] = [:]
+    /// Every value of each option, in order (`values` keeps the last).
+    private(set) var allValues: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
@@ -45,6 +47,7 @@ struct Arguments {
                     values[key] = words[index]
                     index += 1
                 }
+                allValues[key, default: []].append(values[key]!)
             } else {
                 guard inlineValue == nil else {
                     throw CommandFailure(.usage, "\(command): option '\(name)' takes no value")
@@ -57,6 +60,9 @@ struct Arguments {
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
     func value(_ name: String) -> String? { values[name] }
+
+    /// Every value given for a repeatable option, in order.
+    func repeatedValues(_ name: String) -> [String] { allValues[name] ?? [] }
 
     /// An integer option within `range`, or `fallback` when absent.
     func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>, command: String) throws(CommandFailure) -> Int {

@@ -15,6 +15,8 @@ commands:
   pack      pack a bundle folder into a .pulsar file (manifest checked, hash filled in)
   play      play a preset live (ALSA, or the simulated device), with a script, a log and a clock log
   devices   list the ALSA playback devices play can use
+  frame     render one animation frame to a PNG (with lottie-ios dynamic properties)
+  keypaths  list an animation's keypaths
 
 'pulsar COMMAND --help' describes a command. Exit codes: 0 ok, 64 usage, 65 bad data,
 66 missing input, 69 device unavailable, 70 internal error, 74 I/O error.
@@ -27,6 +29,8 @@ let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> 
     "pack": (PackCommand.help, PackCommand.run),
     "play": (PlayCommand.help, PlayCommand.run),
     "devices": (DevicesCommand.help, DevicesCommand.run),
+    "frame": (FrameCommand.help, FrameCommand.run),
+    "keypaths": (KeypathsCommand.help, KeypathsCommand.run),
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,156 @@
+import Foundation
+import PulsarBundle
+import PulsarCore
+import PulsarLottie
+import PulsarLottieRender
+
+/// `pulsar frame INPUT (--at MS | --frame N) -o OUT.png`: one frame of an animation — a Lottie
+/// file, a dotLottie, or a bundle preset's animation — rendered by rlottie to a PNG, with
+/// lottie-ios dynamic properties applied (`--set KEYPATH=VALUE`).
+enum FrameCommand {
+    static let help = """
+    usage: pulsar frame INPUT [--preset ID] (--at MS | --frame N) -o OUT.png [--size WxH]
+                        [--mode fit|fill|stretch] [--set KEYPATH=VALUE]...
+
+    Renders one frame to a PNG (RGBA, straight alpha). INPUT is a Lottie .json, a .lottie, or a
+    bundle (.pulsar or folder) whose preset has an animation. --at is content time in ms
+    (frame = ip + ms · fr / 1000), --frame a composition frame number. --size sets the canvas
+    (default: the composition's w×h), --mode how the composition fills it (default fit).
+    --set applies a dynamic property as lottie-ios keypaths address them, e.g.
+    --set '**.Fill 1.Color=#00FF00', --set '**.Stroke 1.Stroke Width=4',
+    --set 'Layer.Group 1.Transform.Scale=150,150'; colours #RRGGBB[AA], opacities in percent,
+    rotation in degrees, points X,Y. A property rlottie cannot apply is an error.
+    `pulsar keypaths INPUT` lists what can be addressed.
+    """
+
+    static func run(_ words: [String]) throws(CommandFailure) {
+        let command = "pulsar frame"
+        let args = try Arguments(words, options: [
+            .init(names: ["--preset"], takesValue: true), .init(names: ["--at"], takesValue: true),
+            .init(names: ["--frame"], takesValue: true), .init(names: ["-o", "--output"], takesValue: true),
+            .init(names: ["--size"], takesValue: true), .init(names: ["--mode"], takesValue: true),
+            .init(names: ["--set"], takesValue: true),
+        ], command: command)
+        let input = try args.singleInput(command: command)
+        guard let output = args.value("-o") else { throw CommandFailure(.usage, "\(command): -o OUT.png is required") }
+        let animation = try LottieInput.load(input, preset: args.value("--preset"), command: command)
+        let timing = animation.timing
+
+        let frame: Double
+        switch (args.value("--at"), args.value("--frame")) {
+        case let (at?, nil):
+            guard let ms = Double(at), ms.isFinite, ms >= 0 else { throw CommandFailure(.usage, "\(command): --at takes a time in ms ≥ 0") }
+            frame = timing.frame(atMilliseconds: ms).value
+        case let (nil, n?):
+            guard let f = Double(n), f.isFinite else { throw CommandFailure(.usage, "\(command): --frame takes a frame number") }
+            frame = f
+        default:
+            throw CommandFailure(.usage, "\(command): give one of --at MS or --frame N")
+        }
+        var width = Int(animation.width), height = Int(animation.height)
+        if let size = args.value("--size") {
+            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, (1...16_384).contains(parts[0]), (1...16_384).contains(parts[1]) else {
+                throw CommandFailure(.usage, "\(command): --size is WxH, each 1…16384, not '\(size)'")
+            }
+            (width, height) = (parts[0], parts[1])
+        }
+        let modes: [String: LottieContentMode] = ["fit": .aspectFit, "fill": .aspectFill, "stretch": .scaleFill]
+        guard let mode = modes[args.value("--mode") ?? "fit"] else {
+            throw CommandFailure(.usage, "\(command): --mode is fit, fill or stretch")
+        }
+
+        // Dynamic properties: each --set resolved against the animation before anything is drawn.
+        var properties = LottieDynamicProperties()
+        for assignment in args.repeatedValues("--set") {
+            guard let eq = assignment.lastIndex(of: "=") else {
+                throw CommandFailure(.usage, "\(command): --set takes KEYPATH=VALUE, not '\(assignment)'")
+            }
+            let keypath = AnimationKeypath(String(assignment[..<eq]))
+            let text = String(assignment[assignment.index(after: eq)...])
+            let targets: [RlottieOverrideTarget]
+            do {
+                targets = try animation.rlottieTargets(for: keypath)
+            } catch {
+                throw CommandFailure(.dataError, "pulsar: error: \(input): --set \(MessageText.oneLine(assignment)): \(error)")
+            }
+            let type = targets[0].property.valueType
+            guard let value = LottieValue.parse(text, as: type) else {
+                throw CommandFailure(.usage, "\(command): --set \(MessageText.oneLine(assignment)): \(targets[0].property.rawValue) takes a \(type.rawValue), not '\(MessageText.oneLine(text))'")
+            }
+            properties.setValue(value, keypath: keypath)
+        }
+        let overrides: [RenderOverride]
+        do {
+            overrides = try properties.resolve(in: animation).overrides(atFrame: LottieFrame(frame)).map(RenderOverride.init)
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(input): \(error)")
+        }
+
+        do {
+            let renderer = try LottieRenderer(jsonData: animation.json, resourcePath: URL(fileURLWithPath: input).deletingLastPathComponent().path,
+                                              source: input)
+            try renderer.animation.setOverrides(overrides)
+            let index = Int((frame - timing.inPoint.value).rounded(.down))
+            let image = try renderer.render(frame: index, width: width, height: height, contentMode: mode)
+            try PNGWriter.write(image, to: output)
+        } catch let error as PNGError {
+            throw CommandFailure(.ioError, "pulsar: error: \(error)")
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(input): \(error)")
+        }
+    }
+}
+
+/// `pulsar keypaths INPUT`: every keypath of an animation, one a line, as `--set` takes them.
+enum KeypathsCommand {
+    static let help = """
+    usage: pulsar keypaths INPUT [--preset ID]
+
+    Lists every keypath of a Lottie animation (a .json, a .lottie, or a bundle preset's
+    animation), one a line: layers, groups, shape items and their properties, as lottie-ios's
+    logHierarchyKeypaths() prints them and `pulsar frame --set` takes them.
+    """
+
+    static func run(_ words: [String]) throws(CommandFailure) {
+        let command = "pulsar keypaths"
+        let args = try Arguments(words, options: [.init(names: ["--preset"], takesValue: true)], command: command)
+        let animation = try LottieInput.load(try args.singleInput(command: command), preset: args.value("--preset"), command: command)
+        for keypath in animation.allHierarchyKeypaths() { Console.out(keypath) }
+    }
+}
+
+/// An animation from the command line: a Lottie or dotLottie file, or a bundle preset's animation.
+enum LottieInput {
+    static func load(_ path: String, preset id: String?, command: String) throws(CommandFailure) -> LottieAnimation {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure(.noInput, "pulsar: error: \(path): no such file")
+        }
+        if isDirectory.boolValue || path.hasSuffix(".pulsar") {
+            let bundle: PresetBundle
+            do {
+                bundle = try PresetBundle.open(path)
+            } catch {
+                throw CommandFailure(.dataError, "pulsar: error: \(error)")
+            }
+            let presets = bundle.presets
+            guard let preset = id.map({ want in presets.first { $0.id == want } }) ?? (presets.count == 1 ? presets.first : nil) else {
+                throw CommandFailure(.usage, "\(command): \(path) has presets \(presets.map(\.id).joined(separator: ", ")): choose one with --preset")
+            }
+            guard let asset = preset.animation else {
+                throw CommandFailure(.dataError, "pulsar: error: \(path): preset \(preset.id) has no animation")
+            }
+            do {
+                return try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
+            } catch {
+                throw CommandFailure(.dataError, "pulsar: error: \(error)")
+            }
+        }
+        do {
+            return try LottieAnimation.load(path: path)
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(error)")
+        }
+    }
+}
