@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PulsarALSA", targets: ["PulsarALSA"]),
         .library(name: "PulsarLottie", targets: ["PulsarLottie"]),
         .library(name: "PulsarLottieRender", targets: ["PulsarLottieRender"]),
+        .library(name: "PulsarLottiePlayer", targets: ["PulsarLottiePlayer"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
     ],
     targets: [
@@ -56,6 +57,7 @@ let package = Package(
         .target(name: "PulsarTestSupport", dependencies: ["PulsarCore"]),
         .target(name: "PulsarLottie", dependencies: ["PulsarCore", "PulsarBundle"]),
         .target(name: "PulsarLottieRender", dependencies: ["PulsarCore", "PulsarLottie", "CRlottie", "CRlottieShim", "CPNG"]),
+        .target(name: "PulsarLottiePlayer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "PulsarEngineTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarTestSupport"]),
         .testTarget(name: "PulsarCLITests", dependencies: ["PulsarCLI", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottieRender"]),
         .testTarget(name: "PulsarLottieTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "PulsarLottieRender", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarLottiePlayerTests", dependencies: ["PulsarLottiePlayer", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarTestSupport"]),
         .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarTestSupport"]),
     ]
 )

@@ -53,6 +53,12 @@ let package = Package(
             ],
             path: "Sources/LivePlay"
         ),
+        .target(name: "CRlottieBench", path: "Sources/CRlottieBench", linkerSettings: [.linkedLibrary("rlottie")]),
+        .executableTarget(
+            name: "lottie-render",
+            dependencies: ["CRlottieBench", .product(name: "PulsarLottieRender", package: "pulsar")],
+            path: "Sources/LottieRender"
+        ),
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .executableTarget(
             name: "rt-allocations",

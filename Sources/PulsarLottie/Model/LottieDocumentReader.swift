@@ -111,40 +111,65 @@ struct LottieDocumentReader {
             var out: [LottieLayer] = []
             out.reserveCapacity(values.count)
             for (i, value) in values.enumerated() {
-                let here = "\(path)[\(i)]"
-                guard value.object != nil else {
-                    warnings.append("\(here): a layer that is \(reader.article(value.typeName)) was skipped")
-                    continue
+                if let layer = try self.layer(value, here: "\(path)[\(i)]", stack: stack, depth: depth) {
+                    out.append(layer)
                 }
-                try count(value, here)
-                let kind = LottieLayer.Kind(ty: Self.integer(value["ty"]))
-                var layer = LottieLayer(
-                    name: value["nm"]?.string ?? "", kind: kind, index: Self.integer(value["ind"]),
-                    parent: Self.integer(value["parent"]), inPoint: value["ip"]?.number.map { LottieFrame($0) },
-                    outPoint: value["op"]?.number.map { LottieFrame($0) },
-                    referenceID: LottieDocumentReader.identifier(value["refId"]),
-                    isHidden: Self.flag(value["hd"]))
-                if let shapes = value["shapes"]?.array {
-                    layer.shapes = try items(shapes, path: here + ".shapes", depth: depth + 1)
-                }
-                if kind == .precomp, let id = layer.referenceID {
-                    if stack.contains(id) {
-                        throw reader.fail(.precompCycle, at: value.offset, path: here,
-                                          "precomposition \(LottieText.quoted(id)) contains itself (through \(stack.map(LottieText.quoted).joined(separator: " → ")))")
-                    }
-                    if let asset = assets[id] {
-                        guard depth + 1 <= LottieLimits.maximumDepth else {
-                            throw reader.fail(.tooComplex, at: value.offset, path: here,
-                                              "precompositions nest deeper than \(LottieLimits.maximumDepth) levels")
-                        }
-                        layer.layers = try layers(asset.value, path: asset.path, stack: stack + [id], depth: depth + 1)
-                    } else {
-                        warnings.append("\(here): precomposition asset \(LottieText.quoted(id)) is not among the assets")
-                    }
-                }
-                out.append(layer)
             }
             return out
+        }
+
+        /// One layer (nil when it is not an object: skipped with a warning), its shapes and, for a
+        /// precomposition, its expanded layers. (A separate function: the optimiser's copy
+        /// propagation of Swift 6.3 crashes on the loop with this body inlined.)
+        @inline(never)
+        private mutating func layer(_ value: JSONValue, here: String, stack: [String],
+                                    depth: Int) throws(LottieError) -> LottieLayer? {
+            guard value.object != nil else {
+                warnings.append("\(here): a layer that is \(reader.article(value.typeName)) was skipped")
+                return nil
+            }
+            try count(value, here)
+            var layer = Self.header(of: value)
+            if let shapes = value["shapes"]?.array {
+                layer.shapes = try items(shapes, path: here + ".shapes", depth: depth + 1)
+            }
+            if layer.kind == .precomp, let id = layer.referenceID {
+                layer.layers = try precomposition(id, of: value, here: here, stack: stack, depth: depth)
+            }
+            return layer
+        }
+
+        /// A layer's own fields, without shapes or precomposed layers.
+        @inline(never)
+        private static func header(of value: JSONValue) -> LottieLayer {
+            var inPoint: LottieFrame?
+            if let n = value["ip"]?.number { inPoint = LottieFrame(n) }
+            var outPoint: LottieFrame?
+            if let n = value["op"]?.number { outPoint = LottieFrame(n) }
+            return LottieLayer(name: value["nm"]?.string ?? "", kind: LottieLayer.Kind(ty: integer(value["ty"])),
+                               index: integer(value["ind"]), parent: integer(value["parent"]), inPoint: inPoint,
+                               outPoint: outPoint, referenceID: LottieDocumentReader.identifier(value["refId"]),
+                               isHidden: flag(value["hd"]))
+        }
+
+        /// The expanded layers of precomposition `id` (none, with a warning, when it is not an asset).
+        @inline(never)
+        private mutating func precomposition(_ id: String, of value: JSONValue, here: String, stack: [String],
+                                             depth: Int) throws(LottieError) -> [LottieLayer] {
+            if stack.contains(id) {
+                let chain = stack.map { LottieText.quoted($0) }.joined(separator: " → ")
+                throw reader.fail(.precompCycle, at: value.offset, path: here,
+                                  "precomposition \(LottieText.quoted(id)) contains itself (through \(chain))")
+            }
+            guard let asset = assets[id] else {
+                warnings.append("\(here): precomposition asset \(LottieText.quoted(id)) is not among the assets")
+                return []
+            }
+            guard depth + 1 <= LottieLimits.maximumDepth else {
+                throw reader.fail(.tooComplex, at: value.offset, path: here,
+                                  "precompositions nest deeper than \(LottieLimits.maximumDepth) levels")
+            }
+            return try layers(asset.value, path: asset.path, stack: stack + [id], depth: depth + 1)
         }
 
         mutating func items(_ values: [JSONValue], path: String, depth: Int) throws(LottieError) -> [LottieShapeItem] {

@@ -1,0 +1,285 @@
+import PulsarAudio
+import PulsarCore
+import PulsarEngine
+import PulsarLottie
+
+/// A Lottie animation played in step with haptics and preset audio, shaped like lottie-ios's
+/// `LottieAnimationView` controls: `play()`, `pause()`, `resume()`, `stop()`, segment plays by
+/// progress, frame or marker, `loopMode`, and a completion handler.
+///
+/// The controller owns no timer. The frame to show is computed only from the engine's clock,
+/// which is slaved to the output device (`HapticPlayer.contentTime(at:)`): the content time heard
+/// at an instant, in ms, becomes the animation frame `ip + ms · fr / 1000`. So the animation shows
+/// the frame of the sample being played; it freezes exactly where a pause took effect, jumps at a
+/// seek's effective frame, wraps at loop boundaries and runs backwards in boomerang iterations.
+///
+/// Contract of the binding: content time 0 ms is the animation's in-point `ip`, and the content
+/// runs at the animation's frame rate (give the mixer the animation's duration, or let the
+/// duration precedence pick it). Frame ranges map to content ms as `(frame − ip) · 1000 / fr`
+/// and play through the player's segment play (`HapticPlayer.adjust` then a play from the
+/// segment's start), with the loop mode applied in the same mix change.
+///
+/// Thread rules: create it, `poll()` it and query `currentFrame(at:)` / `currentProgress(at:)`
+/// from one control thread (the player's). Commands (`play…`, `pause`, `resume`, `stop`,
+/// `setTimestamp`, `setLoop`, `loopMode`, `hapticOffset`, `hapticsEnabled`) may come from any
+/// thread but the player's real-time one, as the player's own commands do: they serialise on the
+/// player's producer lock. The segment and loop commands build a mixer on the calling thread
+/// (they allocate). `completion` is called on the control thread, from `poll()`.
+public final class HapticLottieController: @unchecked Sendable {
+    /// Why a segment play was refused. Nothing is sent to the player when one is thrown.
+    public enum PlayError: Error, Equatable, CustomStringConvertible, Sendable {
+        /// No marker has this name (looked up as `LottieAnimation.marker(named:)` does).
+        case unknownMarker(String)
+        /// The range, after clamping into `ip … op`, holds no frames (it may have lain wholly
+        /// outside the animation, or run backwards). Carries the clamped range.
+        case emptyRange(LottieFrameRange)
+        /// The mixer refused the segment or loop (see `PresetMixer.SetupError`).
+        case mixer(String)
+        /// Too many live changes are in flight, or the player's command queue is full: retry
+        /// after the next `poll()`.
+        case busy
+
+        public var description: String {
+            switch self {
+            case .unknownMarker(let name): return "no marker named \"\(name)\""
+            case .emptyRange(let range): return "the range \(range) holds no playable frames"
+            case .mixer(let why): return why
+            case .busy: return "the player is busy: too many changes in flight"
+            }
+        }
+    }
+
+    /// The animation shown.
+    public let animation: LottieAnimation
+    /// The player whose clock the animation follows.
+    public let player: HapticPlayer
+
+    /// Binds `animation` to `player` (whose mixer plays the preset or pattern). The player's
+    /// real-time thread is the caller's business (`player.start()`), as is calling `poll()`.
+    public init(animation: LottieAnimation, player: HapticPlayer) {
+        self.animation = animation
+        self.player = player
+    }
+
+    /// Binds `animation` to a new player of `mixer` on `device` (see `HapticPlayer.init`); the
+    /// player is not started.
+    public convenience init(animation: LottieAnimation, mixer: PresetMixer, device: OutputDevice,
+                            monotonic: MonotonicClock = SystemMonotonicClock(), periodFrames: Int = 256,
+                            bufferFrames: Int = 1024, realtime: Bool = false) throws(DeviceError) {
+        let player = try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: periodFrames,
+                                      bufferFrames: bufferFrames, animationFrameRate: animation.timing.frameRate,
+                                      realtime: realtime)
+        self.init(animation: animation, player: player)
+    }
+
+    /// The animation's timing (`fr`, `ip`, `op`).
+    public var timing: LottieTiming { animation.timing }
+
+    // MARK: Transport (any thread but the real-time one)
+
+    /// Plays the whole content (`ip … op`) from its start with the current `loopMode`, resetting
+    /// any segment a range play left. Returns false when the player refused (queue full or too
+    /// many changes in flight).
+    @discardableResult
+    public func play() -> Bool {
+        let range = player.mixer.range
+        if range.from != nil || range.to != nil {
+            guard (try? player.adjust(MixAdjustment(from: .some(nil), to: .some(nil)))) == true else { return false }
+        }
+        return player.send(.play(fromTimelineFrame: 0))
+    }
+
+    /// Plays `fromProgress … toProgress` of the animation (0 at `ip`, 1 at `op`; nil `from` is 0),
+    /// like `play(fromFrame:toFrame:loopMode:)` with `frame = ip + progress · (op − ip)`.
+    public func play(fromProgress: LottieProgress? = nil, toProgress: LottieProgress,
+                     loopMode: LottieLoopMode? = nil) throws(PlayError) {
+        try play(fromFrame: timing.frame(atProgress: fromProgress ?? LottieProgress(0)),
+                 toFrame: timing.frame(atProgress: toProgress), loopMode: loopMode)
+    }
+
+    /// Plays the animation frames `fromFrame … toFrame` (nil `from`: `ip`), repeating as
+    /// `loopMode` says (nil: the current `loopMode`), from the range's start.
+    ///
+    /// Contract: both ends are clamped into `ip … op` first (`op` is a valid end: the range
+    /// then plays to the last sample); a range that then holds no frames — wholly outside the
+    /// animation, or backwards — throws `.emptyRange` and sends nothing. The range plays as the
+    /// content segment `(from − ip) · 1000 / fr ..< (to − ip) · 1000 / fr` ms (the end limited to
+    /// the content's duration); completion(true) comes when the segment's last iteration has
+    /// been heard, and the frame then holds the range's end.
+    public func play(fromFrame: LottieFrame? = nil, toFrame: LottieFrame, loopMode: LottieLoopMode? = nil) throws(PlayError) {
+        let range = try clampedRange(LottieFrameRange(start: fromFrame ?? timing.inPoint, end: toFrame))
+        try playSegment(range, loopMode: loopMode ?? self.loopMode)
+    }
+
+    /// Plays from the start of marker `fromMarker` to the start of marker `toMarker`, or, without
+    /// `toMarker`, over `fromMarker`'s own range (`tm … tm + dr`). Markers are looked up with
+    /// `LottieAnimation.marker(named:)` (exact name, then trimmed); the frames then clamp into
+    /// `ip … op` as in `play(fromFrame:toFrame:loopMode:)`.
+    ///
+    /// Throws `.unknownMarker` for a name no marker has, `.emptyRange` when the clamped range
+    /// holds no frames (for instance markers placed wholly after `op`, or a marker of duration 0
+    /// played alone).
+    public func play(fromMarker: String, toMarker: String? = nil, loopMode: LottieLoopMode? = nil) throws(PlayError) {
+        try playSegment(markerRange(fromMarker: fromMarker, toMarker: toMarker), loopMode: loopMode ?? self.loopMode)
+    }
+
+    /// The clamped frame range `play(fromMarker:toMarker:loopMode:)` plays.
+    public func markerRange(fromMarker: String, toMarker: String? = nil) throws(PlayError) -> LottieFrameRange {
+        guard let start = animation.marker(named: fromMarker) else { throw .unknownMarker(fromMarker) }
+        let end: LottieFrame
+        if let toMarker {
+            guard let to = animation.marker(named: toMarker) else { throw .unknownMarker(toMarker) }
+            end = to.start
+        } else {
+            end = start.end
+        }
+        return try clampedRange(LottieFrameRange(start: start.start, end: end))
+    }
+
+    /// Pauses at the next effective frame; the frame shown freezes there.
+    public func pause() { player.pause() }
+    /// Resumes from exactly the content frame where the pause took effect.
+    public func resume() { player.resume() }
+    /// Stops; completion(false).
+    public func stop() { player.stop() }
+    /// `stop()` under lottie-ios's other name.
+    public func reset() { player.reset() }
+
+    /// Seeks to `ms` of content (clamped into 0 … duration), in the current iteration; the frame
+    /// shown jumps at the seek's effective frame.
+    public func setTimestamp(_ ms: Double) { player.setTimestamp(ms) }
+
+    /// Seeks to animation frame `frame` (content ms `(frame − ip) · 1000 / fr`).
+    public func setFrame(_ frame: LottieFrame) { player.setTimestamp(timing.milliseconds(atFrame: frame)) }
+
+    /// The player's loop control: `loop` false plays the current iteration to its end; true
+    /// repeats `count` iterations in all (nil: without end), boomerang when `reverse`.
+    @discardableResult
+    public func setLoop(_ loop: Bool, count: Int? = nil, reverse: Bool = false) throws(PlayError) -> Bool {
+        do {
+            return try player.setLoop(loop, count: count, reverse: reverse)
+        } catch {
+            throw .mixer(error.description)
+        }
+    }
+
+    /// How the current segment repeats, read from and written to the player's newest mixer.
+    ///
+    /// Mapping (an *iteration* is one pass through the segment; see `LottieLoopMode`):
+    /// `.playOnce` → 1 iteration; `.loop` → endless; `.autoReverse` → endless boomerang;
+    /// `.repeat(n)` → `n` iterations; `.repeatBackwards(n)` → `n` round trips, i.e. `2n`
+    /// iterations, boomerang (as `LottieLoopMode.passCount` counts them). Fractional counts round
+    /// to the nearest whole iteration, and at least one plays (the engine plays whole iterations).
+    /// Reading maps back: 1 iteration reads `.playOnce`, a boomerang of `k` iterations reads
+    /// `.repeatBackwards(k / 2)`.
+    ///
+    /// Setting applies at once, as a live change continuing what is heard (a refused change
+    /// is dropped; use `setLoopMode(_:)` to see the outcome).
+    public var loopMode: LottieLoopMode {
+        get {
+            let t = player.mixer.timeline
+            if t.isEndless { return t.reverse ? .autoReverse : .loop }
+            if t.loopCount == 1 { return .playOnce }
+            return t.reverse ? .repeatBackwards(Double(t.loopCount) / 2) : .repeat(Double(t.loopCount))
+        }
+        set { _ = try? setLoopMode(newValue) }
+    }
+
+    /// Sets `loopMode`; false when the player was busy.
+    @discardableResult
+    public func setLoopMode(_ mode: LottieLoopMode) throws(PlayError) -> Bool {
+        let (count, reverse) = Self.iterations(of: mode)
+        do {
+            return try player.adjust(MixAdjustment(loopCount: count, reverse: reverse))
+        } catch {
+            throw .mixer(error.description)
+        }
+    }
+
+    /// The mixer loop count and boomerang flag for `mode` (see `loopMode`).
+    public static func iterations(of mode: LottieLoopMode) -> (loopCount: Int, reverse: Bool) {
+        guard let passes = mode.passCount else { return (PlaybackTimeline.endless, mode.reverses) }
+        let whole = passes.rounded()
+        let count = whole >= 1 ? (whole < 1e15 ? Int(whole) : PlaybackTimeline.endless) : 1
+        return (count, mode.reverses && count > 1)
+    }
+
+    /// Milliseconds by which haptics lag (positive) or lead audio and animation.
+    public var hapticOffset: Double {
+        get { player.hapticOffset }
+        set { player.hapticOffset = newValue }
+    }
+
+    /// False silences the haptic channel(s); the animation and audio play on.
+    public var hapticsEnabled: Bool {
+        get { player.hapticsEnabled }
+        set { player.hapticsEnabled = newValue }
+    }
+
+    /// Content duration in ms, after the mixer's duration precedence.
+    public var durationMs: Double { player.durationMs }
+
+    /// Called on the control thread (from `poll()`) when playback ends: true when the last
+    /// sample of the last iteration was heard, false on stop. The player's own handler.
+    public var completion: ((Bool) -> Void)? {
+        get { player.completion }
+        set { player.completion = newValue }
+    }
+
+    // MARK: Clock (control thread)
+
+    /// Drains the player's events (feeds its clock, calls `completion`). Control thread.
+    public func poll() { player.poll() }
+
+    /// The animation frame to show at `time`: `ip + ms · fr / 1000` for the content time the
+    /// device is playing then (`HapticPlayer.contentTime(at:)`), clamped into `ip ..< op` as
+    /// `LottieTiming.clamped` does (at or after `op`: the last whole frame). Nil before the
+    /// device has reported a position. Control thread.
+    public func currentFrame(at time: MonotonicTime) -> LottieFrame? {
+        guard let ms = player.contentTime(at: time) else { return nil }
+        return timing.clamped(LottieFrame(timing.inPoint.value + ms * timing.frameRate / 1000))
+    }
+
+    /// `currentFrame(at:)` as progress through `ip … op`. Control thread.
+    public func currentProgress(at time: MonotonicTime) -> LottieProgress? {
+        currentFrame(at: time).map { timing.progress(atFrame: $0) }
+    }
+
+    /// The iteration heard at `time` and the loop count (`PlaybackTimeline.endless` without end).
+    public func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? { player.iteration(at: time) }
+
+    /// The player's monotonic now.
+    public func now() -> MonotonicTime { player.now() }
+
+    // MARK: Ranges
+
+    /// Both ends clamped into `ip … op`; throws when nothing playable remains.
+    private func clampedRange(_ range: LottieFrameRange) throws(PlayError) -> LottieFrameRange {
+        func clamp(_ f: LottieFrame) -> LottieFrame {
+            guard !f.value.isNaN else { return timing.inPoint }
+            return LottieFrame(min(max(f.value, timing.inPoint.value), timing.outPoint.value))
+        }
+        let clamped = LottieFrameRange(start: clamp(range.start), end: clamp(range.end))
+        guard clamped.end > clamped.start else { throw .emptyRange(clamped) }
+        return clamped
+    }
+
+    /// Plays `range` (already clamped) as a content segment with `mode`'s loops, in one mix change.
+    private func playSegment(_ range: LottieFrameRange, loopMode mode: LottieLoopMode) throws(PlayError) {
+        let duration = player.durationMs
+        let fromMs = max(timing.milliseconds(atFrame: range.start), 0)
+        let toMs = min(timing.milliseconds(atFrame: range.end), duration)
+        let rate = player.mixer.settings.sampleRate
+        guard rate.nearestFrame(atMilliseconds: toMs) > rate.nearestFrame(atMilliseconds: fromMs) else {
+            throw .emptyRange(range)
+        }
+        let (count, reverse) = Self.iterations(of: mode)
+        let adjusted: Bool
+        do {
+            adjusted = try player.adjust(MixAdjustment(loopCount: count, reverse: reverse, from: .some(fromMs), to: .some(toMs)))
+        } catch {
+            throw .mixer(error.description)
+        }
+        guard adjusted, player.send(.play(fromTimelineFrame: 0)) else { throw .busy }
+    }
+}
