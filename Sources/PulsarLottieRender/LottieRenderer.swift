@@ -85,8 +85,9 @@ public final class LottieRenderer {
             throw RlottieError.invalidRenderTarget(width: cw, height: ch, bytesPerRow: cw * 4, bufferCount: 0)
         }
         if contentMode == .aspectFit {
+            // rlottie clears the whole buffer before drawing (checked: a pre-filled canvas comes
+            // back transparent outside the composition).
             try canvas.pixels.withUnsafeMutableBufferPointer { buffer in
-                buffer.update(repeating: 0)
                 try animation.render(frame: frame, into: buffer, width: cw, height: ch, bytesPerRow: cw * 4)
             }
             return
@@ -101,7 +102,6 @@ public final class LottieRenderer {
             scratch = [UInt32](repeating: 0, count: rw * rh)
         }
         try scratch.withUnsafeMutableBufferPointer { buffer in
-            buffer.update(repeating: 0)
             try animation.render(frame: frame, into: buffer, width: rw, height: rh, bytesPerRow: rw * 4)
         }
         if contentMode == .aspectFill || (rw == cw && rh == ch) {

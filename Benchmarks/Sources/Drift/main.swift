@@ -3,13 +3,14 @@
 // (DevicePositionFilter over the device's own position readings) and a wall clock (monotonic
 // seconds since start × nominal rate), each asked which frame is being heard at random instants.
 //
-//   swift run -c release drift [--ppm 200] [--jitter-ms 0.5] [--seconds 3600] [--period 256]
+//   swift run -c release drift [--ppm 200] [--jitter-ms 0.5] [--seconds 3600] [--period 256] [--seed N]
 import Foundation
 import PulsarCore
 import PulsarEngine
 import PulsarSimulation
 
 var ppm = 200.0, jitterMs = 0.5, seconds = 3600.0, period = 256
+var seed: UInt64 = 0x5EED
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
@@ -17,6 +18,7 @@ while let a = args.popFirst() {
     case "--jitter-ms": jitterMs = Double(args.popFirst()!)!
     case "--seconds": seconds = Double(args.popFirst()!)!
     case "--period": period = Int(args.popFirst()!)!
+    case "--seed": seed = UInt64(args.popFirst()!)!
     default: fatalError("unknown option \(a)")
     }
 }
@@ -26,6 +28,7 @@ let clock = ManualClock()
 var behaviour = SimulatedDevice.Behaviour()
 behaviour.rateErrorPPM = ppm
 behaviour.jitterSeconds = jitterMs / 1000
+behaviour.seed = seed
 let device = SimulatedDevice(clock: clock, behaviour: behaviour)
 _ = try device.open(DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: period, bufferFrames: period * 8))
 let silence = [Float](repeating: 0, count: period * 8)

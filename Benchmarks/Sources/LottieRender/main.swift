@@ -7,10 +7,13 @@ import CRlottieBench
 import Foundation
 import PulsarLottieRender
 
-var frames = 30
-if let i = CommandLine.arguments.firstIndex(of: "--frames"), i + 1 < CommandLine.arguments.count, let n = Int(CommandLine.arguments[i + 1]) {
-    frames = n
-}
+let frames: Int = {
+    if let i = CommandLine.arguments.firstIndex(of: "--frames"), i + 1 < CommandLine.arguments.count,
+       let n = Int(CommandLine.arguments[i + 1]) {
+        return n
+    }
+    return 30
+}()
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().path
 let folder = root + "/../shared/corpus/lottie"
