@@ -9,8 +9,9 @@ import PulsarCore
 /// filter fits the line of the *narrowest band* that holds every recent reading (a minimax, or
 /// Chebyshev, fit) and answers with the band's middle. For bounded errors this converges as
 /// 1/N in the number of readings, where a least-squares fit converges as 1/√N: with ±0.5 ms of
-/// jitter read every 5 ms it names the sample being played to within a tenth of a sample after
-/// half a second, where least squares needed a minute for one sample (BENCHMARKS.md, `drift`).
+/// jitter read every 5 ms it names the sample being played to within one sample after at most
+/// about 2 s, and a third of a sample after a minute, where least squares needed a minute for
+/// one sample (BENCHMARKS.md, `drift`).
 ///
 /// The band is found exactly from the convex hulls of the readings (its width as a function of
 /// the slope is convex and piecewise linear, with corners at hull edge slopes). Readings arrive
