@@ -77,7 +77,7 @@ enum PlayCommand {
         let clockLogPath = args.value("--clock-log")
         // Sound devices default to 128-frame periods (2.7 ms at 48 kHz; a 10.7 ms buffer): a command
         // is heard within about a period of the server's own quantum plus 1.33 ms.
-        let period = try args.integer("--period", default: choice.recordPath == nil && !choice.isSimulated ? 128 : 256, in: 16...16_384, command: command)
+        let period = try args.integer("--period", default: choice.isSimulated ? 256 : 128, in: 16...16_384, command: command)
         let buffer = try args.integer("--buffer", default: period * 4, in: (period * 2)...(period * 64), command: command)
 
         let input = try PresetInput(inputPath, setup: setup, strict: false)
