@@ -101,6 +101,39 @@ import Testing
         #expect(recording[(p - 200)..<p].contains { $0 != 0 }, "it was sounding before the pause")
     }
 
+    @Test("cue holds paused at a frame from stopped (silent) and from playing (a 1 ms fade-out), and resume plays from exactly that frame")
+    func cueHoldsAFrame() throws {
+        let mixer = try Self.mixer()
+        var rig = try Rig(mixer)
+        rig.player.send(.cue(toTimelineFrame: 7_000))
+        try rig.steps(10)
+        let fromStopped = rig.command(0)
+        #expect(fromStopped.state == TransportState(mode: .paused, timelineFrame: 7_000, anchor: fromStopped.frame, mix: 0, ramp: .none))
+        #expect(rig.device.recording.allSatisfy { $0 == 0 }, "a cue from stopped sounds nothing")
+        rig.player.send(.resume)
+        try rig.steps(10)
+        let resume = rig.command(1)
+        #expect(resume.state.mode == .playing && resume.state.timelineFrame == 7_000)
+        let content = try rig.render(mixer, from: 7_000, count: 1500)
+        let r = Int(resume.frame), fade = 48
+        #expect(Array(rig.device.recording[(r + fade)..<(r + 1500)]) == Array(content[fade..<1500]))
+
+        rig.player.send(.cue(toTimelineFrame: 3_000))
+        try rig.steps(20)
+        let fromPlaying = rig.command(2)
+        #expect(fromPlaying.state.mode == .paused && fromPlaying.state.timelineFrame == 3_000 && fromPlaying.state.ramp == .fadeOut)
+        let c = Int(fromPlaying.frame)
+        let target = try rig.render(mixer, from: 3_000, count: fade)
+        for k in 0..<fade {
+            let down = Float(0.5 + 0.5 * cos(Double.pi * Double(k + 1) / Double(fade + 1)))
+            #expect(abs(rig.device.recording[c + k] - target[k] * down) < 1e-7)
+        }
+        #expect(rig.device.recording[(c + fade)..<(c + 2000)].allSatisfy { $0 == 0 }, "silent once the fade is over")
+        let line = try #require(EngineEvent.command(.cue(toTimelineFrame: 3_000), requestTime: MonotonicTime(nanoseconds: 5),
+                                                    effectiveFrame: 9, state: fromPlaying.state).logLine)
+        #expect(line.contains("\"cue\"") && line.contains("3000"), "the log names the cue and its frame: \(line)")
+    }
+
     @Test("Loop changes while playing continue the content being heard, and the last iteration ends with completion(true)")
     func loopChanges() throws {
         let mixer = try Self.mixer()

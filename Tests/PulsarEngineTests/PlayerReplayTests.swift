@@ -62,7 +62,8 @@ import Testing
                 let newest = renderer.mixers.newestMixer.timeline
                 let total = min(newest.frameCount, newest.segmentLength * 3)
                 let commands: [TransportCommand] = [.pause, .resume, .seek(toTimelineFrame: FrameIndex(rng.unit() * Double(total))),
-                                                    .play(fromTimelineFrame: FrameIndex(rng.unit() * Double(total))), .stop]
+                                                    .play(fromTimelineFrame: FrameIndex(rng.unit() * Double(total))), .stop,
+                                                    .cue(toTimelineFrame: FrameIndex(rng.unit() * Double(total)))]
                 if changes, rng.unit() < 0.35 {
                     // What HapticPlayer.adjust does: prepare, install, then send the generation.
                     let next = try renderer.mixers.newestMixer.adjusted(randomAdjustment(&rng))

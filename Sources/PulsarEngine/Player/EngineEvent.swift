@@ -31,6 +31,7 @@ extension EngineEvent {
             switch command {
             case .play(let f): argument = Double(f)
             case .seek(let f): argument = Double(f)
+            case .cue(let f): argument = Double(f)
             default: argument = nil
             }
             var fields: [(key: String, value: JSONValue)] = [

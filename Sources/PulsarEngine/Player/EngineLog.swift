@@ -124,6 +124,7 @@ public enum EngineLog {
         switch name {
         case "play": return argument.map { .play(fromTimelineFrame: $0) }
         case "seek": return argument.map { .seek(toTimelineFrame: $0) }
+        case "cue": return argument.map { .cue(toTimelineFrame: $0) }
         case "pause": return .pause
         case "resume": return .resume
         case "stop": return .stop

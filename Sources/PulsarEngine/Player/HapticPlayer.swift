@@ -187,13 +187,21 @@ public final class HapticPlayer: @unchecked Sendable {
     /// `stop()` under lottie-ios's other name.
     public func reset() { stop() }
     /// Seeks to `ms` of content (clamped into 0…duration), in the current iteration's timeline.
-    public func setTimestamp(_ ms: Double) {
+    public func setTimestamp(_ ms: Double) { send(.seek(toTimelineFrame: timelineFrame(atMs: ms))) }
+
+    /// Holds paused at `ms` of content (clamped as `setTimestamp` does), whatever the state:
+    /// the clock then reports exactly that content time, and `resume()` plays from it.
+    /// lottie-ios's `currentTime =` / `currentFrame =`.
+    @discardableResult
+    public func cue(atMs ms: Double) -> Bool { send(.cue(toTimelineFrame: timelineFrame(atMs: ms))) }
+
+    /// The first-iteration timeline frame of content time `ms`, clamped into the segment.
+    private func timelineFrame(atMs ms: Double) -> FrameIndex {
         let m = mixer
         let rate = m.settings.sampleRate
         let timeline = m.timeline
         let content = rate.nearestFrame(atMilliseconds: min(max(ms, 0), m.durationMilliseconds))
-        let offset = min(max(content - timeline.segmentStart, 0), timeline.segmentLength - 1)
-        send(.seek(toTimelineFrame: offset))
+        return min(max(content - timeline.segmentStart, 0), timeline.segmentLength - 1)
     }
 
     /// Loops: `loop` false plays the current iteration to its end and stops; true repeats

@@ -12,6 +12,10 @@ public enum TransportCommand: Hashable, Sendable {
     case stop
     /// Jump to a timeline frame, staying paused when paused.
     case seek(toTimelineFrame: FrameIndex)
+    /// Hold at a timeline frame, paused, from any state (lottie-ios's `currentFrame =`): the
+    /// clock reports that frame, and `resume` plays from it. From playing, the sound fades out
+    /// over the pause fade.
+    case cue(toTimelineFrame: FrameIndex)
     /// Switch to a prepared mixer (loop, segment, haptic offset, haptics on/off, gains),
     /// continuing the content being heard (`PlaybackTimeline.frame(continuing:of:)`).
     case mix(MixChange)
@@ -24,6 +28,7 @@ public enum TransportCommand: Hashable, Sendable {
         case .resume: return "resume"
         case .stop: return "stop"
         case .seek: return "seek"
+        case .cue: return "cue"
         case .mix: return "mix"
         }
     }

@@ -81,6 +81,9 @@ public struct TransportState: Hashable, Sendable {
             case .paused: return TransportState(mode: .paused, timelineFrame: target, anchor: frame, mix: mix)
             case .stopped: return self
             }
+        case .cue(let target):
+            return TransportState(mode: .paused, timelineFrame: target, anchor: frame, mix: mix,
+                                  ramp: mode == .playing ? .fadeOut : .none)
         case .mix:
             return self
         }
