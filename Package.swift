@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PulsarLottie", targets: ["PulsarLottie"]),
         .library(name: "PulsarLottieRender", targets: ["PulsarLottieRender"]),
         .library(name: "PulsarLottiePlayer", targets: ["PulsarLottiePlayer"]),
+        .library(name: "PulsarViewer", targets: ["PulsarViewer"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
     ],
     targets: [
@@ -49,6 +50,10 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .systemLibrary(
+            name: "CSDL2",
+            providers: [.apt(["libsdl2-dev"])]
+        ),
         .target(name: "PulsarCore"),
         .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip"]),
         .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "CSndFile", "CSoxr"]),
@@ -58,8 +63,9 @@ let package = Package(
         .target(name: "PulsarLottie", dependencies: ["PulsarCore", "PulsarBundle"]),
         .target(name: "PulsarLottieRender", dependencies: ["PulsarCore", "PulsarLottie", "CRlottie", "CRlottieShim", "CPNG"]),
         .target(name: "PulsarLottiePlayer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie"]),
+        .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "CSDL2"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
-        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender"]),
+        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
         .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarTestSupport"]),
         .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarTestSupport"]),
@@ -67,6 +73,7 @@ let package = Package(
         .testTarget(name: "PulsarCLITests", dependencies: ["PulsarCLI", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottieRender"]),
         .testTarget(name: "PulsarLottieTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarLottiePlayerTests", dependencies: ["PulsarLottiePlayer", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarViewerTests", dependencies: ["PulsarViewer", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarTestSupport"]),
         .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarTestSupport"]),
     ]
 )

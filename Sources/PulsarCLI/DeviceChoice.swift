@@ -1,4 +1,5 @@
 import PulsarALSA
+import PulsarAudio
 import PulsarCore
 import PulsarEngine
 import PulsarSimulation
@@ -58,5 +59,41 @@ enum DeviceChoice {
     var recordPath: String? {
         if case .simulated(_, let record) = self { return record }
         return nil
+    }
+}
+
+extension DeviceChoice {
+    /// A player of `mixer` on the chosen device: ALSA by name, the simulated device (made by
+    /// `simulated`), or (auto) ALSA `default`, falling back to the simulated device with one line
+    /// on stderr. Returns the player, its device and the device's short name. Real-time
+    /// scheduling is asked for ALSA devices only.
+    func openPlayer(mixer: PresetMixer, monotonic: MonotonicClock, period: Int, buffer: Int, animationFrameRate: Double?,
+                    simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice,
+                    command: String) throws(CommandFailure) -> (player: HapticPlayer, device: OutputDevice, name: String) {
+        func makePlayer(on device: OutputDevice) throws(DeviceError) -> HapticPlayer {
+            try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: period, bufferFrames: buffer,
+                             animationFrameRate: animationFrameRate, realtime: device is ALSADevice)
+        }
+        do {
+            switch self {
+            case .alsa(let name):
+                let device = ALSADevice(name: name)
+                return (try makePlayer(on: device), device, name)
+            case .simulated(let behaviour, _):
+                let device = simulated(behaviour)
+                return (try makePlayer(on: device), device, "sim")
+            case .auto:
+                do {
+                    let alsa = ALSADevice(name: "default")
+                    return (try makePlayer(on: alsa), alsa, "default")
+                } catch {
+                    Console.error("\(command): no sound device (ALSA 'default': \(error)); playing on the simulated device, paced by the system clock")
+                    let device = simulated(SimulatedDevice.Behaviour())
+                    return (try makePlayer(on: device), device, "sim")
+                }
+            }
+        } catch {
+            throw CommandFailure(.unavailable, "pulsar: error: device: \(error)")
+        }
     }
 }

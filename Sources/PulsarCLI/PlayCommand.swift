@@ -107,39 +107,9 @@ enum PlayCommand {
             }
             return SimulatedDevice(clock: monotonic, behaviour: behaviour)
         }
-        func makePlayer(on device: OutputDevice) throws(DeviceError) -> HapticPlayer {
-            try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: period, bufferFrames: buffer,
-                             animationFrameRate: timing?.frameRate, realtime: device is ALSADevice)
-        }
-        let device: OutputDevice
-        let player: HapticPlayer
-        var deviceName: String
-        do {
-            switch choice {
-            case .alsa(let name):
-                device = ALSADevice(name: name)
-                deviceName = name
-                player = try makePlayer(on: device)
-            case .simulated(let behaviour, _):
-                device = simulated(behaviour)
-                deviceName = "sim"
-                player = try makePlayer(on: device)
-            case .auto:
-                do {
-                    let alsa = ALSADevice(name: "default")
-                    player = try makePlayer(on: alsa)
-                    device = alsa
-                    deviceName = "default"
-                } catch {
-                    Console.error("\(command): no sound device (ALSA 'default': \(error)); playing on the simulated device, paced by the system clock")
-                    device = simulated(SimulatedDevice.Behaviour())
-                    deviceName = "sim"
-                    player = try makePlayer(on: device)
-                }
-            }
-        } catch {
-            throw CommandFailure(.unavailable, "pulsar: error: device: \(error)")
-        }
+        let (player, device, deviceName) = try choice.openPlayer(mixer: mixer, monotonic: monotonic, period: period, buffer: buffer,
+                                                                 animationFrameRate: timing?.frameRate, simulated: simulated,
+                                                                 command: command)
         if verbose, let alsa = device as? ALSADevice, let c = player.core.configuration as DeviceConfiguration? {
             Console.error("\(command): ALSA '\(alsa.name)': \(alsa.sampleFormatName ?? "?"), \(c.sampleRate.hertz) Hz, \(c.channels) channels, period \(c.periodFrames), buffer \(c.bufferFrames) frames; pause \(alsa.capabilities.canPause ? "yes" : "no"), rewind \(alsa.capabilities.canRewind ? "yes" : "no")")
         }

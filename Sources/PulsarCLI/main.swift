@@ -17,6 +17,7 @@ commands:
   devices   list the ALSA playback devices play can use
   frame     render one animation frame to a PNG (with lottie-ios dynamic properties)
   keypaths  list an animation's keypaths
+  view      play a preset in a window: the animation in step with its sound and haptics
 
 'pulsar COMMAND --help' describes a command. Exit codes: 0 ok, 64 usage, 65 bad data,
 66 missing input, 69 device unavailable, 70 internal error, 74 I/O error.
@@ -31,6 +32,7 @@ let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> 
     "devices": (DevicesCommand.help, DevicesCommand.run),
     "frame": (FrameCommand.help, FrameCommand.run),
     "keypaths": (KeypathsCommand.help, KeypathsCommand.run),
+    "view": (ViewCommand.help, ViewCommand.run),
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())

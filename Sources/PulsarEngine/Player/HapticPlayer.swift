@@ -195,8 +195,9 @@ public final class HapticPlayer: @unchecked Sendable {
     @discardableResult
     public func cue(atMs ms: Double) -> Bool { send(.cue(toTimelineFrame: timelineFrame(atMs: ms))) }
 
-    /// The first-iteration timeline frame of content time `ms`, clamped into the segment.
-    private func timelineFrame(atMs ms: Double) -> FrameIndex {
+    /// The first-iteration timeline frame `setTimestamp(ms)` and `cue(atMs: ms)` go to: content
+    /// time `ms` clamped into 0 … duration, at the nearest frame, clamped into the segment.
+    public func timelineFrame(atMs ms: Double) -> FrameIndex {
         let m = mixer
         let rate = m.settings.sampleRate
         let timeline = m.timeline

@@ -1,0 +1,253 @@
+import Foundation
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+import PulsarEngine
+import PulsarLottie
+import PulsarLottieRender
+import PulsarSimulation
+import PulsarViewer
+
+/// `pulsar view INPUT`: an SDL2 window showing the animation in step with the sound and the
+/// haptics, its frame taken from the engine's device-slaved clock at every display slot.
+enum ViewCommand {
+    static let help = """
+    usage: pulsar view INPUT [--preset ID] [--device auto|NAME|sim[:…]] [--paused] [--size WxH]
+                       [--mode fit|fill|stretch] [--loop N|forever] [--reverse] [--no-haptics]
+                       [--layout L] [--rate HZ] [--profile P] [--gain G] [--audio-gain G] [--offset MS]
+                       [--period FRAMES] [--buffer FRAMES] [--no-overlay] [--quiet]
+                       [--screenshot OUT.png --at MS] [--exit-after SECONDS] [--frame-stats FILE]
+
+    Opens a window that plays INPUT — a bundle (.pulsar or folder) preset, a pattern file, or a
+    Lottie .json / .lottie — with its audio and haptics on the device, and draws the animation
+    frame of the sample being heard, 60 times a second. A preset without animation shows its
+    haptic curves and transients with a moving playhead.
+
+    Keys: space pause/resume, ←/→ seek −/+500 ms, l loop on/off, r reverse (boomerang) on/off,
+    h haptics on/off, q or Esc quit. Drag across the window to scrub. Drop a .pulsar, pattern
+    or Lottie file on the window to open it. The window can be resized; --mode says how the
+    animation fills it. The overlay shows time, frame, loop and haptics.
+
+    Needs a display (X11, Wayland, Xvfb) or SDL's offscreen driver (SDL_VIDEODRIVER=offscreen).
+
+    options (also those of `pulsar play` that shape the mix: --layout, --rate, --profile, --gain,
+    --audio-gain, --offset, --loop, --reverse, --no-haptics, --period, --buffer):
+      --device D          auto (default), an ALSA PCM name, or sim[:…] (see `pulsar play --help`)
+      --paused            start paused at 0 ms (autoplay otherwise)
+      --size WxH          drawing area (default: the animation's w×h; 800x400 for curves)
+      --mode M            fit (default), fill or stretch
+      --no-overlay        no overlay
+      --screenshot OUT    with --at MS: hold at MS, draw that instant, save the animation area
+                          (without the overlay) as a PNG, and exit
+      --exit-after S      close after S seconds
+      --frame-stats FILE  on exit, write the display pacing as JSON (slots, presented, missed
+                          frames at 60 Hz, draw and wake-up times)
+    """
+
+    struct Options {
+        var setup: RenderSetup
+        var args: Arguments
+        var choice: DeviceChoice
+        var period: Int
+        var buffer: Int
+        var command: String
+    }
+
+    static func run(_ words: [String]) throws(CommandFailure) {
+        let command = "pulsar view"
+        let args = try Arguments(words, options: [
+            .init(names: ["--preset"], takesValue: true), .init(names: ["--device"], takesValue: true),
+            .init(names: ["--paused"], takesValue: false), .init(names: ["--size"], takesValue: true),
+            .init(names: ["--mode"], takesValue: true), .init(names: ["--layout"], takesValue: true),
+            .init(names: ["--rate"], takesValue: true), .init(names: ["--profile"], takesValue: true),
+            .init(names: ["--gain"], takesValue: true), .init(names: ["--audio-gain"], takesValue: true),
+            .init(names: ["--no-haptics"], takesValue: false), .init(names: ["--offset"], takesValue: true),
+            .init(names: ["--loop"], takesValue: true), .init(names: ["--reverse"], takesValue: false),
+            .init(names: ["--period"], takesValue: true), .init(names: ["--buffer"], takesValue: true),
+            .init(names: ["--no-overlay"], takesValue: false), .init(names: ["--quiet"], takesValue: false),
+            .init(names: ["--screenshot"], takesValue: true), .init(names: ["--at"], takesValue: true),
+            .init(names: ["--exit-after"], takesValue: true), .init(names: ["--frame-stats"], takesValue: true),
+            .init(names: ["--time-unit"], takesValue: true),
+        ], command: command)
+        let inputPath = try args.singleInput(command: command)
+        let setup = try RenderSetup(args, command: command)
+        let choice = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
+        let period = try args.integer("--period", default: choice.isSimulated ? 256 : 128, in: 16...16_384, command: command)
+        let buffer = try args.integer("--buffer", default: period * 4, in: (period * 2)...(period * 64), command: command)
+        let modes: [String: LottieContentMode] = ["fit": .aspectFit, "fill": .aspectFill, "stretch": .scaleFill]
+        guard let mode = modes[args.value("--mode") ?? "fit"] else {
+            throw CommandFailure(.usage, "\(command): --mode is fit, fill or stretch")
+        }
+        let size = try args.value("--size").map { text throws(CommandFailure) in try parseSize(text, command: command) }
+        let screenshot = args.value("--screenshot")
+        let at = try args.number("--at", command: command)
+        if screenshot != nil, at == nil { throw CommandFailure(.usage, "\(command): --screenshot needs --at MS") }
+        if screenshot == nil, at != nil { throw CommandFailure(.usage, "\(command): --at goes with --screenshot OUT.png") }
+        if let at, !(at >= 0) { throw CommandFailure(.usage, "\(command): --at takes a time in ms ≥ 0") }
+        let exitAfter = try args.number("--exit-after", command: command)
+        if let exitAfter, !(exitAfter > 0) { throw CommandFailure(.usage, "\(command): --exit-after takes seconds > 0") }
+        if let screenshot, !screenshot.lowercased().hasSuffix(".png") {
+            throw CommandFailure(.usage, "\(command): --screenshot writes a PNG: give a name ending in .png, not '\(screenshot)'")
+        }
+        let options = Options(setup: setup, args: args, choice: choice, period: period, buffer: buffer, command: command)
+        let monotonic = SystemMonotonicClock()
+
+        let content = try load(inputPath, preset: args.value("--preset"), options: options, monotonic: monotonic)
+        let defaultSize = content.animation.map { (Int($0.width.rounded()), Int($0.height.rounded())) } ?? (800, 400)
+        let (width, height) = size ?? (max(defaultSize.0, 1), max(defaultSize.1, 1))
+        let window: SDLWindow
+        do {
+            window = try SDLWindow(title: "pulsar view", width: width, height: height)
+        } catch {
+            content.close()
+            throw CommandFailure(.unavailable, "pulsar: error: display: \(error) (set DISPLAY, or SDL_VIDEODRIVER=offscreen)")
+        }
+        let session = ViewerSession(content: content, surface: window, contentMode: mode)
+        session.showsOverlay = !args.flag("--no-overlay")
+        session.onMessage = { Console.error("\(command): \($0)") }
+        session.loader = { path in
+            // Parse first: a bad file leaves the current content playing.
+            let prepared = try prepare(path, preset: nil, options: options)
+            session.content.close()
+            return try open(prepared, options: options, monotonic: monotonic)
+        }
+        defer { session.content.close() }
+
+        if let screenshot, let at {
+            try takeScreenshot(session, atMs: at, to: screenshot, input: inputPath)
+            return
+        }
+        session.start(paused: args.flag("--paused"))
+        let outcome: (ending: ViewerLoop.Ending, stats: FrameStats)
+        do {
+            outcome = try ViewerLoop.run(session, exitAfter: exitAfter)
+        } catch {
+            throw CommandFailure(.unavailable, "pulsar: error: display: \(error)")
+        }
+        if let failure = session.content.player.failure {
+            throw CommandFailure(.unavailable, "pulsar: error: device: \(failure)")
+        }
+        if let path = args.value("--frame-stats") {
+            do {
+                try Data(outcome.stats.json.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw CommandFailure(.ioError, "pulsar: error: cannot write \(path): \(error.localizedDescription)")
+            }
+        }
+        if !setup.quiet {
+            let s = outcome.stats
+            Console.error("viewed \(s.presented) frames at \(Int(s.refreshHz)) Hz over \(String(format: "%.1f", s.seconds)) s, \(s.missed) missed; \(window.videoDriver) / \(window.rendererName)")
+        }
+    }
+
+    /// `--screenshot OUT --at MS`: hold at MS, wait for the clock to report it, show it, save it.
+    private static func takeScreenshot(_ session: ViewerSession, atMs ms: Double, to path: String, input: String) throws(CommandFailure) {
+        session.start(paused: true)
+        guard session.cueAndWait(atMs: ms) else {
+            throw CommandFailure(.unavailable, "pulsar: error: device: no position reported within 5 s")
+        }
+        let now = session.content.player.now()
+        do {
+            let area = try session.animationArea(at: now, width: session.surface.width, height: session.surface.height)
+            try session.surface.present(try session.frame(at: now))
+            try PNGWriter.write(area, to: path)
+        } catch let error as PNGError {
+            throw CommandFailure(.ioError, "pulsar: error: \(error)")
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(input): \(error)")
+        }
+    }
+
+    static func parseSize(_ text: String, command: String) throws(CommandFailure) -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (1...16_384).contains(parts[0]), (1...16_384).contains(parts[1]) else {
+            throw CommandFailure(.usage, "\(command): --size is WxH, each 1…16384, not '\(text)'")
+        }
+        return (parts[0], parts[1])
+    }
+
+    // MARK: Content
+
+    /// What an input becomes before a device is opened: the mixer and the animation.
+    struct Prepared {
+        var title: String
+        var mixer: PresetMixer
+        var pattern: PatternData
+        var animation: LottieAnimation?
+        var resourcePath: String
+    }
+
+    static func load(_ path: String, preset: String?, options: Options, monotonic: MonotonicClock) throws(CommandFailure) -> ViewerContent {
+        try open(try prepare(path, preset: preset, options: options), options: options, monotonic: monotonic)
+    }
+
+    /// Reads INPUT: a bundle preset, a pattern file, or a Lottie animation (played silent, for its
+    /// own duration).
+    static func prepare(_ path: String, preset id: String?, options: Options) throws(CommandFailure) -> Prepared {
+        let command = options.command
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure(.noInput, "pulsar: error: \(path): no such file")
+        }
+        let resourcePath = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var preset: PresetHandle
+        var animation: LottieAnimation?
+        var isBundle = false
+        if !PresetInput.looksLikeBundle(path), isLottie(path) {
+            let loaded = try LottieInput.load(path, preset: nil, command: command)
+            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            preset = PresetHandle(id: name, name: name, duration: loaded.timing.durationMilliseconds, pattern: PatternData(),
+                                  animation: AnimationAsset(source: path, data: loaded.json, frameRate: loaded.timing.frameRate,
+                                                            totalFrames: loaded.timing.frameCount))
+            animation = loaded
+        } else {
+            let input = try PresetInput(path, setup: options.setup, strict: false)
+            preset = try input.select(id ?? (input.presets.count > 1 ? input.presets.first(where: { $0.animation != nil })?.id ?? input.presets[0].id : nil),
+                                      command: command)
+            isBundle = input.isBundle
+            if let asset = preset.animation {
+                do {
+                    animation = try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
+                } catch {
+                    throw CommandFailure(.dataError, "pulsar: error: \(error)")
+                }
+            }
+        }
+        let mix = try MixOptions(options.args, setup: options.setup, isBundle: isBundle, endlessLoops: true, command: command)
+        var settings = mix.settings
+        settings.preloadAudio = true
+        do {
+            let mixer = try PresetMixer(preset: preset, settings: settings, range: mix.range)
+            return Prepared(title: isBundle ? "\(URL(fileURLWithPath: path).lastPathComponent) · \(preset.id)" : URL(fileURLWithPath: path).lastPathComponent,
+                            mixer: mixer, pattern: preset.pattern, animation: animation, resourcePath: resourcePath)
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(path): \(error)")
+        }
+    }
+
+    /// Opens the device and the renderer for prepared content.
+    static func open(_ prepared: Prepared, options: Options, monotonic: MonotonicClock) throws(CommandFailure) -> ViewerContent {
+        var renderer: LottieRenderer?
+        if let animation = prepared.animation {
+            do {
+                renderer = try LottieRenderer(jsonData: animation.json, resourcePath: prepared.resourcePath, source: animation.source)
+            } catch {
+                throw CommandFailure(.dataError, "pulsar: error: \(animation.source): \(error)")
+            }
+        }
+        let (player, _, name) = try options.choice.openPlayer(
+            mixer: prepared.mixer, monotonic: monotonic, period: options.period, buffer: options.buffer,
+            animationFrameRate: prepared.animation?.timing.frameRate,
+            simulated: { SimulatedDevice(clock: monotonic, behaviour: $0) }, command: options.command)
+        return ViewerContent(title: prepared.title, player: player, animation: prepared.animation, renderer: renderer,
+                             pattern: prepared.pattern, deviceName: name)
+    }
+
+    /// A `.lottie`, or JSON whose top level has Lottie's `layers` and `fr`.
+    static func isLottie(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".lottie") { return true }
+        guard lower.hasSuffix(".json"), let data = FileManager.default.contents(atPath: path),
+              let value = try? JSONParser().parse(Array(data)) else { return false }
+        return value["layers"] != nil && value["fr"] != nil
+    }
+}

@@ -1,0 +1,122 @@
+import PulsarLottieRender
+
+/// A straight-alpha colour for the viewer's own drawing (overlay, curves, background).
+public struct ViewerColor: Sendable, Equatable {
+    public var r: UInt8
+    public var g: UInt8
+    public var b: UInt8
+    public var a: UInt8
+
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
+    }
+
+    /// The same colour at `alpha` (0…255).
+    public func withAlpha(_ alpha: UInt8) -> ViewerColor { ViewerColor(r, g, b, alpha) }
+
+    /// Premultiplied ARGB32, as `ARGB32Image` stores pixels.
+    public var premultiplied: UInt32 {
+        let a = UInt32(self.a)
+        func pre(_ c: UInt8) -> UInt32 { (UInt32(c) * a + 127) / 255 }
+        return a << 24 | pre(r) << 16 | pre(g) << 8 | pre(b)
+    }
+}
+
+/// Drawing into an `ARGB32Image` with source-over blending of premultiplied pixels: rectangles,
+/// lines, the bitmap font, and whole images. Everything is clipped to the image.
+///
+/// Thread rules: a value wrapping its image; use one painter from one thread.
+public struct Painter {
+    public var image: ARGB32Image
+
+    public init(_ image: ARGB32Image) { self.image = image }
+
+    /// A painter on an opaque image of `width × height` filled with `color`.
+    public init(width: Int, height: Int, fill color: ViewerColor) {
+        image = ARGB32Image(width: width, height: height, pixels: [UInt32](repeating: color.withAlpha(255).premultiplied,
+                                                                            count: width * height))
+    }
+
+    /// `src` over `dst`, both premultiplied ARGB32: `dst · (255 − αsrc) / 255 + src` per
+    /// component, rounded.
+    @inline(__always)
+    public static func over(_ src: UInt32, _ dst: UInt32) -> UInt32 {
+        let sa = src >> 24
+        if sa == 255 { return src }
+        if sa == 0 { return dst }
+        let k = 255 - sa
+        func mix(_ shift: UInt32) -> UInt32 {
+            let d = (dst >> shift) & 0xFF
+            let s = (src >> shift) & 0xFF
+            return min(255, s + (d * k + 127) / 255) << shift
+        }
+        return mix(24) | mix(16) | mix(8) | mix(0)
+    }
+
+    /// Blends `color` over the pixels of the rectangle (clipped).
+    public mutating func fill(x: Int, y: Int, width: Int, height: Int, _ color: ViewerColor) {
+        let x0 = max(x, 0), y0 = max(y, 0)
+        let x1 = min(x + width, image.width), y1 = min(y + height, image.height)
+        guard x0 < x1, y0 < y1 else { return }
+        let src = color.premultiplied
+        let w = image.width
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            for row in y0..<y1 {
+                for column in x0..<x1 { p[row * w + column] = Self.over(src, p[row * w + column]) }
+            }
+        }
+    }
+
+    /// Blends `color` over one pixel (ignored outside the image).
+    public mutating func plot(x: Int, y: Int, _ color: ViewerColor) {
+        guard x >= 0, y >= 0, x < image.width, y < image.height else { return }
+        image.pixels[y * image.width + x] = Self.over(color.premultiplied, image.pixels[y * image.width + x])
+    }
+
+    /// A line `thickness` pixels wide from (x0, y0) to (x1, y1), ends included.
+    public mutating func line(from p0: (x: Double, y: Double), to p1: (x: Double, y: Double), thickness: Int = 1, _ color: ViewerColor) {
+        let steps = max(Int(max(abs(p1.x - p0.x), abs(p1.y - p0.y)).rounded(.up)), 1)
+        let half = thickness / 2
+        var last: (Int, Int)?
+        for i in 0...steps {
+            let t = Double(i) / Double(steps)
+            let x = Int((p0.x + (p1.x - p0.x) * t).rounded()), y = Int((p0.y + (p1.y - p0.y) * t).rounded())
+            if let last, last == (x, y) { continue }
+            last = (x, y)
+            fill(x: x - half, y: y - half, width: thickness, height: thickness, color)
+        }
+    }
+
+    /// Draws `text` with its top-left corner at (x, y), each font pixel `scale × scale` pixels.
+    public mutating func text(_ text: String, x: Int, y: Int, scale: Int = 1, _ color: ViewerColor) {
+        var cx = x
+        for character in text {
+            let rows = BitmapFont.rows(of: character)
+            for (r, bits) in rows.enumerated() {
+                for c in 0..<BitmapFont.glyphWidth where bits & (0x10 >> UInt8(c)) != 0 {
+                    fill(x: cx + c * scale, y: y + r * scale, width: scale, height: scale, color)
+                }
+            }
+            cx += BitmapFont.advance * scale
+        }
+    }
+
+    /// Draws `source` (premultiplied) over the image with its top-left corner at (x, y).
+    public mutating func draw(_ source: ARGB32Image, x: Int, y: Int) {
+        let x0 = max(x, 0), y0 = max(y, 0)
+        let x1 = min(x + source.width, image.width), y1 = min(y + source.height, image.height)
+        guard x0 < x1, y0 < y1 else { return }
+        let w = image.width, sw = source.width
+        source.pixels.withUnsafeBufferPointer { s in
+            image.pixels.withUnsafeMutableBufferPointer { d in
+                for row in y0..<y1 {
+                    let so = (row - y) * sw - x, doff = row * w
+                    for column in x0..<x1 { d[doff + column] = Self.over(s[so + column], d[doff + column]) }
+                }
+            }
+        }
+    }
+}

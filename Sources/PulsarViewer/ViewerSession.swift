@@ -1,0 +1,295 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PulsarCore
+import PulsarEngine
+import PulsarLottie
+import PulsarLottiePlayer
+import PulsarLottieRender
+
+/// The viewer's logic, independent of the window: input events become transport commands, and
+/// each display slot becomes a picture of the instant the engine's clock says is being heard.
+///
+/// Keys: space pauses / resumes (plays from the start once playback ended), ← / → seek by
+/// `seekStepMs`, `l` turns looping on / off, `r` reverse (boomerang) on / off (on also loops),
+/// `h` haptics on / off, `q` / Escape quit. Dragging with the button held scrubs: the content
+/// holds (`HapticPlayer.cue`) at the time under the pointer (x across the window's width = 0 …
+/// duration), and playback resumes on release if it was playing. A dropped file is opened with
+/// `loader`; on failure the old content stays and the reason is shown and passed to `onMessage`.
+///
+/// The animation area fills the surface; the content mode decides how the composition sits in
+/// it. The overlay (time, frame, loop, haptics, a progress bar) is drawn over its bottom edge.
+///
+/// Thread rules: the main thread, with the surface. Never blocks, except `cueAndWait`.
+public final class ViewerSession {
+    /// What the transport is doing, as the viewer commanded it (an ended play counts as stopped).
+    public enum Mode: Sendable, Equatable { case playing, paused, stopped }
+
+    public let surface: ViewerSurface
+    public private(set) var content: ViewerContent
+    public var contentMode: LottieContentMode
+    public var showsOverlay = true
+    public var seekStepMs = 500.0
+    /// Opens a dropped file.
+    public var loader: ((String) throws -> ViewerContent)?
+    /// Errors and notices meant for the user (one line each).
+    public var onMessage: ((String) -> Void)?
+    /// The window's background behind the animation.
+    public var background = ViewerColor(242, 242, 242)
+
+    public private(set) var mode: Mode = .stopped
+    public private(set) var looping: Bool
+    public private(set) var reversing: Bool
+    private var scrub: (wasPlaying: Bool, lastMs: Double)?
+    private var message: (text: String, until: MonotonicTime)?
+    private var canvas = ARGB32Image(width: 0, height: 0)
+    private var curves: HapticCurveView?
+
+    public init(content: ViewerContent, surface: ViewerSurface, contentMode: LottieContentMode = .aspectFit) {
+        self.content = content
+        self.surface = surface
+        self.contentMode = contentMode
+        let timeline = content.player.mixer.timeline
+        looping = timeline.isEndless || timeline.loopCount > 1
+        reversing = timeline.reverse
+        adopt(content)
+    }
+
+    /// Starts the player's thread and plays from the start, or (`paused`) holds at 0 ms.
+    public func start(paused: Bool) {
+        if content.startsPlayerThread, !content.player.isRunning { content.player.start() }
+        if paused {
+            content.player.cue(atMs: 0)
+            mode = .paused
+        } else {
+            content.player.play()
+            mode = .playing
+        }
+    }
+
+    /// Drains the player's events (feeds the clock, notes an ended play). Call once a slot.
+    public func poll() { content.player.poll() }
+
+    // MARK: Input
+
+    /// Acts on `event`, which arrived at `time`. Returns false when the viewer should close.
+    public func handle(_ event: ViewerEvent, at time: MonotonicTime) -> Bool {
+        let player = content.player
+        switch event {
+        case .closed, .key(.quit):
+            return false
+        case .key(.playPause):
+            switch mode {
+            case .playing: player.pause(); mode = .paused
+            case .paused: player.resume(); mode = .playing
+            case .stopped: player.play(); mode = .playing
+            }
+        case .key(.seekBack), .key(.seekForward):
+            let now = player.contentTime(at: time) ?? 0
+            seek(toMs: now + (event == .key(.seekBack) ? -seekStepMs : seekStepMs))
+        case .key(.loop):
+            setLoop(!looping, reverse: reversing)
+        case .key(.reverse):
+            setLoop(true, reverse: !reversing)
+        case .key(.haptics):
+            player.hapticsEnabled.toggle()
+            notify("haptics \(player.hapticsEnabled ? "on" : "off")", at: time, log: false)
+        case .pointerDown(let x, _):
+            scrub = (mode == .playing, -1)
+            scrub(toX: x)
+        case .pointerDragged(let x, _):
+            if scrub != nil { scrub(toX: x) }
+        case .pointerUp(let x, _):
+            guard let state = scrub else { break }
+            scrub(toX: x)
+            scrub = nil
+            if state.wasPlaying { player.resume(); mode = .playing }
+        case .resized:
+            break
+        case .fileDropped(let path):
+            open(path, at: time)
+        }
+        return true
+    }
+
+    private func seek(toMs ms: Double) {
+        let target = min(max(ms, 0), content.player.durationMs)
+        if mode == .stopped {
+            content.player.cue(atMs: target)
+            mode = .paused
+        } else {
+            content.player.setTimestamp(target)
+        }
+    }
+
+    private func scrub(toX x: Int) {
+        let ms = min(max(Double(x) / Double(max(surface.width - 1, 1)), 0), 1) * content.player.durationMs
+        guard var state = scrub, ms != state.lastMs else { return }
+        state.lastMs = ms
+        scrub = state
+        content.player.cue(atMs: ms)
+        mode = .paused
+    }
+
+    private func setLoop(_ loop: Bool, reverse: Bool) {
+        do {
+            guard try content.player.setLoop(loop, count: nil, reverse: loop && reverse) else {
+                notify("busy: try again", at: content.player.now(), log: false)
+                return
+            }
+            looping = loop
+            reversing = loop && reverse
+        } catch {
+            notify("loop: \(error)", at: content.player.now(), log: true)
+        }
+    }
+
+    private func open(_ path: String, at time: MonotonicTime) {
+        guard let loader else { return }
+        do {
+            let next = try loader(path)
+            content.close()
+            content = next
+            let timeline = next.player.mixer.timeline
+            looping = timeline.isEndless || timeline.loopCount > 1
+            reversing = timeline.reverse
+            adopt(next)
+            start(paused: false)
+            notify("opened \(next.title)", at: time, log: false)
+        } catch {
+            notify(MessageText.oneLine("\(error)"), at: time, log: true)
+        }
+    }
+
+    private func adopt(_ content: ViewerContent) {
+        curves = nil
+        surface.title = "pulsar view — \(content.title)"
+        content.player.completion = { [weak self] _ in
+            guard let self, self.content === content else { return }
+            if self.mode == .playing { self.mode = .stopped }
+        }
+    }
+
+    private func notify(_ text: String, at time: MonotonicTime, log: Bool) {
+        message = (text, time.adding(seconds: 3))
+        if log { onMessage?(text) }
+    }
+
+    // MARK: Drawing
+
+    /// The content time (ms) the clock says is heard at `time`, or nil before the device
+    /// reported a position.
+    public func contentMs(at time: MonotonicTime) -> Double? { content.player.contentTime(at: time) }
+
+    /// The animation area at `time`, `width × height`, without the overlay: the animation frame
+    /// the engine's clock gives for `time` rendered by rlottie (premultiplied, transparent where
+    /// the animation is), or the curve view with its playhead. Before the clock has a position
+    /// the frame of content time 0 is shown.
+    public func animationArea(at time: MonotonicTime, width: Int, height: Int) throws -> ARGB32Image {
+        if let controller = content.controller, let renderer = content.renderer {
+            let timing = controller.timing
+            let frame = controller.currentFrame(at: time) ?? timing.inPoint
+            if canvas.width != width || canvas.height != height { canvas = ARGB32Image(width: width, height: height) }
+            try renderer.render(frame: Self.renderIndex(of: frame, timing: timing), into: &canvas, contentMode: contentMode)
+            return canvas
+        }
+        if curves?.width != width || curves?.height != height {
+            curves = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: height)
+        }
+        return curves!.image(playheadMs: contentMs(at: time) ?? 0)
+    }
+
+    /// The rlottie frame number drawn for composition frame `frame`: whole frames from `ip`,
+    /// rounded down (as `pulsar frame` does).
+    public static func renderIndex(of frame: LottieFrame, timing: LottieTiming) -> Int {
+        max(Int((frame.value - timing.inPoint.value).rounded(.down)), 0)
+    }
+
+    /// The whole picture for `time` at the surface's size: background, animation area, overlay.
+    public func frame(at time: MonotonicTime) throws -> ARGB32Image {
+        let width = surface.width, height = surface.height
+        let area = try animationArea(at: time, width: width, height: height)
+        var painter = Painter(width: width, height: height, fill: content.controller == nil ? HapticCurveView.backgroundColor : background)
+        painter.draw(area, x: 0, y: 0)
+        if showsOverlay { drawOverlay(&painter, at: time) }
+        return painter.image
+    }
+
+    /// The overlay's text lines at `time`.
+    public func statusLines(at time: MonotonicTime) -> [String] {
+        let player = content.player
+        let ms = contentMs(at: time)
+        let state: String
+        switch mode {
+        case .playing: state = ms == nil ? "STARTING" : "PLAYING"
+        case .paused: state = "PAUSED"
+        case .stopped: state = "STOPPED"
+        }
+        var first = "\(state)  \(Self.seconds(ms ?? 0)) / \(Self.seconds(player.durationMs)) S"
+        if let controller = content.controller {
+            let frame = controller.currentFrame(at: time) ?? controller.timing.inPoint
+            first += "  FRAME \(Self.renderIndex(of: frame, timing: controller.timing)) / \(Self.frameCount(controller.timing))"
+        }
+        var second: String
+        if let (iteration, count) = player.iteration(at: time), looping {
+            second = "LOOP \(iteration + 1)/\(count == PlaybackTimeline.endless ? "∞" : String(count))"
+        } else {
+            second = looping ? "LOOP ON" : "LOOP OFF"
+        }
+        if reversing { second += " REVERSE" }
+        second += "  HAPTICS \(player.hapticsEnabled ? "ON" : "OFF")  \(content.deviceName.uppercased())"
+        var lines = [first, second]
+        if let message, message.until > time { lines.append(message.text) }
+        return lines
+    }
+
+    private func drawOverlay(_ painter: inout Painter, at time: MonotonicTime) {
+        let width = painter.image.width, height = painter.image.height
+        let lines = statusLines(at: time)
+        let scale = width >= 480 ? 2 : 1
+        let lineHeight = (BitmapFont.glyphHeight + 3) * scale
+        let barHeight = max(3, scale * 2)
+        let panel = lines.count * lineHeight + barHeight + 6 * scale
+        painter.fill(x: 0, y: height - panel, width: width, height: panel, ViewerColor(0, 0, 0, 150))
+        // Progress bar with the playhead.
+        let duration = content.player.durationMs
+        let fraction = duration > 0 ? min(max((contentMs(at: time) ?? 0) / duration, 0), 1) : 0
+        let barY = height - panel + 2 * scale
+        painter.fill(x: 0, y: barY, width: width, height: barHeight, ViewerColor(255, 255, 255, 60))
+        painter.fill(x: 0, y: barY, width: Int(Double(width) * fraction), height: barHeight, HapticCurveView.amplitudeColor)
+        for (k, line) in lines.enumerated() {
+            let color = k == 2 ? ViewerColor(255, 200, 120) : ViewerColor(255, 255, 255)
+            painter.text(line, x: 4 * scale, y: barY + barHeight + 3 * scale + k * lineHeight, scale: scale, color)
+        }
+    }
+
+    private static func seconds(_ ms: Double) -> String {
+        let tenths = Int((max(ms, 0)).rounded(.down))
+        let s = tenths / 1000, rest = tenths % 1000
+        return "\(s).\(rest < 10 ? "00" : rest < 100 ? "0" : "")\(rest)"
+    }
+
+    private static func frameCount(_ timing: LottieTiming) -> Int {
+        Int((timing.outPoint.value - timing.inPoint.value).rounded(.up))
+    }
+
+    // MARK: Screenshots
+
+    /// Holds the content at `ms` (`HapticPlayer.cue`) and waits, polling, until the clock reports
+    /// exactly that content time. False after `timeout` seconds (no device position came).
+    public func cueAndWait(atMs ms: Double, timeout: Double = 5) -> Bool {
+        let player = content.player
+        let rate = player.mixer.settings.sampleRate
+        let timeline = player.mixer.timeline
+        let expected = Double(player.timelineFrame(atMs: ms) + timeline.segmentStart) * 1000 / Double(rate.hertz)
+        guard player.cue(atMs: ms) else { return false }
+        mode = .paused
+        let deadline = player.now().adding(seconds: timeout)
+        while player.now() < deadline {
+            player.poll()
+            if let heard = player.contentTime(at: player.now()), abs(heard - expected) < 1e-6 { return true }
+            usleep(2_000)
+        }
+        return false
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import PulsarLottieRender
+import Testing
+
+/// `pulsar view` through SDL's offscreen video driver (no display needed): screenshots equal
+/// `pulsar frame`, the pacing figures are written, and bad input fails in one line.
+@Suite("View CLI", .serialized)
+struct ViewCLITests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// The project's demo bundle, built from Resources/ by scripts/make-demo-bundle.sh with the
+    /// pulsar under test (its audio is made at build time), once per test run.
+    static let demoBundle: String = {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-view-demo-\(getpid())").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [root.appendingPathComponent("scripts/make-demo-bundle.sh").path, out, CLI.executable ?? "pulsar"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try? process.run()
+        process.waitUntilExit()
+        return out + "/demo.pulsar"
+    }()
+    static let offscreen = ["SDL_VIDEODRIVER": "offscreen"]
+
+    @Test("The viewer's screenshot of the demo bundle at 1 200 ms equals `pulsar frame` at 1 200 ms")
+    func screenshotEqualsFrame() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        for at in ["1200", "0"] {
+            let view = try CLI.run(["view", Self.demoBundle, "--preset", "heartbeat", "--device", "sim", "--screenshot",
+                                    dir.file("view-\(at).png"), "--at", at], environment: Self.offscreen)
+            #expect(view.status == 0, "\(view)")
+            let frame = try CLI.run(["frame", Self.demoBundle, "--preset", "heartbeat", "--at", at, "-o", dir.file("frame-\(at).png")])
+            #expect(frame.status == 0, "\(frame)")
+        }
+        let view = try PNGWriter.readRGBA(from: dir.file("view-1200.png"))
+        let frame = try PNGWriter.readRGBA(from: dir.file("frame-1200.png"))
+        #expect(view.width == frame.width && view.height == frame.height)
+        #expect(view.rgba == frame.rgba, "pixel for pixel")
+        #expect(view.rgba != (try PNGWriter.readRGBA(from: dir.file("view-0.png"))).rgba, "1 200 ms is another frame than 0 ms")
+        #expect(try PNGWriter.readRGBA(from: dir.file("view-0.png")).rgba == (try PNGWriter.readRGBA(from: dir.file("frame-0.png"))).rgba)
+    }
+
+    @Test("The same on the corpus demo.pulsar preset verified, at a size and content mode of its own",
+          .enabled(if: BundleCLITests.bundles != nil, "corpus absent: ../shared/corpus"))
+    func corpusScreenshot() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let bundle = BundleCLITests.bundles! + "/demo.pulsar"
+        let view = try CLI.run(["view", bundle, "--preset", "verified", "--device", "sim", "--size", "320x200", "--mode", "fill",
+                                "--screenshot", dir.file("v.png"), "--at", "1200"], environment: Self.offscreen)
+        #expect(view.status == 0, "\(view)")
+        let frame = try CLI.run(["frame", bundle, "--preset", "verified", "--size", "320x200", "--mode", "fill", "--at", "1200",
+                                 "-o", dir.file("f.png")])
+        #expect(frame.status == 0, "\(frame)")
+        let a = try PNGWriter.readRGBA(from: dir.file("v.png")), b = try PNGWriter.readRGBA(from: dir.file("f.png"))
+        #expect(a.width == 320 && a.height == 200 && a.rgba == b.rgba)
+        #expect(a.rgba.enumerated().contains { $0.offset % 4 == 3 && $0.element != 0 }, "something is drawn")
+    }
+
+    @Test("A pattern without animation is drawn as curves with the playhead at the instant asked for")
+    func patternCurves() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let pattern = Self.root.appendingPathComponent("Resources/patterns/demo.json").path
+        let r = try CLI.run(["view", pattern, "--device", "sim", "--size", "400x200", "--screenshot", dir.file("c.png"), "--at", "0"],
+                            environment: Self.offscreen)
+        #expect(r.status == 0, "\(r)")
+        let png = try PNGWriter.readRGBA(from: dir.file("c.png"))
+        #expect(png.width == 400 && png.height == 200)
+        // Opaque everywhere (the curve view has its own background), with white playhead pixels
+        // at the plot's left edge (0 ms).
+        #expect(stride(from: 3, to: png.rgba.count, by: 4).allSatisfy { png.rgba[$0] == 255 })
+        let whiteColumns = Set((0..<(400 * 200)).filter { png.rgba[$0 * 4] == 255 && png.rgba[$0 * 4 + 1] == 255 && png.rgba[$0 * 4 + 2] == 255 }
+            .map { $0 % 400 })
+        #expect(!whiteColumns.isEmpty && whiteColumns.max()! < 40, "\(whiteColumns.sorted())")
+    }
+
+    @Test("--exit-after and --frame-stats: the window runs, presents frames at 60 Hz and writes the figures")
+    func frameStats() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let r = try CLI.run(["view", Self.demoBundle, "--preset", "heartbeat", "--device", "sim", "--size", "96x96",
+                             "--exit-after", "1", "--frame-stats", dir.file("s.json")], environment: Self.offscreen)
+        #expect(r.status == 0, "\(r)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("s.json")))) as? [String: Any]
+        let stats = try #require(json)
+        #expect(stats["refreshHz"] as? Double == 60)
+        let slots = try #require(stats["slots"] as? Int), presented = try #require(stats["presented"] as? Int)
+        #expect(slots == 60, "one second of 60 Hz slots")
+        #expect(presented > 0 && presented + (stats["missed"] as? Int ?? -1) == slots)
+        #expect(r.stderrLines.last?.hasPrefix("viewed \(presented) frames at 60 Hz") == true, "\(r)")
+    }
+
+    @Test("Bad use fails with one line and a documented code, writing nothing")
+    func errors() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let shot = dir.file("s.png")
+        let cases: [([String], [String: String], Int32, String)] = [
+            (["view", Self.demoBundle, "--preset", "heartbeat", "--screenshot", shot], Self.offscreen, 64, "--screenshot needs --at"),
+            (["view", Self.demoBundle, "--preset", "heartbeat", "--screenshot", dir.file("s.txt"), "--at", "5"], Self.offscreen, 64, "PNG"),
+            (["view", dir.file("missing.pulsar"), "--screenshot", shot, "--at", "5"], Self.offscreen, 66, "missing.pulsar"),
+            (["view", Self.demoBundle, "--preset", "nope", "--screenshot", shot, "--at", "5"], Self.offscreen, 64, "no preset 'nope'"),
+            (["view", Self.demoBundle, "--preset", "heartbeat", "--device", "sim", "--screenshot", shot, "--at", "5"],
+             ["SDL_VIDEODRIVER": "no-such-driver", "DISPLAY": ""], 69, "display"),
+        ]
+        for (arguments, environment, status, text) in cases {
+            let r = try CLI.run(arguments, environment: environment)
+            #expect(r.status == status, "\(arguments): \(r)")
+            #expect(r.stderrLines.count == 1 && r.stderr.contains(text), "\(arguments): \(r)")
+            #expect(!FileManager.default.fileExists(atPath: shot))
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import PulsarCore
+import PulsarEngine
+import PulsarLottie
+import PulsarLottieRender
+import PulsarViewer
+import Testing
+
+/// The viewer's logic on its twins: keys, drag, drops, and the picture of each instant.
+@Suite struct ViewerSessionTests {
+    @Test("Each slot shows the rlottie frame of the content time the engine's clock reports, frozen while paused")
+    func framesFollowTheClock() throws {
+        let animation = try ViewerRig.demoAnimation()
+        let rig = try ViewerRig(animation: animation)
+        let reference = try LottieRenderer(jsonData: animation.json, source: "reference")
+        rig.session.start(paused: false)
+        try rig.advance(seconds: 0.6)
+        for _ in 0..<5 {
+            try rig.advance(seconds: 0.137)
+            let now = rig.clock.now()
+            let ms = try #require(rig.contentMs)
+            // Frame number written out independently: whole frames of fr from ip.
+            let index = Int((ms * animation.timing.frameRate / 1000).rounded(.down))
+            let expected = try reference.render(frame: index, width: 200, height: 200, contentMode: .aspectFit)
+            #expect(try rig.session.animationArea(at: now, width: 200, height: 200) == expected, "at \(ms) ms, frame \(index)")
+        }
+        #expect(rig.handle(.key(.playPause)))
+        try rig.advance(seconds: 0.1)
+        #expect(rig.session.mode == .paused)
+        let held = try #require(rig.contentMs)
+        let heldArea = try rig.session.animationArea(at: rig.clock.now(), width: 200, height: 200)
+        try rig.advance(seconds: 0.3)
+        #expect(rig.contentMs == held, "the clock holds while paused")
+        #expect(try rig.session.animationArea(at: rig.clock.now(), width: 200, height: 200) == heldArea)
+        #expect(rig.session.statusLines(at: rig.clock.now())[0].hasPrefix("PAUSED"))
+        #expect(rig.handle(.key(.playPause)))
+        try rig.advance(seconds: 0.2)
+        #expect(rig.session.mode == .playing)
+        #expect(try #require(rig.contentMs) > held + 100, "resumed")
+    }
+
+    @Test("--paused holds at 0 ms until space; ← / → seek by 500 ms (clamped at 0)")
+    func pausedStartAndSeeks() throws {
+        let rig = try ViewerRig(animation: try ViewerRig.demoAnimation())
+        rig.session.start(paused: true)
+        try rig.advance(seconds: 0.3)
+        #expect(rig.contentMs == 0)
+        #expect(rig.handle(.key(.seekForward)))
+        try rig.advance(seconds: 0.1)
+        #expect(rig.contentMs == 500, "a seek while paused stays paused at the target")
+        #expect(rig.handle(.key(.seekBack)))
+        #expect(rig.handle(.key(.seekBack)))
+        try rig.advance(seconds: 0.1)
+        #expect(rig.contentMs == 0)
+        #expect(rig.handle(.key(.playPause)))
+        try rig.advance(seconds: 0.5)
+        let playing = try #require(rig.contentMs)
+        #expect(playing > 400 && playing < 520, "\(playing)")
+        #expect(rig.handle(.key(.seekForward)))
+        try rig.advance(seconds: 0.05)
+        let after = try #require(rig.contentMs)
+        // +500 ms, plus what played between the key and now (≤ the 50 ms advanced).
+        #expect(after >= playing + 500 && after <= playing + 560, "\(playing) → \(after)")
+    }
+
+    @Test("Dragging scrubs: the content holds at the pointer's time and resumes on release if it was playing")
+    func dragScrubs() throws {
+        let rig = try ViewerRig(animation: try ViewerRig.demoAnimation())
+        let duration = rig.player.durationMs
+        rig.session.start(paused: false)
+        try rig.advance(seconds: 0.3)
+        func expectedMs(_ x: Int) -> Double {
+            let frame = (Double(x) / 199 * duration * 48).rounded()
+            return frame / 48
+        }
+        #expect(rig.handle(.pointerDown(x: 149, y: 10)))
+        try rig.advance(seconds: 0.1)
+        #expect(rig.session.mode == .paused)
+        #expect(abs(try #require(rig.contentMs) - expectedMs(149)) < 1e-6)
+        #expect(rig.handle(.pointerDragged(x: 50, y: 90)))
+        try rig.advance(seconds: 0.1)
+        #expect(abs(try #require(rig.contentMs) - expectedMs(50)) < 1e-6)
+        try rig.advance(seconds: 0.2)
+        #expect(abs(try #require(rig.contentMs) - expectedMs(50)) < 1e-6, "held while the button is down")
+        #expect(rig.handle(.pointerUp(x: 50, y: 90)))
+        try rig.advance(seconds: 0.2)
+        #expect(rig.session.mode == .playing)
+        #expect(try #require(rig.contentMs) > expectedMs(50) + 100)
+    }
+
+    @Test("l, r and h change the loop, the boomerang and the haptics on the player, and the overlay says so")
+    func loopReverseHaptics() throws {
+        let rig = try ViewerRig(animation: try ViewerRig.demoAnimation())
+        rig.session.start(paused: false)
+        try rig.advance(seconds: 0.2)
+        #expect(!rig.player.mixer.timeline.isEndless)
+        #expect(rig.handle(.key(.loop)))
+        #expect(rig.player.mixer.timeline.isEndless && !rig.player.mixer.timeline.reverse)
+        #expect(rig.handle(.key(.reverse)))
+        #expect(rig.player.mixer.timeline.isEndless && rig.player.mixer.timeline.reverse)
+        try rig.advance(seconds: 0.1)
+        let lines = rig.session.statusLines(at: rig.clock.now())
+        #expect(lines[1].hasPrefix("LOOP 1/∞ REVERSE"), "\(lines)")
+        #expect(rig.handle(.key(.loop)))
+        #expect(rig.player.mixer.timeline.loopCount == 1 && !rig.player.mixer.timeline.reverse)
+        #expect(rig.player.hapticsEnabled)
+        #expect(rig.handle(.key(.haptics)))
+        #expect(!rig.player.hapticsEnabled)
+        #expect(rig.session.statusLines(at: rig.clock.now())[1].contains("HAPTICS OFF"))
+        #expect(!rig.handle(.key(.quit)))
+        #expect(!rig.handle(.closed))
+    }
+
+    @Test("Once playback ends the transport is stopped; space plays from the start again")
+    func endAndReplay() throws {
+        let rig = try ViewerRig(animation: try ViewerRig.demoAnimation())
+        rig.session.start(paused: false)
+        try rig.advance(seconds: rig.player.durationMs / 1000 + 0.3)
+        #expect(rig.session.mode == .stopped)
+        #expect(rig.session.statusLines(at: rig.clock.now())[0].hasPrefix("STOPPED"))
+        #expect(rig.handle(.key(.playPause)))
+        try rig.advance(seconds: 0.3)
+        #expect(rig.session.mode == .playing)
+        #expect(try #require(rig.contentMs) < 320)
+    }
+
+    @Test("Without an animation the area shows the pattern's curves with a playhead at the content time")
+    func curvesWithPlayhead() throws {
+        let rig = try ViewerRig(animation: nil, ms: 2_000, width: 400, height: 200)
+        rig.session.start(paused: true)
+        try rig.advance(seconds: 0.1)
+        let view = HapticCurveView(pattern: ViewerRig.pattern(ms: 2_000), durationMs: 2_000, width: 400, height: 200)
+        for ms in [250.0, 1_000, 1_750] {
+            #expect(rig.handle(.pointerDown(x: Int((ms / 2_000 * 399).rounded()), y: 0)))
+            #expect(rig.handle(.pointerUp(x: Int((ms / 2_000 * 399).rounded()), y: 0)))
+            try rig.advance(seconds: 0.1)
+            let heard = try #require(rig.contentMs)
+            let area = try rig.session.animationArea(at: rig.clock.now(), width: 400, height: 200)
+            #expect(area == view.image(playheadMs: heard))
+            let x = Int(view.x(atMs: heard).rounded())
+            let y = view.plot.y + view.plot.height / 2
+            #expect(area[x, y] == HapticCurveView.playheadColor.premultiplied, "playhead at x \(x) for \(heard) ms")
+            #expect(area[x + 6, y] != HapticCurveView.playheadColor.premultiplied)
+        }
+        #expect(try rig.session.animationArea(at: rig.clock.now(), width: 400, height: 200)[0, 0] == HapticCurveView.backgroundColor.premultiplied)
+    }
+
+    @Test("The window's picture is the animation over the background, with the overlay only along the bottom")
+    func composition() throws {
+        let rig = try ViewerRig(animation: try ViewerRig.demoAnimation(), width: 300, height: 300)
+        rig.session.start(paused: true)
+        #expect(rig.session.cueAndWait(atMs: 0, timeout: 0) == false, "no position yet without stepping")
+        try rig.advance(seconds: 0.2)
+        let now = rig.clock.now()
+        let area = try rig.session.animationArea(at: now, width: 300, height: 300)
+        let picture = try rig.session.frame(at: now)
+        let background = rig.session.background.premultiplied
+        var differing = Set<Int>()
+        for y in 0..<300 {
+            for x in 0..<300 where picture[x, y] != Painter.over(area[x, y], background) { differing.insert(y) }
+        }
+        #expect(!differing.isEmpty, "an overlay is drawn")
+        #expect(differing.min()! > 200, "only over the bottom band (from row \(differing.min()!))")
+        rig.session.showsOverlay = false
+        let bare = try rig.session.frame(at: now)
+        #expect((0..<300).allSatisfy { y in (0..<300).allSatisfy { x in bare[x, y] == Painter.over(area[x, y], background) } })
+    }
+
+    @Test("A dropped file is opened by the loader; a failure keeps the content and tells the user in one line")
+    func drops() throws {
+        let rig = try ViewerRig(animation: try ViewerRig.demoAnimation())
+        rig.session.start(paused: false)
+        let original = rig.session.content
+        var messages: [String] = []
+        rig.session.onMessage = { messages.append($0) }
+        struct Refused: Error, CustomStringConvertible { var description: String { "x.json: line 3: not a pattern\nmore" } }
+        rig.session.loader = { _ in throw Refused() }
+        #expect(rig.handle(.fileDropped("/tmp/x.json")))
+        #expect(rig.session.content === original)
+        #expect(messages.count == 1 && !messages[0].contains("\n") && messages[0].contains("x.json"), "\(messages)")
+        let other = try ViewerRig(animation: nil)
+        rig.session.loader = { path in
+            #expect(path == "/tmp/tap.json")
+            return other.session.content
+        }
+        #expect(rig.handle(.fileDropped("/tmp/tap.json")))
+        #expect(rig.session.content === other.session.content)
+        #expect(rig.surface.title == "pulsar view — rig")
+    }
+
+    @Test("The loop presents one picture a slot at the pacer's deadlines and ends on close or time-out")
+    func loopRuns() throws {
+        let rig = try ViewerRig(animation: try ViewerRig.demoAnimation(), width: 64, height: 64)
+        rig.session.start(paused: false)
+        var drawnAt: [MonotonicTime] = []
+        let outcome = try ViewerLoop.run(rig.session, exitAfter: 1.0, clock: rig.clock) { deadline in
+            drawnAt.append(deadline)
+            // Time passes to the deadline, the device playing on meanwhile.
+            while rig.clock.now() < deadline {
+                try? rig.player.core.step()
+                rig.clock.advance(seconds: min(Double(ViewerRig.period) / ViewerRig.rate, deadline.seconds(since: rig.clock.now())))
+            }
+        }
+        #expect(outcome.ending == .timeUp)
+        #expect(outcome.stats.missed == 0 && outcome.stats.presented == 60, "\(outcome.stats)")
+        #expect(rig.surface.presentedCount == 60)
+        #expect(zip(drawnAt, drawnAt.dropFirst()).allSatisfy { abs($1.seconds(since: $0) - 1.0 / 60) < 1e-8 })
+        rig.surface.send(.key(.playPause), .closed)
+        let closed = try ViewerLoop.run(rig.session, clock: rig.clock) { _ in }
+        #expect(closed.ending == .closed)
+        #expect(rig.session.mode == .paused, "events before the close were handled")
+    }
+}
