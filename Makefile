@@ -2,10 +2,11 @@
 # Each installs the Debian packages it needs (only when dpkg says one is missing), then builds.
 
 SWIFT ?= swift
-DEB_PACKAGES := pkg-config libsndfile1-dev libzip-dev libsoxr-dev libasound2-dev librlottie-dev libpng-dev
+DEB_PACKAGES := pkg-config libsndfile1-dev libzip-dev libsoxr-dev libasound2-dev librlottie-dev libpng-dev libsdl2-dev
 # A real audio server for the ALSA tests and the live benchmarks (a private PipeWire session).
 SERVER_PACKAGES := pipewire pipewire-bin pipewire-alsa wireplumber dbus
-BENCH_PACKAGES := sox alsa-utils
+# The viewer's frame benchmark runs under a virtual X server.
+BENCH_PACKAGES := sox alsa-utils xvfb
 OUT ?= out
 # The private PipeWire session `make test` runs the ALSA tests against.
 PW_DIR := $(CURDIR)/.build/pipewire-test
@@ -69,6 +70,8 @@ bench: deps-bench
 	cd Benchmarks && .build/release/drift
 	cd Benchmarks && .build/release/command-latency
 	cd Benchmarks && .build/release/live-play
+	cd Benchmarks && .build/release/lottie-render
+	cd Benchmarks && .build/release/viewer-frames
 
 clean:
 	rm -rf .build Benchmarks/.build $(OUT)

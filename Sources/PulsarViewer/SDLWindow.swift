@@ -127,6 +127,48 @@ public final class SDLWindow: ViewerSurface {
         SDL_RenderPresent(renderer)
     }
 
+    // MARK: Synthetic input (tests): SDL events pushed onto SDL's own queue.
+
+    /// Pushes a key press of SDL key code `sym` (e.g. `SDLK_SPACE`).
+    func postKey(_ sym: Int32) {
+        var event = SDL_Event()
+        event.type = SDL_KEYDOWN.rawValue
+        event.key.keysym.sym = sym
+        event.key.windowID = SDL_GetWindowID(window)
+        SDL_PushEvent(&event)
+    }
+
+    /// Pushes a left-button press (`down`), a motion with it held, or a release at (x, y).
+    func postPointer(_ type: SDL_EventType, x: Int32, y: Int32) {
+        var event = SDL_Event()
+        event.type = type.rawValue
+        if type == SDL_MOUSEMOTION {
+            event.motion.x = x
+            event.motion.y = y
+            event.motion.state = CSDL2_BUTTON_LMASK
+        } else {
+            event.button.button = UInt8(SDL_BUTTON_LEFT)
+            event.button.x = x
+            event.button.y = y
+        }
+        SDL_PushEvent(&event)
+    }
+
+    /// Pushes a file drop of `path` (SDL frees the copy when the event is read).
+    func postDrop(_ path: String) {
+        var event = SDL_Event()
+        event.type = SDL_DROPFILE.rawValue
+        event.drop.file = SDL_strdup(path)
+        SDL_PushEvent(&event)
+    }
+
+    /// Pushes a quit request (the window's close button).
+    func postQuit() {
+        var event = SDL_Event()
+        event.type = SDL_QUIT.rawValue
+        SDL_PushEvent(&event)
+    }
+
     private static func key(_ sym: SDL_Keycode) -> ViewerEvent.Key? {
         switch UInt32(bitPattern: sym) {
         case UInt32(SDLK_SPACE.rawValue): return .playPause
