@@ -80,9 +80,9 @@ enum FrameCommand {
             }
             properties.setValue(value, keypath: keypath)
         }
-        let overrides: [RenderOverride]
+        let overrides: [RlottieOverride]
         do {
-            overrides = try properties.resolve(in: animation).overrides(atFrame: LottieFrame(frame)).map(RenderOverride.init)
+            overrides = try properties.resolve(in: animation).overrides(atFrame: LottieFrame(frame))
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(input): \(error)")
         }

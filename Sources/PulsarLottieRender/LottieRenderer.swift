@@ -48,7 +48,8 @@ public struct LottiePlacement: Sendable, Equatable {
 /// Thread rules: owns a non-thread-safe `RlottieAnimation`, so it is not `Sendable`: one thread
 /// (or isolation domain) at a time. The returned images are plain `Sendable` values.
 public final class LottieRenderer {
-    /// The animation drawn; apply or clear overrides through it between renders.
+    /// The animation drawn; apply or clear overrides through it between renders
+    /// (`animation.setOverrides(resolved.overrides(atFrame:))` takes the model's `RlottieOverride`s).
     public let animation: RlottieAnimation
     private var scratch: [UInt32] = []
 

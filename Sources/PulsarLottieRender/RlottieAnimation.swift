@@ -1,58 +1,7 @@
 import CRlottie
 import CRlottieShim
 import Foundation
-
-/// A value rlottie can override on the objects a keypath matches. Values are in rlottie's units
-/// and ranges; `RlottieAnimation.apply(_:keypath:)` rejects values outside them (rlottie itself
-/// would ignore them silently).
-public enum RenderProperty: Sendable, Equatable, Hashable {
-    /// Fill color of Fill objects; each component in 0...1.
-    case fillColor(r: Double, g: Double, b: Double)
-    /// Fill opacity of Fill objects; 0...100.
-    case fillOpacity(Double)
-    /// Stroke color of Stroke objects; each component in 0...1.
-    case strokeColor(r: Double, g: Double, b: Double)
-    /// Stroke opacity of Stroke objects; 0...100.
-    case strokeOpacity(Double)
-    /// Stroke width of Stroke objects in composition units; 0 or more.
-    case strokeWidth(Double)
-    /// Transform position in composition units. Takes effect on shape groups only, not layers.
-    case position(x: Double, y: Double)
-    /// Transform scale in percent (100 = unscaled). Takes effect on shape groups only.
-    case scale(x: Double, y: Double)
-    /// Transform rotation in degrees. Takes effect on shape groups only.
-    case rotation(degrees: Double)
-
-    /// Nil when every value is finite and in range, else why not.
-    public var rangeProblem: String? {
-        func unit(_ value: Double) -> Bool { value.isFinite && value >= 0 && value <= 1 }
-        func percent(_ value: Double) -> Bool { value.isFinite && value >= 0 && value <= 100 }
-        switch self {
-        case let .fillColor(r, g, b), let .strokeColor(r, g, b):
-            return unit(r) && unit(g) && unit(b) ? nil : "color components must be in 0...1"
-        case let .fillOpacity(value), let .strokeOpacity(value):
-            return percent(value) ? nil : "opacity must be in 0...100"
-        case let .strokeWidth(value):
-            return value.isFinite && value >= 0 ? nil : "stroke width must be finite and not negative"
-        case let .position(x, y), let .scale(x, y):
-            return x.isFinite && y.isFinite ? nil : "values must be finite"
-        case let .rotation(degrees):
-            return degrees.isFinite ? nil : "rotation must be finite"
-        }
-    }
-}
-
-/// One property override: the rlottie keypath (dot-separated names from the layer name down,
-/// case-sensitive, `*` and `**` wildcards, e.g. `**.Fill 1`) and the value it sets.
-public struct RenderOverride: Sendable, Equatable, Hashable {
-    public var keypath: String
-    public var property: RenderProperty
-
-    public init(keypath: String, property: RenderProperty) {
-        self.keypath = keypath
-        self.property = property
-    }
-}
+import PulsarLottie
 
 /// A marker as rlottie reports it: frame numbers relative to the animation's first frame.
 public struct RlottieMarker: Sendable, Equatable, Hashable {
@@ -75,8 +24,9 @@ public enum RlottieError: Error, Equatable, CustomStringConvertible {
     case emptyComposition(source: String)
     /// A render size or row stride that cannot describe the buffer.
     case invalidRenderTarget(width: Int, height: Int, bytesPerRow: Int, bufferCount: Int)
-    /// An override value outside rlottie's range.
-    case invalidProperty(keypath: String, property: RenderProperty, reason: String)
+    /// An override whose value rlottie cannot take for its property: of another type than
+    /// `property.valueType`, or outside rlottie's range (rlottie would ignore it silently).
+    case invalidProperty(keypath: String, property: RlottieProperty, value: LottieValue, reason: String)
     /// A keypath rlottie cannot take (empty, or holding a NUL character).
     case invalidKeypath(String)
 
@@ -88,10 +38,18 @@ public enum RlottieError: Error, Equatable, CustomStringConvertible {
             return "the animation \(source) has no size or no frames"
         case let .invalidRenderTarget(width, height, bytesPerRow, count):
             return "cannot render \(width)×\(height) with \(bytesPerRow) bytes per row into \(count) pixels"
-        case let .invalidProperty(keypath, property, reason):
-            return "override \(property) at '\(keypath)': \(reason)"
+        case let .invalidProperty(keypath, property, value, reason):
+            return "override \(property.rawValue) = \(Self.text(of: value)) at '\(keypath)': \(reason)"
         case let .invalidKeypath(keypath):
             return "invalid rlottie keypath '\(keypath)'"
+        }
+    }
+
+    /// The value as given, unclamped (a colour's `hex` would clamp the out-of-range component).
+    private static func text(of value: LottieValue) -> String {
+        switch value {
+        case .color(let c): return "rgb(\(c.r), \(c.g), \(c.b))"
+        case .number, .point: return value.description
         }
     }
 }
@@ -135,7 +93,7 @@ public final class RlottieAnimation {
     /// Markers in file order.
     public let markers: [RlottieMarker]
     /// The overrides applied so far, in order (a later one on the same objects wins).
-    public private(set) var overrides: [RenderOverride] = []
+    public private(set) var overrides: [RlottieOverride] = []
 
     /// Loads an animation from Lottie JSON bytes.
     ///
@@ -234,23 +192,32 @@ public final class RlottieAnimation {
         return pixels
     }
 
-    /// Overrides `property` on every object `keypath` matches, from the next render on. A keypath
-    /// matching nothing is accepted and changes nothing (rlottie does not report it).
-    /// - Throws: `RlottieError.invalidProperty` for out-of-range values, `.invalidKeypath` for an
-    ///   empty keypath or one holding NUL.
-    public func apply(_ property: RenderProperty, keypath: String) throws {
-        if let reason = property.rangeProblem {
-            throw RlottieError.invalidProperty(keypath: keypath, property: property, reason: reason)
+    /// Overrides `override.property` with `override.value` on every object `override.keypath`
+    /// matches (an rlottie keypath: dot-separated names from the layer name down, case-sensitive,
+    /// `*` and `**` wildcards, e.g. `**.Fill 1`), from the next render on. A keypath matching
+    /// nothing is accepted and changes nothing (rlottie does not report it).
+    ///
+    /// Values are in rlottie's units and ranges (see `RlottieProperty`): colour components
+    /// (r, g, b; alpha is not used) in 0...1, opacities in 0...100, stroke width finite and not
+    /// negative, position, scale and rotation finite. Transform position, scale and rotation take
+    /// effect on shape groups only, not on layers.
+    /// - Throws: `RlottieError.invalidProperty` for a value of another type than the property's
+    ///   or out of range, `.invalidKeypath` for an empty keypath or one holding NUL. Nothing is
+    ///   applied then.
+    public func apply(_ override: RlottieOverride) throws {
+        let call = try RlottieOverrideCall(override)
+        guard !override.keypath.isEmpty, !override.keypath.utf8.contains(0) else {
+            throw RlottieError.invalidKeypath(override.keypath)
         }
-        guard !keypath.isEmpty, !keypath.utf8.contains(0) else { throw RlottieError.invalidKeypath(keypath) }
-        Self.send(property, keypath: keypath, to: handle)
-        overrides.append(RenderOverride(keypath: keypath, property: property))
+        Self.send(call, keypath: override.keypath, to: handle)
+        overrides.append(override)
         treeMayBeStale = true
     }
 
-    /// Applies each override in order; stops at the first invalid one (those before it stay).
-    public func apply(_ list: [RenderOverride]) throws {
-        for item in list { try apply(item.property, keypath: item.keypath) }
+    /// Applies each override in order (a `LottieResolvedProperties.overrides(atFrame:)` list as
+    /// it comes); stops at the first invalid one (those before it stay).
+    public func apply(_ list: [RlottieOverride]) throws {
+        for item in list { try apply(item) }
     }
 
     /// Removes every override by re-creating the rlottie object from the same JSON (with the
@@ -268,13 +235,13 @@ public final class RlottieAnimation {
     }
 
     /// Replaces the current overrides with `list`: clears them (if any) and applies `list`.
-    public func setOverrides(_ list: [RenderOverride]) throws {
+    public func setOverrides(_ list: [RlottieOverride]) throws {
         try clearOverrides()
         try apply(list)
     }
 
-    private static func send(_ property: RenderProperty, keypath: String, to handle: OpaquePointer) {
-        switch property {
+    private static func send(_ call: RlottieOverrideCall, keypath: String, to handle: OpaquePointer) {
+        switch call {
         case let .fillColor(r, g, b):
             pulsar_rlottie_override_fill_color(handle, keypath, r, g, b)
         case let .fillOpacity(value):
@@ -291,6 +258,67 @@ public final class RlottieAnimation {
             pulsar_rlottie_override_scale(handle, keypath, x, y)
         case let .rotation(degrees):
             pulsar_rlottie_override_rotation(handle, keypath, degrees)
+        }
+    }
+}
+
+/// One `lottie_animation_property_override` call: the rlottie property and the doubles it reads
+/// for it, checked against rlottie's ranges.
+private enum RlottieOverrideCall {
+    case fillColor(r: Double, g: Double, b: Double)
+    case fillOpacity(Double)
+    case strokeColor(r: Double, g: Double, b: Double)
+    case strokeOpacity(Double)
+    case strokeWidth(Double)
+    case position(x: Double, y: Double)
+    case scale(x: Double, y: Double)
+    case rotation(degrees: Double)
+
+    /// The call for `override`.
+    /// - Throws: `RlottieError.invalidProperty` when the value is not of the property's type or
+    ///   is out of range.
+    init(_ override: RlottieOverride) throws(RlottieError) {
+        guard let call = Self.call(override.property, override.value) else {
+            throw RlottieError.invalidProperty(keypath: override.keypath, property: override.property, value: override.value,
+                                               reason: "\(override.property.rawValue) takes a \(override.property.valueType.rawValue), not a \(override.value.type.rawValue)")
+        }
+        if let reason = call.rangeProblem {
+            throw RlottieError.invalidProperty(keypath: override.keypath, property: override.property, value: override.value,
+                                               reason: reason)
+        }
+        self = call
+    }
+
+    /// The call for `property` and `value`, or nil when `value` is not of `property.valueType`.
+    private static func call(_ property: RlottieProperty, _ value: LottieValue) -> RlottieOverrideCall? {
+        switch (property, value) {
+        case (.fillColor, .color(let c)): return .fillColor(r: c.r, g: c.g, b: c.b)
+        case (.strokeColor, .color(let c)): return .strokeColor(r: c.r, g: c.g, b: c.b)
+        case (.fillOpacity, .number(let n)): return .fillOpacity(n)
+        case (.strokeOpacity, .number(let n)): return .strokeOpacity(n)
+        case (.strokeWidth, .number(let n)): return .strokeWidth(n)
+        case (.transformRotation, .number(let n)): return .rotation(degrees: n)
+        case (.transformPosition, .point(let p)): return .position(x: p.x, y: p.y)
+        case (.transformScale, .point(let p)): return .scale(x: p.x, y: p.y)
+        default: return nil
+        }
+    }
+
+    /// Nil when every value is finite and in rlottie's range, else why not.
+    private var rangeProblem: String? {
+        func unit(_ value: Double) -> Bool { value.isFinite && value >= 0 && value <= 1 }
+        func percent(_ value: Double) -> Bool { value.isFinite && value >= 0 && value <= 100 }
+        switch self {
+        case let .fillColor(r, g, b), let .strokeColor(r, g, b):
+            return unit(r) && unit(g) && unit(b) ? nil : "color components must be in 0...1"
+        case let .fillOpacity(value), let .strokeOpacity(value):
+            return percent(value) ? nil : "opacity must be in 0...100"
+        case let .strokeWidth(value):
+            return value.isFinite && value >= 0 ? nil : "stroke width must be finite and not negative"
+        case let .position(x, y), let .scale(x, y):
+            return x.isFinite && y.isFinite ? nil : "values must be finite"
+        case let .rotation(degrees):
+            return degrees.isFinite ? nil : "rotation must be finite"
         }
     }
 }

@@ -98,7 +98,9 @@ import Testing
         #expect(layer?.description.contains("only on shape groups, not on layers") == true)
         #expect(layer?.description.hasSuffix("[unsupported-by-rlottie]") == true)
         #expect(refusal("L.G.Transform.Anchor Point")?.rule == .unsupportedByRlottie)
-        #expect(refusal("L.G.Transform.Opacity")?.description.contains("opacity") == true)
+        #expect(refusal("L.G.Transform.Anchor Point")?.description
+            .contains("rlottie does not apply transform anchor point (it ignores the override, so setting it would do nothing)") == true)
+        #expect(refusal("M.Transform.Anchor Point")?.description.contains("rlottie does not apply transform anchor point") == true)
         #expect(refusal("L.G.Rect.Size")?.rule == .unsupportedByRlottie)
         #expect(refusal("L.G")?.rule == .notAProperty)
         #expect(refusal("L.G.Transform")?.rule == .notAProperty)
@@ -109,6 +111,27 @@ import Testing
         #expect(refusal("**.Position", skip: true) == nil)
         // Nothing usable left after skipping: still an error.
         #expect(refusal("M.**.Position", skip: true)?.rule == .unsupportedByRlottie)
+    }
+
+    /// Transform opacity is refused for what it is, on groups and layers alike and through
+    /// wildcards: rlottie does not apply it, so it would do nothing.
+    @Test func transformOpacityIsRefusedAsNotAppliedByRlottie() {
+        for keypath in ["L.G.Transform.Opacity", "L.Transform.Opacity", "**.Transform.Opacity"] as [AnimationKeypath] {
+            let refusal: LottieKeypathError?
+            do {
+                _ = try Self.nested.rlottieTargets(for: keypath)
+                refusal = nil
+            } catch {
+                refusal = error
+            }
+            #expect(refusal?.rule == .unsupportedByRlottie, "\(keypath)")
+            let text = refusal?.description ?? ""
+            #expect(text.hasPrefix("\(refusal?.keypath ?? "?"): rlottie does not apply transform opacity"), "\(text)")
+            #expect(text.contains("would do nothing") && !text.contains("only on shape groups"), "\(text)")
+            if !keypath.hasWildcards { #expect(refusal?.keypath == keypath.string) }
+        }
+        let opacity = try? Self.nested.rlottieTargets(for: "**.Transform.Opacity", skipUnsupported: true)
+        #expect(opacity == nil, "nothing usable: skipping leaves the refusal")
     }
 
     @Test func dynamicPropertiesGiveValuesPerFrame() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PulsarLottie
 import PulsarLottieRender
 import PulsarTestSupport
 import Testing
@@ -25,6 +26,14 @@ import Testing
         return try RlottieAnimation(jsonData: data, resourcePath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
                                     cacheKey: cacheKey, source: SharedCorpus.name(path))
     }
+
+    /// An override of `property` at the rlottie keypath `keypath` (also taken as its source).
+    static func override(_ keypath: String, _ property: RlottieProperty, _ value: LottieValue) -> RlottieOverride {
+        RlottieOverride(target: RlottieOverrideTarget(keypath: keypath, property: property, source: AnimationKeypath(keypath)),
+                        value: value)
+    }
+
+    static func color(_ r: Double, _ g: Double, _ b: Double) -> LottieValue { .color(LottieColor(r: r, g: g, b: b)) }
 
     /// The JSON's top-level numbers, read independently of rlottie.
     static func header(_ path: String) throws -> (w: Double, h: Double, fr: Double, ip: Double, op: Double) {
@@ -97,13 +106,13 @@ import Testing
         let animation = try Self.load(path)
         let size = 256
         let before = ARGB32Image(width: size, height: size, pixels: try animation.render(frame: 10, width: size, height: size))
-        try animation.apply(.fillColor(r: 0, g: 1, b: 0), keypath: "**.Fill 1")
+        try animation.apply(Self.override("**.Fill 1", .fillColor, Self.color(0, 1, 0)))
         let after = ARGB32Image(width: size, height: size, pixels: try animation.render(frame: 10, width: size, height: size))
         let changed = zip(before.pixels, after.pixels).filter { $0 != $1 }.count
         #expect(changed > 0, "the override must show on the frame rendered just before it")
         // Where the strokes are: the same frame with every stroke blue.
         let strokeProbe = try Self.load(path)
-        try strokeProbe.apply(.strokeColor(r: 0, g: 0, b: 1), keypath: "**.Stroke 1")
+        try strokeProbe.apply(Self.override("**.Stroke 1", .strokeColor, Self.color(0, 0, 1)))
         let strokes = ARGB32Image(width: size, height: size, pixels: try strokeProbe.render(frame: 10, width: size, height: size))
 
         let teal = RGBA8(r: 0, g: 166, b: 153, a: 255)
@@ -161,18 +170,18 @@ import Testing
         }
         let plain = try animation.render(frame: 10, width: 128, height: 128)
         #expect(greenCount(plain) == 0 && redCount(plain) == 0)
-        try animation.apply(.fillColor(r: 0, g: 1, b: 0), keypath: "**.Fill 1")
+        try animation.apply(Self.override("**.Fill 1", .fillColor, Self.color(0, 1, 0)))
         #expect(greenCount(try animation.render(frame: 10, width: 128, height: 128)) > 1000)
-        try animation.apply(.fillColor(r: 1, g: 0, b: 0), keypath: "**.Fill 1")
+        try animation.apply(Self.override("**.Fill 1", .fillColor, Self.color(1, 0, 0)))
         let red = try animation.render(frame: 10, width: 128, height: 128)
         #expect(redCount(red) > 1000 && greenCount(red) == 0)
-        try animation.apply(.fillColor(r: 0, g: 1, b: 0), keypath: "**.Fill 1")
+        try animation.apply(Self.override("**.Fill 1", .fillColor, Self.color(0, 1, 0)))
         #expect(greenCount(try animation.render(frame: 10, width: 64, height: 64)) > 250)
         try animation.clearOverrides()
         let cleared = try animation.render(frame: 10, width: 128, height: 128) == plain
         #expect(cleared, "clearing overrides restores the original frame")
         // A second object under the same cache key starts without the first one's overrides.
-        try animation.apply(.fillColor(r: 0, g: 1, b: 0), keypath: "**.Fill 1")
+        try animation.apply(Self.override("**.Fill 1", .fillColor, Self.color(0, 1, 0)))
         let twin = try Self.load(path, cacheKey: "render-tests-switch")
         let twinIsPlain = try twin.render(frame: 10, width: 128, height: 128) == plain
         #expect(twinIsPlain, "overrides stay with their object, not with the cached model")
@@ -182,14 +191,54 @@ import Testing
     @Test func invalidOverridesAreRefused() throws {
         guard let path = Self.corpusFile("Switch.json") else { return }
         let animation = try Self.load(path)
-        #expect(throws: RlottieError.self) { try animation.apply(.fillColor(r: 2, g: 0, b: 0), keypath: "**.Fill 1") }
-        #expect(throws: RlottieError.self) { try animation.apply(.fillOpacity(101), keypath: "**.Fill 1") }
-        #expect(throws: RlottieError.self) { try animation.apply(.strokeWidth(-1), keypath: "**") }
-        #expect(throws: RlottieError.self) { try animation.apply(.rotation(degrees: .nan), keypath: "**") }
-        #expect(throws: RlottieError.self) { try animation.apply(.fillOpacity(50), keypath: "") }
+        #expect(throws: RlottieError.self) { try animation.apply(Self.override("**.Fill 1", .fillColor, Self.color(2, 0, 0))) }
+        #expect(throws: RlottieError.invalidProperty(keypath: "**.Fill 1", property: .fillOpacity, value: .number(101),
+                                                     reason: "opacity must be in 0...100")) {
+            try animation.apply(Self.override("**.Fill 1", .fillOpacity, .number(101)))
+        }
+        let description = RlottieError.invalidProperty(keypath: "**.Fill 1", property: .fillOpacity, value: .number(101),
+                                                       reason: "opacity must be in 0...100").description
+        #expect(description == "override fillOpacity = 101.0 at '**.Fill 1': opacity must be in 0...100", "\(description)")
+        // A value of another type than the property takes is refused, not sent.
+        #expect(throws: RlottieError.invalidProperty(keypath: "**.Fill 1", property: .fillColor, value: .number(1),
+                                                     reason: "fillColor takes a color, not a number")) {
+            try animation.apply(Self.override("**.Fill 1", .fillColor, .number(1)))
+        }
+        #expect(throws: RlottieError.self) { try animation.apply(Self.override("**", .strokeWidth, .number(-1))) }
+        #expect(throws: RlottieError.self) { try animation.apply(Self.override("**", .transformRotation, .number(.nan))) }
+        #expect(throws: RlottieError.self) { try animation.apply(Self.override("", .fillOpacity, .number(50))) }
         #expect(animation.overrides.isEmpty)
         #expect(throws: RlottieError.self) { _ = try RlottieAnimation(jsonData: Array("{\"nope\"".utf8)) }
         #expect(throws: RlottieError.self) { _ = try RlottieAnimation(jsonData: [UInt8]()) }
+    }
+
+    /// Dynamic properties resolved against the model go to the renderer as they come: the
+    /// lottie-ios keypath `**.Fill 1.Color` resolved on Switch.json and applied with
+    /// `setOverrides` draws exactly what the rlottie keypath `**.Fill 1` does, and a second
+    /// `setOverrides` replaces the first list.
+    @Test func resolvedOverridesApplyAsTheyCome() throws {
+        guard let path = Self.corpusFile("Switch.json") else { return }
+        let model = try LottieAnimation.load(path: path)
+        var properties = LottieDynamicProperties()
+        properties.setValue(Self.color(0, 1, 0), keypath: "**.Fill 1.Color")
+        let resolved = try properties.resolve(in: model)
+        let overrides = resolved.overrides(atFrame: 10)
+        #expect(overrides.count == 2)
+
+        let animation = try Self.load(path)
+        try animation.setOverrides(overrides)
+        #expect(animation.overrides == overrides)
+        let viaModel = try animation.render(frame: 10, width: 128, height: 128)
+        let direct = try Self.load(path)
+        try direct.apply(Self.override("**.Fill 1", .fillColor, Self.color(0, 1, 0)))
+        let same = try direct.render(frame: 10, width: 128, height: 128) == viaModel
+        #expect(same, "the resolved overrides draw what the direct rlottie override draws")
+
+        try animation.setOverrides([])
+        #expect(animation.overrides.isEmpty)
+        let plain = try animation.render(frame: 10, width: 128, height: 128)
+        let fresh = try Self.load(path).render(frame: 10, width: 128, height: 128)
+        #expect(plain == fresh, "an empty list clears the earlier overrides")
     }
 
     /// Non-zero-alpha bounding box: (minX, minY, maxX, maxY), or nil when nothing is visible.

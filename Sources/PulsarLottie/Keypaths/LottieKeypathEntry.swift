@@ -58,18 +58,7 @@ public struct LottieKeypathEntry: Hashable, Sendable, CustomStringConvertible {
         case .strokeOpacity: (owner, target) = (Array(keypath.components.dropLast()), .strokeOpacity)
         case .strokeWidth: (owner, target) = (Array(keypath.components.dropLast()), .strokeWidth)
         case .transform(let transformProperty, let transformOwner):
-            guard transformOwner == .group else {
-                throw LottieKeypathError(.unsupportedByRlottie, keypath: keypath.string,
-                                         message: "rlottie applies transform position, scale and rotation only on shape groups, not on layers; address a group's transform (LAYER.GROUP.Transform.\(transformProperty.rawValue))")
-            }
-            switch transformProperty {
-            case .position: target = .transformPosition
-            case .scale: target = .transformScale
-            case .rotation: target = .transformRotation
-            case .anchorPoint, .opacity:
-                throw LottieKeypathError(.unsupportedByRlottie, keypath: keypath.string,
-                                         message: "rlottie does not apply a transform's \(transformProperty.rawValue.lowercased()) (its override has no effect); only position, scale and rotation of shape groups")
-            }
+            target = try transformTarget(transformProperty, of: transformOwner)
             owner = Array(keypath.components.dropLast(2))
         case .other(let name, let itemKind):
             throw LottieKeypathError(.unsupportedByRlottie, keypath: keypath.string,
@@ -80,6 +69,32 @@ public struct LottieKeypathEntry: Hashable, Sendable, CustomStringConvertible {
                                      message: "the name \(LottieText.quoted(bad)) holds a '.', which rlottie's keypaths cannot express")
         }
         return RlottieOverrideTarget(keypath: owner.joined(separator: "."), property: target, source: keypath)
+    }
+
+    /// The rlottie property for `property` of `owner`'s transform.
+    ///
+    /// Throws `unsupportedByRlottie` for opacity and anchor point (rlottie ignores their
+    /// overrides on layers and groups alike) and for any property of a layer's own transform
+    /// (rlottie ignores overrides there too).
+    private func transformTarget(_ property: LottieTransformProperty,
+                                 of owner: LottieTransformOwner) throws(LottieKeypathError) -> RlottieProperty {
+        let target: RlottieProperty
+        switch property {
+        case .opacity:
+            throw LottieKeypathError(.unsupportedByRlottie, keypath: keypath.string,
+                                     message: "rlottie does not apply transform opacity (it ignores the override, so setting it would do nothing); set a fill's or stroke's Opacity instead (…Fill 1.Opacity)")
+        case .anchorPoint:
+            throw LottieKeypathError(.unsupportedByRlottie, keypath: keypath.string,
+                                     message: "rlottie does not apply transform anchor point (it ignores the override, so setting it would do nothing); move a shape group with its Transform.Position instead")
+        case .position: target = .transformPosition
+        case .scale: target = .transformScale
+        case .rotation: target = .transformRotation
+        }
+        guard owner == .group else {
+            throw LottieKeypathError(.unsupportedByRlottie, keypath: keypath.string,
+                                     message: "rlottie does not apply overrides of a layer's own transform (it ignores them, so setting it would do nothing): transform position, scale and rotation take effect only on shape groups, not on layers; address a group's transform instead (LAYER.GROUP.Transform.\(property.rawValue))")
+        }
+        return target
     }
 
     private var kindDescription: String {
