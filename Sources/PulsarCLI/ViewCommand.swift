@@ -15,7 +15,7 @@ enum ViewCommand {
     usage: pulsar view INPUT [--preset ID] [--device auto|NAME|sim[:…]] [--paused] [--size WxH]
                        [--mode fit|fill|stretch] [--loop N|forever] [--reverse] [--no-haptics]
                        [--layout L] [--rate HZ] [--profile P] [--gain G] [--audio-gain G] [--offset MS]
-                       [--period FRAMES] [--buffer FRAMES] [--no-overlay] [--quiet]
+                       [--period FRAMES] [--buffer FRAMES] [--display-latency MS] [--no-overlay] [--quiet]
                        [--screenshot OUT.png --at MS] [--exit-after SECONDS] [--frame-stats FILE]
 
     Opens a window that plays INPUT — a bundle (.pulsar or folder) preset, a pattern file, or a
@@ -36,6 +36,10 @@ enum ViewCommand {
       --paused            start paused at 0 ms (autoplay otherwise)
       --size WxH          drawing area (default: the animation's w×h; 800x400 for curves)
       --mode M            fit (default), fill or stretch
+      --display-latency MS
+                          how long a drawn frame takes to reach the screen: each frame shows
+                          the content heard that much after its slot (default 0; the sound's
+                          own latency is already in the device clock)
       --no-overlay        no overlay
       --screenshot OUT    with --at MS: hold at MS, draw that instant, save the animation area
                           (without the overlay) as a PNG, and exit
@@ -67,7 +71,7 @@ enum ViewCommand {
             .init(names: ["--no-overlay"], takesValue: false), .init(names: ["--quiet"], takesValue: false),
             .init(names: ["--screenshot"], takesValue: true), .init(names: ["--at"], takesValue: true),
             .init(names: ["--exit-after"], takesValue: true), .init(names: ["--frame-stats"], takesValue: true),
-            .init(names: ["--time-unit"], takesValue: true),
+            .init(names: ["--time-unit"], takesValue: true), .init(names: ["--display-latency"], takesValue: true),
         ], command: command)
         let inputPath = try args.singleInput(command: command)
         let setup = try RenderSetup(args, command: command)
@@ -84,6 +88,8 @@ enum ViewCommand {
         if screenshot != nil, at == nil { throw CommandFailure(.usage, "\(command): --screenshot needs --at MS") }
         if screenshot == nil, at != nil { throw CommandFailure(.usage, "\(command): --at goes with --screenshot OUT.png") }
         if let at, !(at >= 0) { throw CommandFailure(.usage, "\(command): --at takes a time in ms ≥ 0") }
+        let displayLatency = try args.number("--display-latency", command: command) ?? 0
+        guard displayLatency >= 0, displayLatency <= 500 else { throw CommandFailure(.usage, "\(command): --display-latency is in ms, 0…500") }
         let exitAfter = try args.number("--exit-after", command: command)
         if let exitAfter, !(exitAfter > 0) { throw CommandFailure(.usage, "\(command): --exit-after takes seconds > 0") }
         if let screenshot, !screenshot.lowercased().hasSuffix(".png") {
@@ -104,6 +110,7 @@ enum ViewCommand {
         }
         let session = ViewerSession(content: content, surface: window, contentMode: mode)
         session.showsOverlay = !args.flag("--no-overlay")
+        session.displayLatencyMs = displayLatency
         session.onMessage = { Console.error("\(command): \($0)") }
         session.loader = { path in
             // Parse first: a bad file leaves the current content playing.

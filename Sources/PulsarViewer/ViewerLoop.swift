@@ -7,8 +7,8 @@ import PulsarEngine
 /// the player's, draw the picture for the slot's deadline from the engine's clock, present it,
 /// then sleep to the next deadline on `CLOCK_MONOTONIC`.
 ///
-/// The frame drawn for a slot is the one the clock gives for the slot's deadline; the pacer only
-/// says when to draw.
+/// The frame drawn for a slot is the one the clock gives for the slot's deadline plus the
+/// session's `displayLatencyMs`; the pacer only says when to draw.
 ///
 /// Thread rules: the main thread (the surface's).
 public enum ViewerLoop {
@@ -35,7 +35,7 @@ public enum ViewerLoop {
             }
             session.poll()
             let drawStart = clock.now()
-            let picture = try session.frame(at: pacer.deadline)
+            let picture = try session.frame(at: pacer.deadline.adding(seconds: session.displayLatencyMs / 1000))
             try session.surface.present(picture)
             let next = pacer.presented(drawStart: drawStart, at: clock.now())
             if let exitAfter, next.seconds(since: pacer.start) >= exitAfter - 1e-9 { return (.timeUp, pacer.stats) }

@@ -34,6 +34,9 @@ public final class ViewerSession {
     public var loader: ((String) throws -> ViewerContent)?
     /// Errors and notices meant for the user (one line each).
     public var onMessage: ((String) -> Void)?
+    /// How long after a slot's deadline its picture reaches the eye (drawing, the compositor,
+    /// the screen), in ms: each slot shows the content heard that much after its deadline.
+    public var displayLatencyMs = 0.0
     /// The window's background behind the animation.
     public var background = ViewerColor(242, 242, 242)
 

@@ -192,6 +192,7 @@ import Testing
     func loopRuns() throws {
         let rig = try ViewerRig(animation: try ViewerRig.demoAnimation(), width: 64, height: 64)
         rig.session.start(paused: false)
+        rig.session.displayLatencyMs = 100
         var drawnAt: [MonotonicTime] = []
         let outcome = try ViewerLoop.run(rig.session, exitAfter: 1.0, clock: rig.clock) { deadline in
             drawnAt.append(deadline)
@@ -205,6 +206,10 @@ import Testing
         #expect(outcome.stats.missed == 0 && outcome.stats.presented == 60, "\(outcome.stats)")
         #expect(rig.surface.presentedCount == 60)
         #expect(zip(drawnAt, drawnAt.dropFirst()).allSatisfy { abs($1.seconds(since: $0) - 1.0 / 60) < 1e-8 })
+        // The last slot (deadline 59/60 s, the last one slept to) showed the instant 100 ms after it.
+        let lastSlot = try #require(drawnAt.last)
+        #expect(rig.surface.lastFrame == (try rig.session.frame(at: lastSlot.adding(seconds: 0.1))))
+        #expect(rig.surface.lastFrame != (try rig.session.frame(at: lastSlot)))
         rig.surface.send(.key(.playPause), .closed)
         let closed = try ViewerLoop.run(rig.session, clock: rig.clock) { _ in }
         #expect(closed.ending == .closed)
