@@ -72,5 +72,15 @@ let package = Package(
             ],
             path: "Sources/RTAllocations"
         ),
+        .executableTarget(
+            name: "sdl-frame-reference",
+            path: "Sources/CSDLFrameReference",
+            linkerSettings: [.linkedLibrary("SDL2"), .linkedLibrary("rlottie"), .linkedLibrary("m")]
+        ),
+        .executableTarget(
+            name: "viewer-frames",
+            dependencies: ["sdl-frame-reference"],
+            path: "Sources/ViewerFrames"
+        ),
     ]
 )
