@@ -3,9 +3,10 @@ import Glibc
 #endif
 import PulsarEngine
 
-/// The viewer's main loop: once a display slot (`FramePacer`), read the window's events, drain
-/// the player's, draw the picture for the slot's deadline from the engine's clock, present it,
-/// then sleep to the next deadline on `CLOCK_MONOTONIC`.
+/// The viewer's main loop: after one first picture (not counted), once a display slot
+/// (`FramePacer`): read the window's events, drain the player's, draw the picture for the
+/// slot's deadline from the engine's clock, present it, then sleep to the next deadline on
+/// `CLOCK_MONOTONIC`.
 ///
 /// The frame drawn for a slot is the one the clock gives for the slot's deadline plus the
 /// session's `displayLatencyMs`; the pacer only says when to draw.
@@ -26,6 +27,13 @@ public enum ViewerLoop {
     public static func run(_ session: ViewerSession, refreshHz: Double = 60, exitAfter: Double? = nil,
                            clock: MonotonicClock = SystemMonotonicClock(),
                            sleep: (MonotonicTime) -> Void = ViewerLoop.sleep(until:)) throws -> (ending: Ending, stats: FrameStats) {
+        // A first picture before the slots start, not counted: the first present sets up the
+        // window's drawing and costs several slots' worth of time.
+        let first = clock.now()
+        for event in session.surface.pollEvents() where !session.handle(event, at: first) {
+            return (.closed, FramePacer(refreshHz: refreshHz, start: first).stats)
+        }
+        try session.surface.present(try session.frame(at: first.adding(seconds: session.displayLatencyMs / 1000)))
         var pacer = FramePacer(refreshHz: refreshHz, start: clock.now())
         while true {
             let woke = clock.now()

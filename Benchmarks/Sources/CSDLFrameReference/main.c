@@ -13,7 +13,8 @@
 //
 // Pacing and counting (the same rule as the viewer):
 //   deadlines are t0 + k·T, T = 1/60 s, on CLOCK_MONOTONIC (in integer nanoseconds,
-//   t0 + floor(k·10^9 / 60)); t0 is taken once everything is loaded, just before slot 0.
+//   t0 + floor(k·10^9 / 60)); t0 is taken once everything is loaded and a first (uncounted) frame
+//   is on screen, just before slot 0.
 //   Slot k: wake-up lateness = actual wake time − deadline(k); draw (render + upload + present).
 //   After presenting slot k, let now = clock; the next slot is the smallest j > k with
 //   deadline(j) ≥ now (not yet passed); missed += j − k − 1; sleep with clock_nanosleep
@@ -143,6 +144,15 @@ int main(int argc, char **argv) {
         fprintf(stderr, "sdl-frame-reference: out of memory\n");
         return 1;
     }
+
+    /* A first frame before the slots start (not counted), as the viewer shows one: the first
+       present sets up the GL context and costs several frames' worth of time. */
+    memset(pixels, 0, (size_t)width * (size_t)height * 4);
+    lottie_animation_render(animation, 0, pixels, (size_t)width, (size_t)height, (size_t)width * 4);
+    SDL_UpdateTexture(texture, NULL, pixels, width * 4);
+    SDL_RenderClear(renderer);
+    SDL_RenderCopy(renderer, texture, NULL, NULL);
+    SDL_RenderPresent(renderer);
 
     long presented = 0, missed = 0;
     int64_t t0 = clock_ns();
