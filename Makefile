@@ -47,6 +47,12 @@ demo: build
 	.build/release/pulsar render $(OUT)/demo.pulsar --preset heartbeat --layout stereo+haptic -o $(OUT)/heartbeat.wav
 	.build/release/pulsar render Resources/patterns/demo.json -o $(OUT)/demo-lra.wav --profile lra --format s16
 	.build/release/pulsar play $(OUT)/demo.pulsar --preset heartbeat --loop 2
+	# With a display, the viewer: the animation in step with the sound, for 20 s (q closes it).
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  .build/release/pulsar view $(OUT)/demo.pulsar --preset heartbeat --loop forever --exit-after 20; \
+	else \
+	  echo "no display: skipping 'pulsar view $(OUT)/demo.pulsar --preset heartbeat' (try SDL_VIDEODRIVER=offscreen or Xvfb)"; \
+	fi
 
 test: deps-test
 	$(SWIFT) build --build-tests
