@@ -12,21 +12,31 @@ static double now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-double pulsar_bench_rlottie(const char *json, size_t length, int width, int height, int frames, uint32_t *buffer) {
+void *pulsar_bench_rlottie_open(const char *json, size_t length) {
     char *text = malloc(length + 1);
-    if (!text) return -1;
+    if (!text) return NULL;
     memcpy(text, json, length);
     text[length] = 0;
     Lottie_Animation *animation = lottie_animation_from_data(text, "", "");
     free(text);
-    if (!animation) return -1;
-    size_t total = lottie_animation_get_totalframe(animation);
-    if (total == 0) total = 1;
+    return animation;
+}
+
+size_t pulsar_bench_rlottie_frames(void *animation) {
+    size_t total = lottie_animation_get_totalframe((Lottie_Animation *)animation);
+    return total == 0 ? 1 : total;
+}
+
+double pulsar_bench_rlottie_time(void *animation, int width, int height, int first, int frames, uint32_t *buffer) {
+    size_t total = pulsar_bench_rlottie_frames(animation);
     double start = now();
     for (int i = 0; i < frames; i++) {
-        lottie_animation_render(animation, (size_t)i % total, buffer, (size_t)width, (size_t)height, (size_t)width * 4);
+        lottie_animation_render((Lottie_Animation *)animation, (size_t)(first + i) % total, buffer, (size_t)width,
+                                (size_t)height, (size_t)width * 4);
     }
-    double seconds = now() - start;
-    lottie_animation_destroy(animation);
-    return seconds;
+    return now() - start;
+}
+
+void pulsar_bench_rlottie_close(void *animation) {
+    lottie_animation_destroy((Lottie_Animation *)animation);
 }
