@@ -59,6 +59,19 @@ struct ViewCLITests {
         #expect(a.rgba.enumerated().contains { $0.offset % 4 == 3 && $0.element != 0 }, "something is drawn")
     }
 
+    @Test("A Lottie file on its own plays silent for its duration; its screenshot equals `pulsar frame` too")
+    func lottieFile() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let json = Self.root.appendingPathComponent("Resources/demo-bundle/animation/pulse.json").path
+        let view = try CLI.run(["view", json, "--device", "sim", "--size", "150x100", "--screenshot", dir.file("v.png"), "--at", "700"],
+                               environment: Self.offscreen)
+        #expect(view.status == 0, "\(view)")
+        let frame = try CLI.run(["frame", json, "--size", "150x100", "--at", "700", "-o", dir.file("f.png")])
+        #expect(frame.status == 0, "\(frame)")
+        #expect(try PNGWriter.readRGBA(from: dir.file("v.png")).rgba == (try PNGWriter.readRGBA(from: dir.file("f.png"))).rgba)
+    }
+
     @Test("A pattern without animation is drawn as curves with the playhead at the instant asked for")
     func patternCurves() throws {
         let dir = try TempDir()

@@ -164,6 +164,16 @@ import Testing
         rig.session.showsOverlay = false
         let bare = try rig.session.frame(at: now)
         #expect((0..<300).allSatisfy { y in (0..<300).allSatisfy { x in bare[x, y] == Painter.over(area[x, y], background) } })
+        // A resized window draws at its new size, the composition fitted into it.
+        rig.surface.resize(width: 480, height: 200)
+        for event in rig.surface.pollEvents() { #expect(rig.handle(event)) }
+        let wide = try rig.session.frame(at: now)
+        #expect(wide.width == 480 && wide.height == 200)
+        let reference = try LottieRenderer(jsonData: rig.session.content.animation!.json)
+            .render(frame: ViewerSession.renderIndex(of: rig.session.content.controller!.currentFrame(at: now)!,
+                                                     timing: rig.session.content.controller!.timing),
+                    width: 480, height: 200, contentMode: .aspectFit)
+        #expect(try rig.session.animationArea(at: now, width: 480, height: 200) == reference)
     }
 
     @Test("A dropped file is opened by the loader; a failure keeps the content and tells the user in one line")
