@@ -33,7 +33,8 @@ enum ReplayRender {
         let mixer: PresetMixer
         do {
             mixer = try PresetMixer(preset: preset, settings: settings,
-                                    range: PlaybackRange(from: h.from, to: h.to, loopCount: h.loopCount, reverse: h.reverse, duration: h.duration))
+                                    range: PlaybackRange(from: h.from, to: h.to, loopCount: h.loopCount, reverse: h.reverse,
+                                                        duration: h.duration, startsBackwards: h.startsBackwards))
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(path): the logged settings do not build a mixer: \(error)")
         }

@@ -11,13 +11,16 @@ import PulsarLottie
 /// which is slaved to the output device (`HapticPlayer.contentTime(at:)`): the content time heard
 /// at an instant, in ms, becomes the animation frame `ip + ms · fr / 1000`. So the animation shows
 /// the frame of the sample being played; it freezes exactly where a pause took effect, jumps at a
-/// seek's effective frame, wraps at loop boundaries and runs backwards in boomerang iterations.
+/// seek's effective frame, wraps at loop boundaries and runs backwards in backward iterations
+/// (boomerang ones, and every pass of a range whose end lies before its start).
 ///
 /// Contract of the binding: content time 0 ms is the animation's in-point `ip`, and the content
 /// runs at the animation's frame rate (give the mixer the animation's duration, or let the
 /// duration precedence pick it). Frame ranges map to content ms as `(frame − ip) · 1000 / fr`
-/// and play through the player's segment play (`HapticPlayer.adjust` then a play from the
-/// segment's start), with the loop mode applied in the same mix change.
+/// and play through the player's segment play (`HapticPlayer.adjust` then a play from timeline
+/// frame 0), with the loop mode and the direction applied in the same mix change. A range whose
+/// end lies before its start plays backwards, as lottie-ios does: the segment `[end, start)`
+/// with `PlaybackTimeline.startsBackwards`.
 ///
 /// Thread rules: create it, `poll()` it and query `currentFrame(at:)` / `currentProgress(at:)`
 /// from one control thread (the player's). Commands (`play…`, `pause`, `resume`, `stop`,
@@ -30,8 +33,9 @@ public final class HapticLottieController: @unchecked Sendable {
     public enum PlayError: Error, Equatable, CustomStringConvertible, Sendable {
         /// No marker has this name (looked up as `LottieAnimation.marker(named:)` does).
         case unknownMarker(String)
-        /// The range, after clamping into `ip … op`, holds no frames (it may have lain wholly
-        /// outside the animation, or run backwards). Carries the clamped range.
+        /// The range, after clamping into `ip … op`, holds no frames: its ends are equal (it may
+        /// have lain wholly outside the animation, or on one side of it), or less than one sample
+        /// apart. Carries the clamped range.
         case emptyRange(LottieFrameRange)
         /// The mixer refused the segment or loop (see `PresetMixer.SetupError`).
         case mixer(String)
@@ -77,14 +81,15 @@ public final class HapticLottieController: @unchecked Sendable {
 
     // MARK: Transport (any thread but the real-time one)
 
-    /// Plays the whole content (`ip … op`) from its start with the current `loopMode`, resetting
-    /// any segment a range play left. Returns false when the player refused (queue full or too
-    /// many changes in flight).
+    /// Plays the whole content (`ip … op`) forwards from its start with the current `loopMode`,
+    /// resetting any segment or backward direction a range play left. Returns false when the
+    /// player refused (queue full or too many changes in flight).
     @discardableResult
     public func play() -> Bool {
         let range = player.mixer.range
-        if range.from != nil || range.to != nil {
-            guard (try? player.adjust(MixAdjustment(from: .some(nil), to: .some(nil)))) == true else { return false }
+        if range.from != nil || range.to != nil || range.startsBackwards {
+            let whole = MixAdjustment(from: .some(nil), to: .some(nil), startsBackwards: false)
+            guard (try? player.adjust(whole)) == true else { return false }
         }
         return player.send(.play(fromTimelineFrame: 0))
     }
@@ -98,14 +103,26 @@ public final class HapticLottieController: @unchecked Sendable {
     }
 
     /// Plays the animation frames `fromFrame … toFrame` (nil `from`: `ip`), repeating as
-    /// `loopMode` says (nil: the current `loopMode`), from the range's start.
+    /// `loopMode` says (nil: the current `loopMode`), from the range's start. When `toFrame` lies
+    /// before `fromFrame` the range plays backwards, from `fromFrame` down to `toFrame`, as in
+    /// lottie-ios: every pass of `.loop` and `.repeat(n)` runs backwards; `.autoReverse` and
+    /// `.repeatBackwards(n)` go backwards first, then forwards, and so on.
     ///
     /// Contract: both ends are clamped into `ip … op` first (`op` is a valid end: the range
-    /// then plays to the last sample); a range that then holds no frames — wholly outside the
-    /// animation, or backwards — throws `.emptyRange` and sends nothing. The range plays as the
-    /// content segment `(from − ip) · 1000 / fr ..< (to − ip) · 1000 / fr` ms (the end limited to
-    /// the content's duration); completion(true) comes when the segment's last iteration has
-    /// been heard, and the frame then holds the range's end.
+    /// then plays to the last sample); a range whose clamped ends are equal (for instance wholly
+    /// outside the animation) throws `.emptyRange` and sends nothing. The range plays as the
+    /// content segment between `(f − ip) · 1000 / fr` ms of its two ends (the later end limited
+    /// to the content's duration), forwards when `from < to`, otherwise with
+    /// `PlaybackTimeline.startsBackwards` (its timeline frame 0 is then the content frame just
+    /// before `from`). A forward range resets the direction.
+    ///
+    /// Completion(true) comes when the last iteration has been heard, and `currentFrame(at:)`
+    /// then holds where that iteration ended: the range's end (`toFrame`, for a backward range
+    /// too) when the last iteration runs in the range's direction — always without boomerang, and
+    /// after an odd number of iterations with it — and the range's start after a boomerang of an
+    /// even count (`.repeatBackwards(n)` comes back to `fromFrame`). An end at `op` shows as the
+    /// last whole frame (`LottieTiming.clamped`); other ends are exact to within one sample of
+    /// content.
     public func play(fromFrame: LottieFrame? = nil, toFrame: LottieFrame, loopMode: LottieLoopMode? = nil) throws(PlayError) {
         let range = try clampedRange(LottieFrameRange(start: fromFrame ?? timing.inPoint, end: toFrame))
         try playSegment(range, loopMode: loopMode ?? self.loopMode)
@@ -118,12 +135,13 @@ public final class HapticLottieController: @unchecked Sendable {
     ///
     /// Throws `.unknownMarker` for a name no marker has, `.emptyRange` when the clamped range
     /// holds no frames (for instance markers placed wholly after `op`, or a marker of duration 0
-    /// played alone).
+    /// played alone). A `toMarker` that starts before `fromMarker` plays the range backwards.
     public func play(fromMarker: String, toMarker: String? = nil, loopMode: LottieLoopMode? = nil) throws(PlayError) {
         try playSegment(markerRange(fromMarker: fromMarker, toMarker: toMarker), loopMode: loopMode ?? self.loopMode)
     }
 
-    /// The clamped frame range `play(fromMarker:toMarker:loopMode:)` plays.
+    /// The clamped frame range `play(fromMarker:toMarker:loopMode:)` plays (its end lies before
+    /// its start when it plays backwards).
     public func markerRange(fromMarker: String, toMarker: String? = nil) throws(PlayError) -> LottieFrameRange {
         guard let start = animation.marker(named: fromMarker) else { throw .unknownMarker(fromMarker) }
         let end: LottieFrame
@@ -145,12 +163,16 @@ public final class HapticLottieController: @unchecked Sendable {
     /// `stop()` under lottie-ios's other name.
     public func reset() { player.reset() }
 
-    /// Seeks to `ms` of content (clamped into 0 … duration), in the current iteration; the frame
-    /// shown jumps at the seek's effective frame.
-    public func setTimestamp(_ ms: Double) { player.setTimestamp(ms) }
+    /// Seeks to `ms` of content (clamped into 0 … duration, then into the segment) in the first
+    /// iteration (`timelineFrame(atMs:)`); the frame shown jumps at the seek's effective frame.
+    public func setTimestamp(_ ms: Double) { player.send(.seek(toTimelineFrame: timelineFrame(atMs: ms))) }
 
     /// Seeks to animation frame `frame` (content ms `(frame − ip) · 1000 / fr`).
-    public func setFrame(_ frame: LottieFrame) { player.setTimestamp(timing.milliseconds(atFrame: frame)) }
+    public func setFrame(_ frame: LottieFrame) { setTimestamp(timing.milliseconds(atFrame: frame)) }
+
+    /// The timeline frame `setTimestamp(ms)` goes to (`HapticPlayer.timelineFrame(atMs:)`: the
+    /// first iteration's frame of that content, in that iteration's direction).
+    public func timelineFrame(atMs ms: Double) -> FrameIndex { player.timelineFrame(atMs: ms) }
 
     /// The player's loop control: `loop` false plays the current iteration to its end; true
     /// repeats `count` iterations in all (nil: without end), boomerang when `reverse`.
@@ -171,7 +193,8 @@ public final class HapticLottieController: @unchecked Sendable {
     /// iterations, boomerang (as `LottieLoopMode.passCount` counts them). Fractional counts round
     /// to the nearest whole iteration, and at least one plays (the engine plays whole iterations).
     /// Reading maps back: 1 iteration reads `.playOnce`, a boomerang of `k` iterations reads
-    /// `.repeatBackwards(k / 2)`.
+    /// `.repeatBackwards(k / 2)`. The direction of a backward range is no part of the loop mode:
+    /// it reads and writes the same modes, and setting one keeps the direction.
     ///
     /// Setting applies at once, as a live change continuing what is heard (a refused change
     /// is dropped; use `setLoopMode(_:)` to see the outcome).
@@ -253,30 +276,34 @@ public final class HapticLottieController: @unchecked Sendable {
 
     // MARK: Ranges
 
-    /// Both ends clamped into `ip … op`; throws when nothing playable remains.
+    /// Both ends clamped into `ip … op` (either order); throws when the ends are then equal.
     private func clampedRange(_ range: LottieFrameRange) throws(PlayError) -> LottieFrameRange {
         func clamp(_ f: LottieFrame) -> LottieFrame {
             guard !f.value.isNaN else { return timing.inPoint }
             return LottieFrame(min(max(f.value, timing.inPoint.value), timing.outPoint.value))
         }
         let clamped = LottieFrameRange(start: clamp(range.start), end: clamp(range.end))
-        guard clamped.end > clamped.start else { throw .emptyRange(clamped) }
+        guard clamped.end != clamped.start else { throw .emptyRange(clamped) }
         return clamped
     }
 
-    /// Plays `range` (already clamped) as a content segment with `mode`'s loops, in one mix change.
+    /// Plays `range` (already clamped) as a content segment with `mode`'s loops and the range's
+    /// direction, in one mix change, from timeline frame 0.
     private func playSegment(_ range: LottieFrameRange, loopMode mode: LottieLoopMode) throws(PlayError) {
-        let duration = player.durationMs
-        let fromMs = max(timing.milliseconds(atFrame: range.start), 0)
-        let toMs = min(timing.milliseconds(atFrame: range.end), duration)
+        let backwards = range.end < range.start
+        let low = backwards ? range.end : range.start, high = backwards ? range.start : range.end
+        let fromMs = max(timing.milliseconds(atFrame: low), 0)
+        let toMs = min(timing.milliseconds(atFrame: high), player.durationMs)
         let rate = player.mixer.settings.sampleRate
         guard rate.nearestFrame(atMilliseconds: toMs) > rate.nearestFrame(atMilliseconds: fromMs) else {
             throw .emptyRange(range)
         }
         let (count, reverse) = Self.iterations(of: mode)
+        let adjustment = MixAdjustment(loopCount: count, reverse: reverse, from: .some(fromMs), to: .some(toMs),
+                                       startsBackwards: backwards)
         let adjusted: Bool
         do {
-            adjusted = try player.adjust(MixAdjustment(loopCount: count, reverse: reverse, from: .some(fromMs), to: .some(toMs)))
+            adjusted = try player.adjust(adjustment)
         } catch {
             throw .mixer(error.description)
         }

@@ -187,6 +187,68 @@ import Testing
         #expect(Self.maxDifference(Array(backward[0..<100]), Array(forward.reversed()[0..<100])) < 2e-3)
     }
 
+    @Test("Starting backwards: the audio is the forward render of the segment reversed frame by frame, exactly; the haptics are a boomerang's backward iteration")
+    func startsBackwards() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let audioPath = try Self.audioFile(in: dir)
+        var preset = try Self.preset(audioPath: audioPath, volume: 1)
+        preset.pattern.discretePattern.append(DiscretePoint(time: 300, amplitude: 0.4, frequency: 0.6))
+        var settings = MixSettings(layout: .stereoHaptic)
+        settings.preloadAudio = true
+        let forward = try PresetMixer(preset: preset, settings: settings, range: PlaybackRange(from: 100, to: 900))
+        let backward = try PresetMixer(preset: preset, settings: settings, range: PlaybackRange(from: 100, to: 900, startsBackwards: true))
+        #expect(backward.timeline.startsBackwards && !forward.timeline.startsBackwards)
+        #expect(backward.frameCount == forward.frameCount && backward.frameCount == 38_400)
+        let ahead = try Self.renderAll(forward), back = try Self.renderAll(backward, block: 777)
+        // Written out independently: the forward stream with its frames in reverse order.
+        var reversed: [Float] = []
+        for frame in stride(from: ahead.count / 3 - 1, through: 0, by: -1) { reversed += ahead[(frame * 3)..<(frame * 3 + 2)] }
+        var backAudio: [Float] = []
+        for frame in 0..<(back.count / 3) { backAudio += back[(frame * 3)..<(frame * 3 + 2)] }
+        #expect(backAudio == reversed, "left and right: the forward frames, last first, bit for bit")
+        // The haptic channel is rendered as a boomerang's backward iteration is: mirrored curves,
+        // transients at mirrored times with their forward shape.
+        let boomerang = try Self.renderAll(try PresetMixer(preset: preset, settings: settings,
+                                                           range: PlaybackRange(from: 100, to: 900, loopCount: 2, reverse: true)))
+        let backHaptic = Self.channel(back, 2, of: 3)
+        #expect(backHaptic == Array(Self.channel(boomerang, 2, of: 3)[38_400...]))
+        var clickOnly = preset
+        clickOnly.pattern = PatternData(discretePattern: [DiscretePoint(time: 300, amplitude: 0.4, frequency: 0.6)])
+        let clicks = Self.channel(try Self.renderAll(try PresetMixer(preset: clickOnly, settings: settings,
+                                                                      range: PlaybackRange(from: 100, to: 900, startsBackwards: true))), 2, of: 3)
+        // Content 300 ms heard 900 − 300 = 600 ms into the backward pass.
+        #expect(Array(clicks[28_800..<29_800]) == (try Self.haptic(from: 14_400, count: 1000, pattern: clickOnly.pattern)))
+        #expect(clicks[28_799] == 0)
+        // The same direction reached through a live adjustment renders the same stream.
+        let adjusted = try forward.adjusted(MixAdjustment(startsBackwards: true))
+        #expect(adjusted.timeline == backward.timeline)
+        #expect(try Self.renderAll(adjusted) == back)
+        #expect(try forward.adjusted(MixAdjustment(loopCount: 3)).timeline.startsBackwards == false, "nil keeps the direction")
+    }
+
+    @Test("Starting backwards with a boomerang: backwards, forwards, backwards, each iteration exact")
+    func startsBackwardsBoomerang() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let audioPath = try Self.audioFile(in: dir)
+        var settings = MixSettings(layout: .stereoHaptic)
+        settings.preloadAudio = true
+        let preset = try Self.preset(audioPath: audioPath)
+        let once = try Self.renderAll(try PresetMixer(preset: preset, settings: settings, range: PlaybackRange(from: 50, to: 450)))
+        let backOnce = try Self.renderAll(try PresetMixer(preset: preset, settings: settings,
+                                                          range: PlaybackRange(from: 50, to: 450, startsBackwards: true)))
+        let mixer = try PresetMixer(preset: preset, settings: settings,
+                                    range: PlaybackRange(from: 50, to: 450, loopCount: 3, reverse: true, startsBackwards: true))
+        #expect([0, 1, 2].map { mixer.timeline.runsBackwards(iteration: $0) } == [true, false, true])
+        let out = try Self.renderAll(mixer, block: 1500)
+        let n = once.count
+        #expect(out.count == 3 * n)
+        #expect(Array(out[0..<n]) == backOnce, "iteration 0 runs backwards")
+        #expect(Array(out[n..<(2 * n)]) == once, "iteration 1 runs forwards")
+        #expect(Array(out[(2 * n)..<(3 * n)]) == backOnce, "iteration 2 runs backwards again")
+    }
+
     @Test("Duration precedence: explicit, preset, animation, content")
     func durationPrecedence() throws {
         var preset = try Self.preset(audioPath: nil)

@@ -10,7 +10,7 @@ import Testing
 /// The player on the simulated device against the replay of its event log: what the device
 /// actually played equals the offline render of the logged transport, sample for sample.
 @Suite struct PlayerReplayTests {
-    static func mixer(layout: ChannelLayout = .stereoHaptic) throws -> PresetMixer {
+    static func mixer(layout: ChannelLayout = .stereoHaptic, startsBackwards: Bool = false) throws -> PresetMixer {
         let pattern = PatternData(
             continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.2), ValuePoint(time: 900, value: 0.6)],
                                                  frequency: [ValuePoint(time: 0, value: 0.1), ValuePoint(time: 900, value: 0.9)]),
@@ -18,11 +18,11 @@ import Testing
         var settings = MixSettings(layout: layout)
         settings.preloadAudio = true
         return try PresetMixer(preset: PresetHandle(id: "p", name: "P", duration: 0, pattern: pattern), settings: settings,
-                               range: PlaybackRange(loopCount: 2, reverse: true))
+                               range: PlaybackRange(loopCount: 2, reverse: true, startsBackwards: startsBackwards))
     }
 
-    /// A random live change: loop count (endless too), boomerang, segment, haptic offset,
-    /// haptics on/off and both gains.
+    /// A random live change: loop count (endless too), boomerang, segment and its direction,
+    /// haptic offset, haptics on/off and both gains.
     static func randomAdjustment(_ rng: inout SplitMix64) -> MixAdjustment {
         var a = MixAdjustment()
         switch Int(rng.unit() * 6) {
@@ -34,6 +34,7 @@ import Testing
             let from = (rng.unit() * 600).rounded()
             a.from = .some(rng.unit() < 0.3 ? nil : from)
             a.to = .some(rng.unit() < 0.3 ? nil : from + 20 + (rng.unit() * 250).rounded())
+            a.startsBackwards = rng.unit() < 0.5
         case 2: a.hapticOffset = (rng.unit() * 100 - 50).rounded()
         case 3: a.hapticsEnabled = rng.unit() < 0.5
         case 4: a.audioGain = rng.unit() * 2
@@ -151,6 +152,88 @@ import Testing
         #expect(!replay.changes.isEmpty)
         let same = try replay.deviceStream(frames: frames, renderer: try replay.renderer(base: renderer.mixer)) == device.recording
         #expect(same)
+    }
+
+    @Test("A log with backward segments round-trips through text, and its replay equals the device")
+    func backwardLogRoundTrip() throws {
+        let clock = ManualClock()
+        var behaviour = SimulatedDevice.Behaviour()
+        behaviour.canRewind = true
+        behaviour.recordingCapacity = 400 * 256 + 4096
+        let device = SimulatedDevice(clock: clock, behaviour: behaviour)
+        let renderer = TransportRenderer(mixer: try Self.mixer(startsBackwards: true))
+        let player = try PlayerCore(renderer: renderer, device: device, clock: clock,
+                                    configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3, periodFrames: 256, bufferFrames: 1024))
+        var events: [EngineEvent] = []
+        func adjust(_ a: MixAdjustment) throws {
+            let next = try renderer.mixers.newestMixer.adjusted(a)
+            let generation = try #require(renderer.mixers.install(next))
+            #expect(player.send(.mix(MixChange(generation: generation, of: next))))
+        }
+        // Backwards from the start; a backward segment played from its start; a boomerang added
+        // under it; the direction flipped while playing, then back with the whole content.
+        let script: [Int: () throws -> Void] = [
+            0: { _ = player.send(.play(fromTimelineFrame: 0)) },
+            40: {
+                try adjust(MixAdjustment(loopCount: 3, reverse: false, from: .some(120), to: .some(380), startsBackwards: true))
+                _ = player.send(.play(fromTimelineFrame: 0))
+            },
+            90: { try adjust(MixAdjustment(loopCount: 4, reverse: true)) },
+            140: { _ = player.send(.seek(toTimelineFrame: 5_000)) },
+            170: { try adjust(MixAdjustment(startsBackwards: false)) },
+            220: { try adjust(MixAdjustment(loopCount: PlaybackTimeline.endless, from: .some(nil), to: .some(nil), startsBackwards: true)) },
+        ]
+        for period in 0..<360 {
+            try script[period]?()
+            try player.step()
+            while let e = player.events.pop() {
+                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
+                events.append(e)
+            }
+            clock.advance(seconds: 256.0 / 48_000)
+        }
+        clock.advance(seconds: 1)
+        _ = try? device.availableFrames()
+        while let e = player.events.pop() { events.append(e) }
+
+        let frames = device.recording.count / 3
+        #expect(frames > 80_000)
+        let header = EngineLog.Header(input: "p.json", preset: nil, layout: "stereo+haptic", sampleRate: 48_000, profile: "wideband",
+                                      loopCount: 2, reverse: true, startsBackwards: true)
+        let text = EngineLog.text(header: header, events: events, playedFrames: FrameIndex(frames))
+        let lines = text.split(separator: "\n")
+        #expect(lines[0].contains("\"startsBackwards\": true"))
+        let mixLines = lines.filter { $0.contains("\"name\": \"mix\"") }
+        #expect(mixLines.count == 4 && mixLines.allSatisfy { $0.contains("\"startsBackwards\"") })
+        let parsed = try EngineLog.parse(text)
+        #expect(parsed.header == header)
+        let logged = events.filter { if case .position = $0 { return false } else { return true } }
+        #expect(parsed.events == logged)
+        let replay = Replay(events: parsed.events)
+        #expect(replay.changes.map(\.startsBackwards) == [true, true, false, true])
+        #expect(replay.changes.map(\.reverse) == [false, true, true, true])
+        let base = try PresetMixer(preset: renderer.mixer.preset, settings: renderer.mixer.settings,
+                                   range: PlaybackRange(loopCount: parsed.header.loopCount, reverse: parsed.header.reverse,
+                                                        startsBackwards: parsed.header.startsBackwards))
+        #expect(base.timeline == renderer.mixer.timeline, "the header rebuilds the first mixer, direction included")
+        let replayed = try replay.deviceStream(frames: frames, renderer: try replay.renderer(base: base))
+        let firstDifference = zip(device.recording, replayed).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(firstDifference == nil, "first difference at sample \(firstDifference ?? -1) of \(device.recording.count)")
+
+        // A log written before the key existed reads it as false.
+        let old = #"{"event":"header","input":"x","layout":"mix","profile":"wideband","sampleRate":48000,"gain":1,"audioGain":1,"hapticOffset":0,"loopCount":1}"#
+            + "\n" + #"{"event":"end","playedFrames":0}"# + "\n"
+        #expect(try EngineLog.parse(old).header.startsBackwards == false)
+        let oldChange = mixLines.first { $0.contains("\"startsBackwards\": true") }
+            .map { $0.replacingOccurrences(of: "\"startsBackwards\": true,", with: "") }
+        let stripped = try #require(oldChange)
+        #expect(!stripped.contains("startsBackwards"))
+        let reparsed = try EngineLog.parse(String(lines[0]) + "\n" + stripped + "\n" + #"{"event":"end","playedFrames":0}"# + "\n")
+        guard case .command(.mix(let change), _, _, _)? = reparsed.events.first else {
+            Issue.record("the mix line did not parse as a mix command")
+            return
+        }
+        #expect(change.startsBackwards == false)
     }
 
     @Test("A broken log is refused with its line number", arguments: [

@@ -124,9 +124,10 @@ import Testing
         #expect(throws: HapticLottieController.PlayError.emptyRange(LottieFrameRange(start: 30, end: 30))) {
             try probe.markerRange(fromMarker: "Inside")
         }
-        #expect(throws: HapticLottieController.PlayError.emptyRange(LottieFrameRange(start: 63, end: 30))) {
-            try probe.markerRange(fromMarker: "Across", toMarker: "Inside")
-        }
+        #expect(try probe.markerRange(fromMarker: "Across", toMarker: "Inside") == LottieFrameRange(start: 63, end: 30),
+                "a to-marker before the from-marker is a backward range, not an empty one")
+        #expect(try probe.markerRange(fromMarker: "Across", toMarker: "Before") == LottieFrameRange(start: 63, end: 0),
+                "backward and clamped to ip")
 
         // Play Inside → Across (frames 30…63, once) after the clock has locked in.
         let live = try ControllerRig(animation: moved, seconds: 4)
@@ -197,6 +198,146 @@ import Testing
         let play = try #require(live.commands.last { if case .play = $0.command { return true } else { return false } })
         let done = try #require(live.completionEvents.first)
         #expect(done.finished && done.frame == play.frame + 2 * FrameIndex(to - from))
+    }
+
+    /// Frames handed out from the first tick whose heard stream frame reaches the last play's
+    /// effective frame, with the tick's instant; `exact` is false when one of them was not the
+    /// engine clock's frame at that tick.
+    static func framesAfterPlay(_ rig: ControllerRig, until seconds: Double) throws -> (frames: [(MonotonicTime, Double)], exact: Bool) {
+        var seen: [(MonotonicTime, Double)] = []
+        var exact = true
+        try rig.run(until: seconds) { time in
+            guard let play = rig.commands.last(where: { if case .play = $0.command { return true } else { return false } }),
+                  let heard = rig.player.streamFrame(at: time), heard >= Double(play.frame) else { return }
+            let frame = try #require(rig.controller.currentFrame(at: time)).value
+            exact = exact && frame == Self.frameFromClock(rig, at: time)
+            seen.append((time, frame))
+        }
+        return (seen, exact)
+    }
+
+    @Test("play(fromFrame: hi, toFrame: lo) plays backwards: frames fall from hi to lo at every tick, as the device plays them, then completion(true) with lo held")
+    func backwardRange() throws {
+        let animation = try Animations.synthetic()
+        let timing = animation.timing
+        let rig = try ControllerRig(animation: animation, seconds: 4)
+        let c = rig.controller
+        try rig.run(until: 0.6)
+        try c.play(fromFrame: 42, toFrame: 15, loopMode: .playOnce)
+        let t = rig.player.mixer.timeline
+        // The segment is [15, 42) as content, written out: (f − 12) / 29.97 s at 48 kHz.
+        let low = (Double(15 - 12) / 29.97 * 48_000).rounded(), high = (Double(42 - 12) / 29.97 * 48_000).rounded()
+        #expect(Double(t.segmentStart) == low && Double(t.segmentEnd) == high)
+        #expect(t.startsBackwards && !t.reverse && t.loopCount == 1)
+        #expect(t.contentFrame(atOutputFrame: 0) == t.segmentEnd - 1, "timeline frame 0 is the content frame just before from")
+        #expect(c.loopMode == .playOnce, "the direction is no part of the loop mode")
+
+        let (seen, exact) = try Self.framesAfterPlay(rig, until: 2.5)
+        #expect(exact, "the engine clock's frame, nothing else")
+        let play = try #require(rig.commands.last { if case .play = $0.command { return true } else { return false } })
+        let tolerance = timing.frameRate / ControllerRig.rate
+        #expect(seen.count > 100)
+        #expect(zip(seen.dropFirst(), seen).allSatisfy { $0.0.1 <= $0.1.1 }, "backward only")
+        #expect(zip(seen.dropFirst(), seen).filter { $0.0.1 < $0.1.1 }.count > 50, "and really moving")
+        #expect(seen.allSatisfy { $0.1 >= 15 - 2 * tolerance && $0.1 <= 42 + 2 * tolerance }, "within the range")
+        let first = try #require(seen.first).1
+        #expect(first > 41.4 && first <= 42 + 2 * tolerance, "starts at hi (within a tick)")
+
+        // Against the device's truth, written out: content runs down from segmentEnd, one
+        // content frame per stream frame after the play's anchor, and stops at segmentStart.
+        var worst = 0.0
+        for (time, frame) in seen {
+            let s = rig.trueStreamFrame(at: time)
+            let state = rig.commands.map(\.state).last { Double($0.anchor) <= s } ?? TransportState.initial
+            guard state.mix == play.state.mix, abs(s - Double(play.frame)) > 2 else { continue }
+            let p = Double(state.timelineFrame) + s - Double(state.anchor)
+            let content = high - min(max(p, 0), high - low)
+            worst = max(worst, abs(frame - Self.frame(ofContentFrame: content, in: timing)) / tolerance)
+        }
+        #expect(worst <= 2, "within the clock's bounds of the sample being played: \(worst) samples")
+
+        #expect(rig.completionEvents.count == 1)
+        let done = try #require(rig.completionEvents.first)
+        #expect(done.finished && done.frame == play.frame + FrameIndex(high - low), "completion where the range's last sample is heard")
+        #expect(rig.completions.count == 1 && rig.completions.first?.finished == true)
+        let last = try #require(seen.last).1
+        #expect(abs(last - 15) <= 0.5 * tolerance, "the range's end, lo, holds after completion: \(last)")
+        let doneTime = try #require(rig.completions.first).time
+        #expect(seen.filter { $0.0 > doneTime }.allSatisfy { $0.1 == last })
+    }
+
+    @Test("Backward ranges by progress and with loop modes: .repeatBackwards goes down then up and ends at from; play() plays forwards again")
+    func backwardLoops() throws {
+        let animation = try Animations.synthetic()
+        let timing = animation.timing
+        let rig = try ControllerRig(animation: animation, seconds: 5)
+        let c = rig.controller
+        // Progress 0.8 → 0.2 is frames 48 → 21: backward, the loop mode's counts as for forward ranges.
+        try c.play(fromProgress: 0.8, toProgress: 0.2, loopMode: .autoReverse)
+        var t = rig.player.mixer.timeline
+        #expect(t.startsBackwards && t.reverse && t.isEndless && c.loopMode == .autoReverse)
+        #expect(t.segmentStart == rig.player.mixer.settings.sampleRate.nearestFrame(atMilliseconds: timing.milliseconds(atFrame: 21)))
+        try c.play(fromFrame: 42, toFrame: 15, loopMode: .loop)
+        #expect(rig.player.mixer.timeline.startsBackwards && c.loopMode == .loop)
+        c.loopMode = .repeat(3)
+        t = rig.player.mixer.timeline
+        #expect(t.startsBackwards && t.loopCount == 3 && !t.reverse, "a loop change keeps the direction")
+        // Beyond op and before ip: clamped, still backward; equal ends after clamping are empty.
+        try c.play(fromFrame: 80, toFrame: -5)
+        #expect(rig.player.mixer.timeline.startsBackwards && rig.player.mixer.timeline.segmentStart == 0)
+        #expect(rig.player.mixer.timeline.segmentEnd == rig.player.mixer.contentFrames)
+        #expect(throws: HapticLottieController.PlayError.emptyRange(LottieFrameRange(start: 57, end: 57))) {
+            try c.play(fromFrame: 90, toFrame: 60)
+        }
+        #expect(throws: HapticLottieController.PlayError.emptyRange(LottieFrameRange(start: 12, end: 12))) {
+            try c.play(fromFrame: 3, toFrame: -40)
+        }
+        // A forward range, and play(), reset the direction.
+        try c.play(fromFrame: 15, toFrame: 42)
+        #expect(!rig.player.mixer.timeline.startsBackwards)
+        try c.play(fromFrame: 42, toFrame: 15)
+        #expect(c.play())
+        t = rig.player.mixer.timeline
+        #expect(!t.startsBackwards && t.segmentStart == 0 && t.segmentEnd == rig.player.mixer.contentFrames)
+        try rig.run(until: 0.6)
+
+        // One round trip starting backwards: 42 down to 15, back up to 42, then completion(true).
+        try c.play(fromFrame: 42, toFrame: 15, loopMode: .repeatBackwards(1))
+        t = rig.player.mixer.timeline
+        #expect(t.startsBackwards && t.reverse && t.loopCount == 2 && c.loopMode == .repeatBackwards(1))
+        let seen = try Self.framesAfterPlay(rig, until: 3.5).frames
+        let tolerance = timing.frameRate / ControllerRig.rate
+        let lowest = try #require(seen.min { $0.1 < $1.1 })
+        let turn = try #require(seen.firstIndex { $0.0 == lowest.0 })
+        #expect(lowest.1 < 15.6, "reaches lo")
+        #expect(zip(seen[...turn].dropFirst(), seen[...turn]).allSatisfy { $0.0.1 <= $0.1.1 }, "down first")
+        #expect(zip(seen[turn...].dropFirst(), seen[turn...]).allSatisfy { $0.0.1 >= $0.1.1 }, "then up")
+        let play = try #require(rig.commands.last { if case .play = $0.command { return true } else { return false } })
+        let done = try #require(rig.completionEvents.first)
+        #expect(done.finished && done.frame == play.frame + 2 * t.segmentLength)
+        #expect(abs(try #require(seen.last).1 - 42) <= 0.5 * tolerance, "a round trip comes back to from")
+    }
+
+    @Test("setTimestamp in a backward range goes to the same content as in a forward one")
+    func backwardSeek() throws {
+        let animation = try Animations.synthetic()
+        let timing = animation.timing
+        let rig = try ControllerRig(animation: animation, seconds: 3)
+        let c = rig.controller
+        try rig.run(until: 0.6)
+        try c.play(fromFrame: 50, toFrame: 13, loopMode: .playOnce)
+        try rig.run(until: 0.8)
+        let t = rig.player.mixer.timeline
+        // 500 ms of content is frame 48 000 · 0.5 = 24 000; backwards that is offset segmentEnd − 1 − 24 000.
+        #expect(c.timelineFrame(atMs: 500) == t.segmentEnd - 1 - 24_000)
+        c.setFrame(LottieFrame(timing.inPoint.value + 0.5 * timing.frameRate))
+        try rig.run(until: 1.0)
+        let seek = try #require(rig.commands.last { if case .seek = $0.command { return true } else { return false } })
+        #expect(seek.state.timelineFrame == t.segmentEnd - 1 - 24_000)
+        #expect(t.contentFrame(atOutputFrame: seek.state.timelineFrame) == 24_000, "the sample heard first is content 500 ms")
+        // Forward, the same content is offset 24 000 − segmentStart.
+        try c.play(fromFrame: 13, toFrame: 50, loopMode: .playOnce)
+        #expect(c.timelineFrame(atMs: 500) == 24_000 - rig.player.mixer.timeline.segmentStart)
     }
 
     @Test("currentFrame freezes exactly while paused and jumps at a seek's effective frame")

@@ -36,8 +36,8 @@ public struct MixSettings: Sendable {
     }
 }
 
-/// Which part of the content plays and how often: the offline form of the transport's segment,
-/// loop and reverse (docs/mixing.md).
+/// Which part of the content plays, how often and which way: the offline form of the
+/// transport's segment, loop, boomerang and direction (docs/mixing.md).
 public struct PlaybackRange: Sendable {
     /// Content time where playback starts, ms (default 0).
     public var from: Double?
@@ -45,16 +45,21 @@ public struct PlaybackRange: Sendable {
     public var to: Double?
     /// Iterations, at least 1.
     public var loopCount: Int
-    /// Boomerang: odd iterations run backwards.
+    /// Boomerang: every iteration runs the other way from the one before it.
     public var reverse: Bool
+    /// The first iteration runs backwards (from `to` down to `from`); with `reverse` the
+    /// direction still flips at every iteration (`PlaybackTimeline.startsBackwards`).
+    public var startsBackwards: Bool
     /// Overrides the preset's duration (ms) when set: the first rule of the duration precedence.
     public var duration: Double?
 
-    public init(from: Double? = nil, to: Double? = nil, loopCount: Int = 1, reverse: Bool = false, duration: Double? = nil) {
+    public init(from: Double? = nil, to: Double? = nil, loopCount: Int = 1, reverse: Bool = false, duration: Double? = nil,
+                startsBackwards: Bool = false) {
         self.from = from
         self.to = to
         self.loopCount = loopCount
         self.reverse = reverse
+        self.startsBackwards = startsBackwards
         self.duration = duration
     }
 }

@@ -3,7 +3,7 @@ import PulsarCore
 
 /// Turns a preset into the interleaved output stream a device receives: the haptic render and
 /// the decoded, resampled preset audio, placed on the playback timeline (segment, loops,
-/// boomerang) and summed into the channels of a `ChannelLayout` (docs/mixing.md).
+/// boomerang, direction) and summed into the channels of a `ChannelLayout` (docs/mixing.md).
 ///
 /// Output frame `n` of the stream is the same whichever block it is rendered in, so an offline
 /// render and a device fed block by block receive the same samples.
@@ -98,6 +98,7 @@ public final class PresetMixer {
         var r = range
         if let v = adjustment.loopCount { r.loopCount = v }
         if let v = adjustment.reverse { r.reverse = v }
+        if let v = adjustment.startsBackwards { r.startsBackwards = v }
         if let v = adjustment.from { r.from = v }
         if let v = adjustment.to { r.to = v }
         if let v = adjustment.hapticOffset { s.hapticOffset = v }
@@ -142,14 +143,15 @@ public final class PresetMixer {
         do {
             timeline = try PlaybackTimeline(segmentStart: rate.nearestFrame(atMilliseconds: from),
                                             segmentEnd: rate.nearestFrame(atMilliseconds: to),
-                                            loopCount: range.loopCount, reverse: range.reverse)
+                                            loopCount: range.loopCount, reverse: range.reverse,
+                                            startsBackwards: range.startsBackwards)
         } catch {
             throw .badSettings(error.description)
         }
 
         guard settings.hapticOffset.isFinite else { throw .badSettings("the haptic offset must be finite") }
         hapticShift = rate.nearestFrame(atMilliseconds: settings.hapticOffset)
-        if range.reverse && range.loopCount > 1 {
+        if timeline.runsBackwards(iteration: 0) || (timeline.loopCount > 1 && timeline.runsBackwards(iteration: 1)) {
             // Backward iteration frame j must sound the haptic track at content time `to − j`,
             // i.e. the pattern at `to − j − offset`. Rendering the pattern mirrored about
             // a = (from + to) / 2 − offset at frame `from + j − offset` gives exactly that, with the

@@ -1,9 +1,13 @@
 /// How content is laid out along the output stream: a segment `[from, to)` of the content,
-/// played `loopCount` times (`PlaybackTimeline.endless`: without end); with `reverse`
-/// (boomerang) every odd iteration runs the segment backwards. Pure frame arithmetic, shared by the offline renderer and the real-time engine.
+/// played `loopCount` times (`PlaybackTimeline.endless`: without end). The first iteration runs
+/// backwards when `startsBackwards`; with `reverse` (boomerang) the direction flips at every
+/// iteration, so iteration `k` runs backwards when `startsBackwards != (reverse && k is odd)`.
+/// Pure frame arithmetic, shared by the offline renderer and the real-time engine.
 ///
 /// Frames: `FrameIndex` counts output frames from the start of the stream; content frames count
 /// samples of the preset's own time (content time `t` ms ↔ frame `round(t · rate / 1000)`).
+/// A forward iteration runs content frames `segmentStart ..< segmentEnd`, a backward one
+/// `segmentEnd − 1` down to `segmentStart`.
 ///
 /// A plain value type: safe from any thread, real-time safe.
 public struct PlaybackTimeline: Hashable, Sendable {
@@ -19,8 +23,10 @@ public struct PlaybackTimeline: Hashable, Sendable {
 
     /// True for a loop without end.
     public var isEndless: Bool { loopCount == Self.endless }
-    /// Odd iterations (1, 3, …) run backwards.
+    /// Boomerang: every iteration runs the other way from the one before it.
     public let reverse: Bool
+    /// The first iteration runs backwards (from `segmentEnd − 1` down to `segmentStart`).
+    public let startsBackwards: Bool
 
     public enum Problem: Error, CustomStringConvertible, Sendable {
         case emptySegment(from: FrameIndex, to: FrameIndex)
@@ -34,13 +40,15 @@ public struct PlaybackTimeline: Hashable, Sendable {
         }
     }
 
-    public init(segmentStart: FrameIndex, segmentEnd: FrameIndex, loopCount: Int = 1, reverse: Bool = false) throws(Problem) {
+    public init(segmentStart: FrameIndex, segmentEnd: FrameIndex, loopCount: Int = 1, reverse: Bool = false,
+                startsBackwards: Bool = false) throws(Problem) {
         guard segmentEnd > segmentStart else { throw .emptySegment(from: segmentStart, to: segmentEnd) }
         guard loopCount >= 1 else { throw .badLoopCount(loopCount) }
         self.segmentStart = segmentStart
         self.segmentEnd = segmentEnd
         self.loopCount = loopCount
         self.reverse = reverse
+        self.startsBackwards = startsBackwards
     }
 
     /// Frames in one iteration.
@@ -52,12 +60,18 @@ public struct PlaybackTimeline: Hashable, Sendable {
         return overflow ? FrameIndex.max : product
     }
 
+    /// Whether iteration `iteration` (0-based) runs backwards:
+    /// `startsBackwards != (reverse && iteration is odd)`.
+    public func runsBackwards(iteration: Int) -> Bool {
+        startsBackwards != (reverse && iteration % 2 == 1)
+    }
+
     /// Where output frame `frame` falls: its iteration, whether that iteration runs backwards, and
     /// its offset from the iteration's first output frame. Frames outside the stream clamp to it.
     public func position(ofOutputFrame frame: FrameIndex) -> (iteration: Int, backwards: Bool, offset: FrameIndex) {
         let clamped = min(max(frame, 0), frameCount - 1)
         let iteration = Int(clamped / segmentLength)
-        return (iteration, reverse && iteration % 2 == 1, clamped % segmentLength)
+        return (iteration, runsBackwards(iteration: iteration), clamped % segmentLength)
     }
 
     /// The content frame heard at output frame `frame`: forward iterations run
@@ -67,15 +81,22 @@ public struct PlaybackTimeline: Hashable, Sendable {
         return p.backwards ? segmentEnd - 1 - p.offset : segmentStart + p.offset
     }
 
+    /// The output frame at which iteration `iteration` (clamped into `0 ..< loopCount`) plays
+    /// content frame `content` (clamped into the segment), in that iteration's direction: the
+    /// inverse of `contentFrame(atOutputFrame:)`.
+    public func outputFrame(ofContentFrame content: FrameIndex, inIteration iteration: Int) -> FrameIndex {
+        let k = min(max(iteration, 0), loopCount - 1)
+        let c = min(max(content, segmentStart), segmentEnd - 1)
+        let offset = runsBackwards(iteration: k) ? segmentEnd - 1 - c : c - segmentStart
+        return FrameIndex(k) * segmentLength + offset
+    }
+
     /// Where this timeline continues what `old` plays at its output frame `frame`, when the loop
-    /// settings or the segment change under a playing transport: the same iteration (the last
-    /// one if there are fewer now) and the same content frame (clamped into this segment), in
-    /// the direction this timeline gives that iteration.
+    /// settings, the direction or the segment change under a playing transport: the same
+    /// iteration (the last one if there are fewer now) and the same content frame (clamped into
+    /// this segment), in the direction this timeline gives that iteration.
     public func frame(continuing frame: FrameIndex, of old: PlaybackTimeline) -> FrameIndex {
-        let iteration = min(old.position(ofOutputFrame: frame).iteration, loopCount - 1)
-        let content = min(max(old.contentFrame(atOutputFrame: frame), segmentStart), segmentEnd - 1)
-        let backwards = reverse && iteration % 2 == 1
-        let offset = backwards ? segmentEnd - 1 - content : content - segmentStart
-        return FrameIndex(iteration) * segmentLength + offset
+        outputFrame(ofContentFrame: old.contentFrame(atOutputFrame: frame),
+                    inIteration: old.position(ofOutputFrame: frame).iteration)
     }
 }

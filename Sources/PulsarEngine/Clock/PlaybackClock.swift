@@ -132,7 +132,7 @@ public struct PlaybackClock {
             iteration = timeline.loopCount - 1
             offset = length
         }
-        let backwards = timeline.reverse && iteration % 2 == 1
+        let backwards = timeline.runsBackwards(iteration: iteration)
         return backwards ? Double(timeline.segmentEnd) - offset : Double(timeline.segmentStart) + offset
     }
 }

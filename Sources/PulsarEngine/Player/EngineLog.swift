@@ -5,6 +5,9 @@ import PulsarCore
 /// rebuild the mixer), one line per command, underrun and completion, and an `end` line with the
 /// number of frames the device played. `pulsar render --replay` turns it back into the stream.
 ///
+/// The header and every mix change carry `startsBackwards`; a log without that key (an older
+/// one) reads it as false.
+///
 /// Thread rules: plain values and pure functions; build and parse off the real-time thread.
 public enum EngineLog {
     /// What the mixer was built from.
@@ -21,13 +24,16 @@ public enum EngineLog {
         public var audioOffset: Double?
         public var loopCount: Int
         public var reverse: Bool
+        /// The first iteration runs backwards (`PlaybackRange.startsBackwards`).
+        public var startsBackwards: Bool
         public var from: Double?
         public var to: Double?
         public var duration: Double?
 
         public init(input: String, preset: String?, layout: String, sampleRate: Int, profile: String, gain: Double = 1,
                     audioGain: Double = 1, hapticsEnabled: Bool = true, hapticOffset: Double = 0, audioOffset: Double? = nil,
-                    loopCount: Int = 1, reverse: Bool = false, from: Double? = nil, to: Double? = nil, duration: Double? = nil) {
+                    loopCount: Int = 1, reverse: Bool = false, from: Double? = nil, to: Double? = nil, duration: Double? = nil,
+                    startsBackwards: Bool = false) {
             self.input = input
             self.preset = preset
             self.layout = layout
@@ -40,6 +46,7 @@ public enum EngineLog {
             self.audioOffset = audioOffset
             self.loopCount = loopCount
             self.reverse = reverse
+            self.startsBackwards = startsBackwards
             self.from = from
             self.to = to
             self.duration = duration
@@ -64,6 +71,7 @@ public enum EngineLog {
             "audioGain": .num(header.audioGain), "hapticsEnabled": JSONValue(.bool(header.hapticsEnabled)),
             "hapticOffset": .num(header.hapticOffset), "audioOffset": optional(header.audioOffset),
             "loopCount": loopCountValue(header.loopCount), "reverse": JSONValue(.bool(header.reverse)),
+            "startsBackwards": JSONValue(.bool(header.startsBackwards)),
             "from": optional(header.from), "to": optional(header.to), "duration": optional(header.duration),
         ])
         var lines = [oneLine(head)]
@@ -90,7 +98,8 @@ public enum EngineLog {
     static func object(_ c: MixChange) -> JSONValue {
         func optional(_ v: Double?) -> JSONValue { v.map(JSONValue.num) ?? JSONValue(.null) }
         return .obj(["generation": .num(Double(c.generation)), "loopCount": loopCountValue(c.loopCount),
-                     "reverse": JSONValue(.bool(c.reverse)), "from": optional(c.from), "to": optional(c.to),
+                     "reverse": JSONValue(.bool(c.reverse)), "startsBackwards": JSONValue(.bool(c.startsBackwards)),
+                     "from": optional(c.from), "to": optional(c.to),
                      "hapticOffset": .num(c.hapticOffset), "hapticsEnabled": JSONValue(.bool(c.hapticsEnabled)),
                      "audioGain": .num(c.audioGain), "hapticGain": .num(c.hapticGain)])
     }
@@ -102,7 +111,8 @@ public enum EngineLog {
                          reverse: flag(value, "reverse", default: false), from: value["from"]?.number, to: value["to"]?.number,
                          hapticOffset: try number(value, line, "hapticOffset"),
                          hapticsEnabled: flag(value, "hapticsEnabled", default: true),
-                         audioGain: try number(value, line, "audioGain"), hapticGain: try number(value, line, "hapticGain"))
+                         audioGain: try number(value, line, "audioGain"), hapticGain: try number(value, line, "hapticGain"),
+                         startsBackwards: flag(value, "startsBackwards", default: false))
     }
 
     static func oneLine(_ value: JSONValue) -> String {
@@ -196,7 +206,8 @@ public enum EngineLog {
                                   hapticsEnabled: flag(value, "hapticsEnabled", default: true),
                                   hapticOffset: hapticOffset, audioOffset: value["audioOffset"]?.number, loopCount: loops,
                                   reverse: flag(value, "reverse", default: false),
-                                  from: value["from"]?.number, to: value["to"]?.number, duration: value["duration"]?.number))
+                                  from: value["from"]?.number, to: value["to"]?.number, duration: value["duration"]?.number,
+                                  startsBackwards: flag(value, "startsBackwards", default: false)))
         }
         if kind == "command" {
             return .event(try commandEvent(value, number))

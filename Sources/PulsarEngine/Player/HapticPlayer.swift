@@ -195,14 +195,15 @@ public final class HapticPlayer: @unchecked Sendable {
     @discardableResult
     public func cue(atMs ms: Double) -> Bool { send(.cue(toTimelineFrame: timelineFrame(atMs: ms))) }
 
-    /// The first-iteration timeline frame `setTimestamp(ms)` and `cue(atMs: ms)` go to: content
-    /// time `ms` clamped into 0 … duration, at the nearest frame, clamped into the segment.
+    /// The timeline frame `setTimestamp(ms)` and `cue(atMs: ms)` go to: content time `ms`
+    /// clamped into 0 … duration, at the nearest frame, clamped into the newest mixer's segment,
+    /// where the first iteration plays it — in that iteration's direction
+    /// (`PlaybackTimeline.outputFrame(ofContentFrame:inIteration:)`), so a segment that starts
+    /// backwards seeks to the same content as a forward one.
     public func timelineFrame(atMs ms: Double) -> FrameIndex {
         let m = mixer
-        let rate = m.settings.sampleRate
-        let timeline = m.timeline
-        let content = rate.nearestFrame(atMilliseconds: min(max(ms, 0), m.durationMilliseconds))
-        return min(max(content - timeline.segmentStart, 0), timeline.segmentLength - 1)
+        let content = m.settings.sampleRate.nearestFrame(atMilliseconds: min(max(ms, 0), m.durationMilliseconds))
+        return m.timeline.outputFrame(ofContentFrame: content, inIteration: 0)
     }
 
     /// Loops: `loop` false plays the current iteration to its end and stops; true repeats

@@ -10,6 +10,8 @@ public struct MixChange: Hashable, Sendable {
     public var generation: Int
     public var loopCount: Int
     public var reverse: Bool
+    /// The first iteration runs backwards (`PlaybackRange.startsBackwards`).
+    public var startsBackwards: Bool
     public var from: Double?
     public var to: Double?
     public var hapticOffset: Double
@@ -18,10 +20,11 @@ public struct MixChange: Hashable, Sendable {
     public var hapticGain: Double
 
     public init(generation: Int, loopCount: Int, reverse: Bool, from: Double?, to: Double?, hapticOffset: Double,
-                hapticsEnabled: Bool, audioGain: Double, hapticGain: Double) {
+                hapticsEnabled: Bool, audioGain: Double, hapticGain: Double, startsBackwards: Bool = false) {
         self.generation = generation
         self.loopCount = loopCount
         self.reverse = reverse
+        self.startsBackwards = startsBackwards
         self.from = from
         self.to = to
         self.hapticOffset = hapticOffset
@@ -35,12 +38,13 @@ public struct MixChange: Hashable, Sendable {
         self.init(generation: generation, loopCount: mixer.range.loopCount, reverse: mixer.range.reverse,
                   from: mixer.range.from, to: mixer.range.to, hapticOffset: mixer.settings.hapticOffset,
                   hapticsEnabled: mixer.settings.hapticsEnabled, audioGain: mixer.settings.audioGain,
-                  hapticGain: mixer.settings.profile.gain)
+                  hapticGain: mixer.settings.profile.gain, startsBackwards: mixer.range.startsBackwards)
     }
 
     /// The adjustment that turns any mixer of the same preset into this generation's.
     public var adjustment: MixAdjustment {
         MixAdjustment(loopCount: loopCount, reverse: reverse, from: .some(from), to: .some(to), hapticOffset: hapticOffset,
-                      hapticsEnabled: hapticsEnabled, audioGain: audioGain, hapticGain: hapticGain)
+                      hapticsEnabled: hapticsEnabled, audioGain: audioGain, hapticGain: hapticGain,
+                      startsBackwards: startsBackwards)
     }
 }
