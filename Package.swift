@@ -56,7 +56,7 @@ let package = Package(
         ),
         .target(name: "PulsarCore"),
         .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip"]),
-        .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "CSndFile", "CSoxr"]),
+        .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "CSndFile", "CSoxr"]),
         .target(name: "PulsarEngine", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "CWakeup"]),
         .target(name: "PulsarSimulation", dependencies: ["PulsarCore", "PulsarEngine"]),
         .target(name: "PulsarTestSupport", dependencies: ["PulsarCore"]),

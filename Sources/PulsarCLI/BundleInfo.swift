@@ -2,6 +2,7 @@ import Foundation
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
+import PulsarLottie
 
 /// `pulsar info BUNDLE [--json]`: the presets of a bundle with their durations, audio format and
 /// animation timing.
@@ -23,7 +24,7 @@ enum BundleInfo {
                 throw CommandFailure(.dataError, "pulsar: error: \(path): preset \(preset.id): \(error)")
             }
             let summary = PatternSummary(preset.pattern)
-            let timing = preset.animation.flatMap { AnimationTiming(lottieJSON: $0.data) }
+            let timing = preset.animation.flatMap { LottieTiming(lottieJSON: $0.data) }
             var row: [(key: String, value: JSONValue)] = [
                 ("id", .str(preset.id)), ("name", .str(preset.name)),
                 ("durationMs", .num(mixer.durationMilliseconds)), ("durationRule", .str(mixer.durationRule.rawValue)),
@@ -50,8 +51,8 @@ enum BundleInfo {
                 var a: [(key: String, value: JSONValue)] = [("src", .str(animation.source)), ("bytes", .num(Double(animation.data.count)))]
                 var text = "  animation: \(animation.source), \(animation.data.count) bytes"
                 if let timing {
-                    text += ", \(fmt(timing.frameRate)) fps, frames \(fmt(timing.inPoint))..<\(fmt(timing.outPoint)) = \(fmt(timing.durationMilliseconds)) ms"
-                    a += [("frameRate", .num(timing.frameRate)), ("inPoint", .num(timing.inPoint)), ("outPoint", .num(timing.outPoint)),
+                    text += ", \(fmt(timing.frameRate)) fps, frames \(fmt(timing.inPoint.value))..<\(fmt(timing.outPoint.value)) = \(fmt(timing.durationMilliseconds)) ms"
+                    a += [("frameRate", .num(timing.frameRate)), ("inPoint", .num(timing.inPoint.value)), ("outPoint", .num(timing.outPoint.value)),
                           ("durationMs", .num(timing.durationMilliseconds))]
                 }
                 if let fr = animation.frameRate { a.append(("manifestFrameRate", .num(fr))) }

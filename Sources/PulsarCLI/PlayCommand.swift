@@ -3,6 +3,7 @@ import PulsarALSA
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
+import PulsarLottie
 import PulsarEngine
 import PulsarSimulation
 
@@ -94,7 +95,7 @@ enum PlayCommand {
         }
         let rate = setup.rate
         let monotonic = SystemMonotonicClock()
-        let timing = preset.animation.flatMap { AnimationTiming(lottieJSON: $0.data) }
+        let timing = preset.animation.flatMap { LottieTiming(lottieJSON: $0.data) }
         ALSAErrorLog.shared.isVerbose = verbose
 
         // The device: ALSA by name, the simulated one, or (auto) ALSA `default` falling back to it.

@@ -1,5 +1,6 @@
 import PulsarBundle
 import PulsarCore
+import PulsarLottie
 
 /// The duration precedence (docs/mixing.md): an explicit duration, else the preset's authored
 /// `duration`, else the animation's `(op − ip) / fr`, else the later of the pattern's end and the
@@ -18,7 +19,7 @@ public enum DurationRule: String, Sendable {
         if let explicit, explicit > 0 { return (explicit, .explicit) }
         if preset.duration > 0 { return (preset.duration, .preset) }
         if let animation = preset.animation {
-            if let timing = AnimationTiming(lottieJSON: animation.data) {
+            if let timing = LottieTiming(lottieJSON: animation.data) {
                 return (timing.durationMilliseconds, .animation)
             }
             if let fr = animation.frameRate, let total = animation.totalFrames, fr > 0, total > 0 {

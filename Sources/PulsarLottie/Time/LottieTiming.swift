@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// The timing of a Lottie composition and the only place its time conversions live:
 /// frames (`LottieFrame`), seconds, milliseconds and progress (`LottieProgress`).
 ///
@@ -26,6 +28,15 @@ public struct LottieTiming: Hashable, Sendable {
         self.frameRate = frameRate
         self.inPoint = LottieFrame(inPoint)
         self.outPoint = LottieFrame(outPoint)
+    }
+
+    /// Reads only `fr`, `ip` and `op` from the top level of Lottie JSON bytes — what the mixer's
+    /// duration precedence needs without the whole model. Nil when they are missing or unusable
+    /// (not JSON, a dotLottie ZIP, `fr ≤ 0`, `op ≤ ip`).
+    public init?(lottieJSON bytes: [UInt8]) {
+        guard let document = try? JSONParser().parse(bytes), let fr = document["fr"]?.number,
+              let ip = document["ip"]?.number, let op = document["op"]?.number else { return nil }
+        self.init(frameRate: fr, inPoint: ip, outPoint: op)
     }
 
     /// `op − ip`: the length of the playable range in frames (fractional when the points are).
