@@ -40,10 +40,21 @@ public struct HapticCurveView: Sendable {
     public func image(playheadMs ms: Double?) -> ARGB32Image {
         guard let ms else { return background }
         var painter = Painter(background)
+        drawPlayhead(&painter, atMs: ms)
+        return painter.image
+    }
+
+    /// Draws the view with the playhead at `ms` into `painter` (whose image has the view's size),
+    /// reusing its pixels: the same picture as `image(playheadMs:)`.
+    public func draw(into painter: inout Painter, playheadMs ms: Double) {
+        painter.composite(background, over: Self.backgroundColor)
+        drawPlayhead(&painter, atMs: ms)
+    }
+
+    private func drawPlayhead(_ painter: inout Painter, atMs ms: Double) {
         let p = plot
         let x = Int(self.x(atMs: ms).rounded())
         painter.fill(x: x - 1, y: p.y - 4, width: 2, height: p.height + 8, Self.playheadColor)
-        return painter.image
     }
 
     private static func plotRect(width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {

@@ -104,6 +104,22 @@ public struct Painter {
         }
     }
 
+    /// Replaces every pixel with `source`'s (premultiplied, the image's size) over the opaque
+    /// `color`: one pass, no allocation.
+    public mutating func composite(_ source: ARGB32Image, over color: ViewerColor) {
+        precondition(source.width == image.width && source.height == image.height, "composite needs the image's size")
+        let background = color.withAlpha(255).premultiplied
+        source.pixels.withUnsafeBufferPointer { s in
+            image.pixels.withUnsafeMutableBufferPointer { d in
+                for i in 0..<d.count {
+                    let p = s[i]
+                    let a = p >> 24
+                    d[i] = a == 255 ? p : a == 0 ? background : Self.over(p, background)
+                }
+            }
+        }
+    }
+
     /// Draws `source` (premultiplied) over the image with its top-left corner at (x, y).
     public mutating func draw(_ source: ARGB32Image, x: Int, y: Int) {
         let x0 = max(x, 0), y0 = max(y, 0)

@@ -46,6 +46,8 @@ public final class ViewerSession {
     private var scrub: (wasPlaying: Bool, lastMs: Double)?
     private var message: (text: String, until: MonotonicTime)?
     private var canvas = ARGB32Image(width: 0, height: 0)
+    /// The last picture, reused for the next one once the surface has let go of it.
+    private var frameBuffer = ARGB32Image(width: 0, height: 0)
     private var curves: HapticCurveView?
 
     public init(content: ViewerContent, surface: ViewerSurface, contentMode: LottieContentMode = .aspectFit) {
@@ -209,12 +211,24 @@ public final class ViewerSession {
     }
 
     /// The whole picture for `time` at the surface's size: background, animation area, overlay.
+    ///
+    /// The picture's pixels are reused for the next call when nothing else holds them by then
+    /// (no allocation per slot).
     public func frame(at time: MonotonicTime) throws -> ARGB32Image {
         let width = surface.width, height = surface.height
-        let area = try animationArea(at: time, width: width, height: height)
-        var painter = Painter(width: width, height: height, fill: content.controller == nil ? HapticCurveView.backgroundColor : background)
-        painter.draw(area, x: 0, y: 0)
+        var painter = Painter(ARGB32Image(width: 0, height: 0))
+        swap(&painter.image, &frameBuffer)
+        if painter.image.width != width || painter.image.height != height { painter.image = ARGB32Image(width: width, height: height) }
+        if content.controller != nil {
+            painter.composite(try animationArea(at: time, width: width, height: height), over: background)
+        } else {
+            if curves?.width != width || curves?.height != height {
+                curves = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: height)
+            }
+            curves!.draw(into: &painter, playheadMs: contentMs(at: time) ?? 0)
+        }
         if showsOverlay { drawOverlay(&painter, at: time) }
+        frameBuffer = painter.image
         return painter.image
     }
 
