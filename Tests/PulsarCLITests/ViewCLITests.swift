@@ -2,6 +2,9 @@ import Foundation
 import PulsarLottieRender
 import Testing
 
+/// The demo bundle folder `ViewCLITests` builds, removed when the test process exits.
+nonisolated(unsafe) private var builtDemoFolder: String?
+
 /// `pulsar view` through SDL's offscreen video driver (no display needed): screenshots equal
 /// `pulsar frame`, the pacing figures are written, and bad input fails in one line.
 @Suite("View CLI", .serialized)
@@ -19,6 +22,8 @@ struct ViewCLITests {
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try? process.run()
         process.waitUntilExit()
+        builtDemoFolder = out
+        atexit { if let folder = builtDemoFolder { try? FileManager.default.removeItem(atPath: folder) } }
         return out + "/demo.pulsar"
     }()
     static let offscreen = ["SDL_VIDEODRIVER": "offscreen"]
