@@ -174,6 +174,8 @@ public final class SDLWindow: ViewerSurface {
         case UInt32(SDLK_SPACE.rawValue): return .playPause
         case UInt32(SDLK_LEFT.rawValue): return .seekBack
         case UInt32(SDLK_RIGHT.rawValue): return .seekForward
+        case UInt32(SDLK_COMMA.rawValue): return .stepBack
+        case UInt32(SDLK_PERIOD.rawValue): return .stepForward
         case UInt32(SDLK_l.rawValue): return .loop
         case UInt32(SDLK_r.rawValue): return .reverse
         case UInt32(SDLK_h.rawValue): return .haptics

@@ -6,6 +6,8 @@ public enum ViewerEvent: Sendable, Equatable {
         case playPause
         /// ← and →: seek back / forward.
         case seekBack, seekForward
+        /// `,` and `.`: hold one animation frame earlier / later (a pattern: 10 ms).
+        case stepBack, stepForward
         /// `l`: loop on / off.
         case loop
         /// `r`: reverse (boomerang) on / off.

@@ -19,6 +19,8 @@ public enum ViewerLoop {
         case closed
         /// `exitAfter` seconds went by.
         case timeUp
+        /// The output device failed (`HapticPlayer.failure`, e.g. unplugged): nothing plays any more.
+        case deviceFailed
     }
 
     /// Runs until the window closes or the slots of `exitAfter` seconds (nil: no limit) have been
@@ -42,6 +44,7 @@ public enum ViewerLoop {
                 return (.closed, pacer.stats)
             }
             session.poll()
+            if session.content.player.failure != nil { return (.deviceFailed, pacer.stats) }
             let drawStart = clock.now()
             let picture = try session.frame(at: pacer.deadline.adding(seconds: session.displayLatencyMs / 1000))
             try session.surface.present(picture)

@@ -11,7 +11,8 @@ import PulsarLottieRender
 /// each display slot becomes a picture of the instant the engine's clock says is being heard.
 ///
 /// Keys: space pauses / resumes (plays from the start once playback ended), ← / → seek by
-/// `seekStepMs`, `l` turns looping on / off, `r` reverse (boomerang) on / off (on also loops),
+/// `seekStepMs`, `,` / `.` hold one animation frame earlier / later (10 ms without an
+/// animation; from playing, this pauses), `l` turns looping on / off, `r` reverse (boomerang) on / off (on also loops),
 /// `h` haptics on / off, `q` / Escape quit. Dragging with the button held scrubs: the content
 /// holds (`HapticPlayer.cue`) at the time under the pointer (x across the window's width = 0 …
 /// duration), and playback resumes on release if it was playing. A dropped file is opened with
@@ -92,6 +93,15 @@ public final class ViewerSession {
         case .key(.seekBack), .key(.seekForward):
             let now = player.contentTime(at: time) ?? 0
             seek(toMs: now + (event == .key(.seekBack) ? -seekStepMs : seekStepMs))
+        case .key(.stepBack), .key(.stepForward):
+            let step = content.controller.map { 1000 / $0.timing.frameRate } ?? 10
+            let now = player.contentTime(at: time) ?? 0
+            // From the start of the frame being shown, one frame on (or back).
+            let shown = content.controller.map { c in
+                c.timing.milliseconds(atFrame: LottieFrame(c.timing.inPoint.value + Double(Self.renderIndex(of: c.currentFrame(at: time) ?? c.timing.inPoint, timing: c.timing))))
+            } ?? now
+            player.cue(atMs: min(max(shown + (event == .key(.stepBack) ? -step : step), 0), player.durationMs))
+            mode = .paused
         case .key(.loop):
             setLoop(!looping, reverse: reversing)
         case .key(.reverse):
@@ -232,7 +242,8 @@ public final class ViewerSession {
         return painter.image
     }
 
-    /// The overlay's text lines at `time`.
+    /// The overlay's text lines at `time`: transport state and time; with an animation, the frame
+    /// and the marker holding it; loop, haptics and device; then a message, for 3 s after one.
     public func statusLines(at time: MonotonicTime) -> [String] {
         let player = content.player
         let ms = contentMs(at: time)
@@ -242,10 +253,15 @@ public final class ViewerSession {
         case .paused: state = "PAUSED"
         case .stopped: state = "STOPPED"
         }
-        var first = "\(state)  \(Self.seconds(ms ?? 0)) / \(Self.seconds(player.durationMs)) S"
+        var lines = ["\(state)  \(Self.seconds(ms ?? 0)) / \(Self.seconds(player.durationMs)) S"]
         if let controller = content.controller {
             let frame = controller.currentFrame(at: time) ?? controller.timing.inPoint
-            first += "  FRAME \(Self.renderIndex(of: frame, timing: controller.timing)) / \(Self.frameCount(controller.timing))"
+            var text = "FRAME \(Self.renderIndex(of: frame, timing: controller.timing)) / \(Self.frameCount(controller.timing))"
+            // The marker whose range holds the frame (the last one starting at or before it).
+            if let marker = controller.animation.markers.last(where: { $0.start <= frame && (frame < $0.end || $0.durationFrames == 0) }) {
+                text += "  [\(marker.name.uppercased())]"
+            }
+            lines.append(text)
         }
         var second: String
         if let (iteration, count) = player.iteration(at: time), looping {
@@ -255,7 +271,7 @@ public final class ViewerSession {
         }
         if reversing { second += " REVERSE" }
         second += "  HAPTICS \(player.hapticsEnabled ? "ON" : "OFF")  \(content.deviceName.uppercased())"
-        var lines = [first, second]
+        lines.append(second)
         if let message, message.until > time { lines.append(message.text) }
         return lines
     }
@@ -263,7 +279,7 @@ public final class ViewerSession {
     private func drawOverlay(_ painter: inout Painter, at time: MonotonicTime) {
         let width = painter.image.width, height = painter.image.height
         let lines = statusLines(at: time)
-        let scale = width >= 480 ? 2 : 1
+        let scale = overlayScale(width: width)
         let lineHeight = (BitmapFont.glyphHeight + 3) * scale
         let barHeight = max(3, scale * 2)
         let panel = lines.count * lineHeight + barHeight + 6 * scale
@@ -274,10 +290,32 @@ public final class ViewerSession {
         let barY = height - panel + 2 * scale
         painter.fill(x: 0, y: barY, width: width, height: barHeight, ViewerColor(255, 255, 255, 60))
         painter.fill(x: 0, y: barY, width: Int(Double(width) * fraction), height: barHeight, HapticCurveView.amplitudeColor)
+        // Marker starts as ticks above the bar.
+        if let controller = content.controller, duration > 0 {
+            for marker in controller.animation.markers {
+                let ms = controller.timing.milliseconds(atFrame: marker.start)
+                guard ms >= 0, ms <= duration else { continue }
+                let x = Int((ms / duration * Double(width - 1)).rounded())
+                painter.fill(x: x, y: barY - 2 * scale, width: max(scale, 1), height: barHeight + 2 * scale, HapticCurveView.frequencyColor)
+            }
+        }
         for (k, line) in lines.enumerated() {
-            let color = k == 2 ? ViewerColor(255, 200, 120) : ViewerColor(255, 255, 255)
+            let isMessage = message.map { $0.until > time } == true && k == lines.count - 1
+            let color = isMessage ? ViewerColor(255, 200, 120) : ViewerColor(255, 255, 255)
             painter.text(line, x: 4 * scale, y: barY + barHeight + 3 * scale + k * lineHeight, scale: scale, color)
         }
+    }
+
+    /// 2 when the longest status line this content can show fits the width at double size, else
+    /// 1: the size depends on the content and the width only, so it does not jump as text changes.
+    private func overlayScale(width: Int) -> Int {
+        var templates = ["STARTING  00.000 / 00.000 S", "LOOP 000/000 REVERSE  HAPTICS OFF  " + content.deviceName]
+        if let controller = content.controller {
+            let longest = controller.animation.markers.map(\.name.count).max()
+            templates.append("FRAME 0000 / 0000" + (longest.map { "  [" + String(repeating: "M", count: $0) + "]" } ?? ""))
+        }
+        let widest = templates.map(BitmapFont.width(of:)).max() ?? 0
+        return (widest + 8) * 2 <= width ? 2 : 1
     }
 
     private static func seconds(_ ms: Double) -> String {

@@ -1,4 +1,7 @@
 import Foundation
+import PulsarAudio
+import PulsarBundle
+import PulsarSimulation
 import PulsarCore
 import PulsarEngine
 import PulsarLottie
@@ -63,6 +66,60 @@ import Testing
         #expect(after >= playing + 500 && after <= playing + 560, "\(playing) → \(after)")
     }
 
+    @Test(", and . hold one animation frame earlier or later; the overlay names the marker being shown")
+    func frameStepsAndMarkers() throws {
+        let animation = try ViewerRig.demoAnimation()
+        let rig = try ViewerRig(animation: animation)
+        let fr = animation.timing.frameRate
+        rig.session.start(paused: false)
+        try rig.advance(seconds: 0.5)
+        func shownFrame() throws -> Int {
+            ViewerSession.renderIndex(of: try #require(rig.session.content.controller!.currentFrame(at: rig.clock.now())), timing: animation.timing)
+        }
+        let playingFrame = try shownFrame()
+        #expect(rig.handle(.key(.stepForward)))
+        try rig.advance(seconds: 0.1)
+        #expect(rig.session.mode == .paused)
+        let first = try shownFrame()
+        #expect(first >= playingFrame + 1 && first <= playingFrame + 2, "one frame on from where it played (\(playingFrame) → \(first))")
+        // Content held exactly at the start of that frame (to the sample).
+        #expect(abs(try #require(rig.contentMs) - (Double(first) * 1000 / fr * 48).rounded() / 48) < 1e-6)
+        for (key, expected) in [(ViewerEvent.Key.stepForward, first + 1), (.stepForward, first + 2), (.stepBack, first + 1)] {
+            #expect(rig.handle(.key(key)))
+            try rig.advance(seconds: 0.05)
+            #expect(try shownFrame() == expected)
+        }
+        // beat1 spans frames 0..<24 (Resources/demo-bundle/animation/heartbeat.json), beat2 24..<48.
+        #expect(rig.session.statusLines(at: rig.clock.now())[1].hasSuffix("[BEAT1]"), "\(rig.session.statusLines(at: rig.clock.now()))")
+        #expect(rig.handle(.pointerDown(x: 110, y: 0)))
+        #expect(rig.handle(.pointerUp(x: 110, y: 0)))
+        try rig.advance(seconds: 0.1)
+        #expect(rig.session.statusLines(at: rig.clock.now())[1].hasSuffix("[BEAT2]"))
+    }
+
+    @Test("An unplugged device ends the loop (deviceFailed) instead of freezing the window")
+    func deviceFailureEndsTheLoop() throws {
+        // A player with its real-time thread on a device paced by the system clock.
+        var settings = MixSettings(layout: .haptic)
+        settings.preloadAudio = true
+        let pattern = ViewerRig.pattern(ms: 5_000)
+        let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern), settings: settings)
+        let device = SimulatedDevice(clock: SystemMonotonicClock())
+        let player = try HapticPlayer(mixer: mixer, device: device)
+        let content = ViewerContent(title: "t", player: player, animation: nil, renderer: nil, pattern: pattern, deviceName: "sim")
+        let session = ViewerSession(content: content, surface: MemorySurface(width: 32, height: 32))
+        defer { content.close() }
+        session.start(paused: false)
+        let unplugAt = SystemMonotonicClock().now().adding(seconds: 0.3)
+        let outcome = try ViewerLoop.run(session, exitAfter: 10) { deadline in
+            if deadline >= unplugAt { device.disconnect() }
+            ViewerLoop.sleep(until: deadline)
+        }
+        #expect(outcome.ending == .deviceFailed)
+        #expect(outcome.stats.seconds < 2, "ended soon after the unplug, not at the time-out")
+        #expect(player.failure != nil)
+    }
+
     @Test("Dragging scrubs: the content holds at the pointer's time and resumes on release if it was playing")
     func dragScrubs() throws {
         let rig = try ViewerRig(animation: try ViewerRig.demoAnimation())
@@ -100,13 +157,13 @@ import Testing
         #expect(rig.player.mixer.timeline.isEndless && rig.player.mixer.timeline.reverse)
         try rig.advance(seconds: 0.1)
         let lines = rig.session.statusLines(at: rig.clock.now())
-        #expect(lines[1].hasPrefix("LOOP 1/∞ REVERSE"), "\(lines)")
+        #expect(lines[2].hasPrefix("LOOP 1/∞ REVERSE"), "\(lines)")
         #expect(rig.handle(.key(.loop)))
         #expect(rig.player.mixer.timeline.loopCount == 1 && !rig.player.mixer.timeline.reverse)
         #expect(rig.player.hapticsEnabled)
         #expect(rig.handle(.key(.haptics)))
         #expect(!rig.player.hapticsEnabled)
-        #expect(rig.session.statusLines(at: rig.clock.now())[1].contains("HAPTICS OFF"))
+        #expect(rig.session.statusLines(at: rig.clock.now())[2].contains("HAPTICS OFF"))
         #expect(!rig.handle(.key(.quit)))
         #expect(!rig.handle(.closed))
     }
