@@ -24,8 +24,9 @@ enum ViewCommand {
     haptic curves and transients with a moving playhead.
 
     Keys: space pause/resume, ←/→ seek −/+500 ms, ,/. one frame back/forward (paused),
-    l loop on/off, r reverse (boomerang) on/off, h haptics on/off, q or Esc quit. Drag across the window to scrub. Drop a .pulsar, pattern
-    or Lottie file on the window to open it. The window can be resized; --mode says how the
+    l loop on/off, r reverse (boomerang) on/off, h haptics on/off, c the haptic curves under
+    the animation on/off, q or Esc quit. Drag across the window to scrub. Drop a .pulsar,
+    pattern or Lottie file on the window to open it. The window can be resized; --mode says how the
     animation fills it. The overlay shows time, frame, the current marker, loop and haptics;
     ticks on its progress bar mark where the animation's markers start.
 

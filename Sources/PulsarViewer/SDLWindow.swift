@@ -179,6 +179,7 @@ public final class SDLWindow: ViewerSurface {
         case UInt32(SDLK_l.rawValue): return .loop
         case UInt32(SDLK_r.rawValue): return .reverse
         case UInt32(SDLK_h.rawValue): return .haptics
+        case UInt32(SDLK_c.rawValue): return .curves
         case UInt32(SDLK_q.rawValue), UInt32(SDLK_ESCAPE.rawValue): return .quit
         default: return nil
         }

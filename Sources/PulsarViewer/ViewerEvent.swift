@@ -14,6 +14,8 @@ public enum ViewerEvent: Sendable, Equatable {
         case reverse
         /// `h`: haptics on / off.
         case haptics
+        /// `c`: the haptic curves strip under an animation on / off.
+        case curves
         /// `q` or Escape.
         case quit
     }

@@ -13,7 +13,8 @@ import PulsarLottieRender
 /// Keys: space pauses / resumes (plays from the start once playback ended), ← / → seek by
 /// `seekStepMs`, `,` / `.` hold one animation frame earlier / later (10 ms without an
 /// animation; from playing, this pauses), `l` turns looping on / off, `r` reverse (boomerang) on / off (on also loops),
-/// `h` haptics on / off, `q` / Escape quit. Dragging with the button held scrubs: the content
+/// `h` haptics on / off, `c` the pattern's curves in a strip under an animation on / off,
+/// `q` / Escape quit. Dragging with the button held scrubs: the content
 /// holds (`HapticPlayer.cue`) at the time under the pointer (x across the window's width = 0 …
 /// duration), and playback resumes on release if it was playing. A dropped file is opened with
 /// `loader`; on failure the old content stays and the reason is shown and passed to `onMessage`.
@@ -30,6 +31,8 @@ public final class ViewerSession {
     public private(set) var content: ViewerContent
     public var contentMode: LottieContentMode
     public var showsOverlay = true
+    /// With an animation: the pattern's curves in a strip along the bottom (key `c`).
+    public var showsCurveStrip = false
     public var seekStepMs = 500.0
     /// Opens a dropped file.
     public var loader: ((String) throws -> ViewerContent)?
@@ -50,6 +53,7 @@ public final class ViewerSession {
     /// The last picture, reused for the next one once the surface has let go of it.
     private var frameBuffer = ARGB32Image(width: 0, height: 0)
     private var curves: HapticCurveView?
+    private var strip: HapticCurveView?
 
     public init(content: ViewerContent, surface: ViewerSurface, contentMode: LottieContentMode = .aspectFit) {
         self.content = content
@@ -106,6 +110,8 @@ public final class ViewerSession {
             setLoop(!looping, reverse: reversing)
         case .key(.reverse):
             setLoop(true, reverse: !reversing)
+        case .key(.curves):
+            showsCurveStrip.toggle()
         case .key(.haptics):
             player.hapticsEnabled.toggle()
             notify("haptics \(player.hapticsEnabled ? "on" : "off")", at: time, log: false)
@@ -237,6 +243,14 @@ public final class ViewerSession {
             }
             curves!.draw(into: &painter, playheadMs: contentMs(at: time) ?? 0)
         }
+        if showsCurveStrip, content.controller != nil, height >= 40 {
+            // The pattern's curves along the bottom quarter, over the animation and under the overlay.
+            let stripHeight = height / 4
+            if strip?.width != width || strip?.height != stripHeight {
+                strip = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: stripHeight)
+            }
+            painter.draw(strip!.image(playheadMs: contentMs(at: time) ?? 0), x: 0, y: height - stripHeight - (showsOverlay ? overlayHeight(width: width, at: time) : 0))
+        }
         if showsOverlay { drawOverlay(&painter, at: time) }
         frameBuffer = painter.image
         return painter.image
@@ -282,7 +296,7 @@ public final class ViewerSession {
         let scale = overlayScale(width: width)
         let lineHeight = (BitmapFont.glyphHeight + 3) * scale
         let barHeight = max(3, scale * 2)
-        let panel = lines.count * lineHeight + barHeight + 6 * scale
+        let panel = overlayHeight(width: width, at: time)
         painter.fill(x: 0, y: height - panel, width: width, height: panel, ViewerColor(0, 0, 0, 150))
         // Progress bar with the playhead.
         let duration = content.player.durationMs
@@ -304,6 +318,12 @@ public final class ViewerSession {
             let color = isMessage ? ViewerColor(255, 200, 120) : ViewerColor(255, 255, 255)
             painter.text(line, x: 4 * scale, y: barY + barHeight + 3 * scale + k * lineHeight, scale: scale, color)
         }
+    }
+
+    /// Rows the overlay covers at the bottom of a picture `width` wide at `time`.
+    private func overlayHeight(width: Int, at time: MonotonicTime) -> Int {
+        let scale = overlayScale(width: width)
+        return statusLines(at: time).count * (BitmapFont.glyphHeight + 3) * scale + max(3, scale * 2) + 6 * scale
     }
 
     /// 2 when the longest status line this content can show fits the width at double size, else

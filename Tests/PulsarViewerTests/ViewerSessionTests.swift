@@ -218,6 +218,13 @@ import Testing
         }
         #expect(!differing.isEmpty, "an overlay is drawn")
         #expect(differing.min()! > 200, "only over the bottom band (from row \(differing.min()!))")
+        // `c`: the pattern's curves in a strip along the bottom quarter, above the overlay.
+        #expect(rig.handle(.key(.curves)))
+        let withStrip = try rig.session.frame(at: now)
+        let changedRows = Set((0..<300).filter { y in (0..<300).contains { x in withStrip[x, y] != picture[x, y] } })
+        #expect(!changedRows.isEmpty && changedRows.min()! >= 300 - 75 - 70 && changedRows.max()! < 300 - 30, "\(changedRows.min()!)…\(changedRows.max()!)")
+        #expect(rig.handle(.key(.curves)))
+        #expect(try rig.session.frame(at: now) == picture)
         rig.session.showsOverlay = false
         let bare = try rig.session.frame(at: now)
         #expect((0..<300).allSatisfy { y in (0..<300).allSatisfy { x in bare[x, y] == Painter.over(area[x, y], background) } })
