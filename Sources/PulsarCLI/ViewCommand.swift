@@ -24,8 +24,8 @@ enum ViewCommand {
     haptic curves and transients with a moving playhead.
 
     Keys: space pause/resume, ←/→ seek −/+500 ms, ,/. one frame back/forward (paused),
-    l loop on/off, r reverse (boomerang) on/off, h haptics on/off, c the haptic curves under
-    the animation on/off, q or Esc quit. Drag across the window to scrub. Drop a .pulsar,
+    l loop on/off, r reverse (boomerang) on/off, n/p next/previous preset of the bundle,
+    h haptics on/off, c the haptic curves under the animation on/off, q or Esc quit. Drag across the window to scrub. Drop a .pulsar,
     pattern or Lottie file on the window to open it. The window can be resized; --mode says how the
     animation fills it. The overlay shows time, frame, the current marker, loop and haptics;
     ticks on its progress bar mark where the animation's markers start.
@@ -100,7 +100,8 @@ enum ViewCommand {
         let options = Options(setup: setup, args: args, choice: choice, period: period, buffer: buffer, command: command)
         let monotonic = SystemMonotonicClock()
 
-        let content = try load(inputPath, preset: args.value("--preset"), options: options, monotonic: monotonic)
+        let prepared = try prepare(inputPath, preset: args.value("--preset"), options: options)
+        let content = try open(prepared, options: options, monotonic: monotonic)
         let defaultSize = content.animation.map { (Int($0.width.rounded()), Int($0.height.rounded())) } ?? (800, 400)
         let (width, height) = size ?? (max(defaultSize.0, 1), max(defaultSize.1, 1))
         let window: SDLWindow
@@ -114,11 +115,24 @@ enum ViewCommand {
         session.showsOverlay = !args.flag("--no-overlay")
         session.displayLatencyMs = displayLatency
         session.onMessage = { Console.error("\(command): \($0)") }
+        // What is open, for `n` / `p` (the presets of the same bundle) and drops.
+        var current = (path: inputPath, presets: prepared.presetIDs, index: prepared.presetIndex)
         session.loader = { path in
             // Parse first: a bad file leaves the current content playing.
             let prepared = try prepare(path, preset: nil, options: options)
             session.content.close()
-            return try open(prepared, options: options, monotonic: monotonic)
+            let next = try open(prepared, options: options, monotonic: monotonic)
+            current = (path, prepared.presetIDs, prepared.presetIndex)
+            return next
+        }
+        session.presetSwitcher = { step in
+            guard current.presets.count > 1 else { return nil }
+            let index = ((current.index + step) % current.presets.count + current.presets.count) % current.presets.count
+            let prepared = try prepare(current.path, preset: current.presets[index], options: options)
+            session.content.close()
+            let next = try open(prepared, options: options, monotonic: monotonic)
+            current.index = index
+            return next
         }
         defer { session.content.close() }
 
@@ -180,14 +194,13 @@ enum ViewCommand {
     /// What an input becomes before a device is opened: the mixer and the animation.
     struct Prepared {
         var title: String
+        /// The input's presets (one for a pattern or Lottie file) and which one this is.
+        var presetIDs: [String]
+        var presetIndex: Int
         var mixer: PresetMixer
         var pattern: PatternData
         var animation: LottieAnimation?
         var resourcePath: String
-    }
-
-    static func load(_ path: String, preset: String?, options: Options, monotonic: MonotonicClock) throws(CommandFailure) -> ViewerContent {
-        try open(try prepare(path, preset: preset, options: options), options: options, monotonic: monotonic)
     }
 
     /// Reads INPUT: a bundle preset, a pattern file, or a Lottie animation (played silent, for its
@@ -201,6 +214,7 @@ enum ViewCommand {
         var preset: PresetHandle
         var animation: LottieAnimation?
         var isBundle = false
+        var ids: [String]
         if !PresetInput.looksLikeBundle(path), isLottie(path) {
             let loaded = try LottieInput.load(path, preset: nil, command: command)
             let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
@@ -208,11 +222,13 @@ enum ViewCommand {
                                   animation: AnimationAsset(source: path, data: loaded.json, frameRate: loaded.timing.frameRate,
                                                             totalFrames: loaded.timing.frameCount))
             animation = loaded
+            ids = [name]
         } else {
             let input = try PresetInput(path, setup: options.setup, strict: false)
             preset = try input.select(id ?? (input.presets.count > 1 ? input.presets.first(where: { $0.animation != nil })?.id ?? input.presets[0].id : nil),
                                       command: command)
             isBundle = input.isBundle
+            ids = input.presets.map(\.id)
             if let asset = preset.animation {
                 do {
                     animation = try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
@@ -227,7 +243,7 @@ enum ViewCommand {
         do {
             let mixer = try PresetMixer(preset: preset, settings: settings, range: mix.range)
             return Prepared(title: isBundle ? "\(URL(fileURLWithPath: path).lastPathComponent) · \(preset.id)" : URL(fileURLWithPath: path).lastPathComponent,
-                            mixer: mixer, pattern: preset.pattern, animation: animation, resourcePath: resourcePath)
+                            presetIDs: ids, presetIndex: ids.firstIndex(of: preset.id) ?? 0, mixer: mixer, pattern: preset.pattern, animation: animation, resourcePath: resourcePath)
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(path): \(error)")
         }

@@ -180,6 +180,8 @@ public final class SDLWindow: ViewerSurface {
         case UInt32(SDLK_r.rawValue): return .reverse
         case UInt32(SDLK_h.rawValue): return .haptics
         case UInt32(SDLK_c.rawValue): return .curves
+        case UInt32(SDLK_n.rawValue): return .nextPreset
+        case UInt32(SDLK_p.rawValue): return .previousPreset
         case UInt32(SDLK_q.rawValue), UInt32(SDLK_ESCAPE.rawValue): return .quit
         default: return nil
         }

@@ -16,6 +16,8 @@ public enum ViewerEvent: Sendable, Equatable {
         case haptics
         /// `c`: the haptic curves strip under an animation on / off.
         case curves
+        /// `n` / `p`: the next / previous preset of the bundle.
+        case nextPreset, previousPreset
         /// `q` or Escape.
         case quit
     }

@@ -12,9 +12,10 @@ import PulsarLottieRender
 ///
 /// Keys: space pauses / resumes (plays from the start once playback ended), ← / → seek by
 /// `seekStepMs`, `,` / `.` hold one animation frame earlier / later (10 ms without an
-/// animation; from playing, this pauses), `l` turns looping on / off, `r` reverse (boomerang) on / off (on also loops),
-/// `h` haptics on / off, `c` the pattern's curves in a strip under an animation on / off,
-/// `q` / Escape quit. Dragging with the button held scrubs: the content
+/// animation; from playing, this pauses), `l` turns looping on / off, `r` reverse (boomerang)
+/// on / off (on also loops), `n` / `p` the next / previous preset of the bundle
+/// (`presetSwitcher`), `h` haptics on / off, `c` the pattern's curves in a strip under an
+/// animation on / off, `q` / Escape quit. Dragging with the button held scrubs: the content
 /// holds (`HapticPlayer.cue`) at the time under the pointer (x across the window's width = 0 …
 /// duration), and playback resumes on release if it was playing. A dropped file is opened with
 /// `loader`; on failure the old content stays and the reason is shown and passed to `onMessage`.
@@ -36,6 +37,9 @@ public final class ViewerSession {
     public var seekStepMs = 500.0
     /// Opens a dropped file.
     public var loader: ((String) throws -> ViewerContent)?
+    /// Opens the preset `step` places after (negative: before) the current one in the same
+    /// input, wrapping around; nil when the input has no other preset (keys `n` / `p`).
+    public var presetSwitcher: ((_ step: Int) throws -> ViewerContent?)?
     /// Errors and notices meant for the user (one line each).
     public var onMessage: ((String) -> Void)?
     /// How long after a slot's deadline its picture reaches the eye (drawing, the compositor,
@@ -110,6 +114,9 @@ public final class ViewerSession {
             setLoop(!looping, reverse: reversing)
         case .key(.reverse):
             setLoop(true, reverse: !reversing)
+        case .key(.nextPreset), .key(.previousPreset):
+            guard let presetSwitcher else { break }
+            replace(at: time) { try presetSwitcher(event == .key(.nextPreset) ? 1 : -1) }
         case .key(.curves):
             showsCurveStrip.toggle()
         case .key(.haptics):
@@ -167,8 +174,14 @@ public final class ViewerSession {
 
     private func open(_ path: String, at time: MonotonicTime) {
         guard let loader else { return }
+        replace(at: time) { try loader(path) }
+    }
+
+    /// Replaces the content with what `make` returns (nil: keep it), playing it from the start;
+    /// a failure keeps the content and tells the user.
+    private func replace(at time: MonotonicTime, with make: () throws -> ViewerContent?) {
         do {
-            let next = try loader(path)
+            guard let next = try make() else { return }
             content.close()
             content = next
             let timeline = next.player.mixer.timeline

@@ -240,7 +240,7 @@ import Testing
         #expect(try rig.session.animationArea(at: now, width: 480, height: 200) == reference)
     }
 
-    @Test("A dropped file is opened by the loader; a failure keeps the content and tells the user in one line")
+    @Test("A dropped file is opened by the loader, n / p switch presets; a failure keeps the content and tells the user in one line")
     func drops() throws {
         let rig = try ViewerRig(animation: try ViewerRig.demoAnimation())
         rig.session.start(paused: false)
@@ -260,6 +260,19 @@ import Testing
         #expect(rig.handle(.fileDropped("/tmp/tap.json")))
         #expect(rig.session.content === other.session.content)
         #expect(rig.surface.title == "pulsar view — rig")
+        // n / p: the switcher is asked for the preset one step on or back; nil keeps the content.
+        var steps: [Int] = []
+        let third = try ViewerRig(animation: try ViewerRig.demoAnimation())
+        rig.session.presetSwitcher = { step in
+            steps.append(step)
+            return step > 0 ? third.session.content : nil
+        }
+        #expect(rig.handle(.key(.previousPreset)))
+        #expect(rig.session.content === other.session.content)
+        #expect(rig.handle(.key(.nextPreset)))
+        #expect(rig.session.content === third.session.content)
+        #expect(steps == [-1, 1])
+        #expect(rig.session.mode == .playing, "the new preset plays from its start")
     }
 
     @Test("The loop presents one picture a slot at the pacer's deadlines and ends on close or time-out")
