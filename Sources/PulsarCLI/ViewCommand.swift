@@ -242,7 +242,7 @@ enum ViewCommand {
         settings.preloadAudio = true
         do {
             let mixer = try PresetMixer(preset: preset, settings: settings, range: mix.range)
-            return Prepared(title: isBundle ? "\(URL(fileURLWithPath: path).lastPathComponent) · \(preset.id)" : URL(fileURLWithPath: path).lastPathComponent,
+            return Prepared(title: isBundle ? "\(URL(fileURLWithPath: path).lastPathComponent), preset \(preset.id)" : URL(fileURLWithPath: path).lastPathComponent,
                             presetIDs: ids, presetIndex: ids.firstIndex(of: preset.id) ?? 0, mixer: mixer, pattern: preset.pattern, animation: animation, resourcePath: resourcePath)
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(path): \(error)")

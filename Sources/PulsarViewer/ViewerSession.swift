@@ -197,7 +197,8 @@ public final class ViewerSession {
 
     private func adopt(_ content: ViewerContent) {
         curves = nil
-        surface.title = "pulsar view — \(content.title)"
+        // ASCII: outside a UTF-8 locale SDL's X11 title falls back to Latin-1 and garbles the rest.
+        surface.title = "pulsar view - \(content.title)"
         content.player.completion = { [weak self] _ in
             guard let self, self.content === content else { return }
             if self.mode == .playing { self.mode = .stopped }

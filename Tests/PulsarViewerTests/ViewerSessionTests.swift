@@ -259,7 +259,7 @@ import Testing
         }
         #expect(rig.handle(.fileDropped("/tmp/tap.json")))
         #expect(rig.session.content === other.session.content)
-        #expect(rig.surface.title == "pulsar view — rig")
+        #expect(rig.surface.title == "pulsar view - rig")
         // n / p: the switcher is asked for the preset one step on or back; nil keeps the content.
         var steps: [Int] = []
         let third = try ViewerRig(animation: try ViewerRig.demoAnimation())
