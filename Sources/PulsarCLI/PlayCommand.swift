@@ -180,7 +180,9 @@ enum PlayCommand {
             }
             if interactive { status.update(player, now: now, paused: paused) }
             // Nothing will play any more: stopped with no script left.
-            if pending.isEmpty, player.clock.isIdle, !paused || keys?.isActive != true { done = true }
+            // (Not while a command just sent has yet to reach the clock: right after a resume the
+            // clock still shows the pause.)
+            if pending.isEmpty, !player.hasPendingCommands, player.clock.isIdle, !paused || keys?.isActive != true { done = true }
             // Sleep to the next script line, clock-log tick or status/key check (10 ms at most).
             var wake = now.adding(seconds: 0.010)
             if let next = pending.first { wake = min(wake, start.adding(seconds: next.at / 1000)) }

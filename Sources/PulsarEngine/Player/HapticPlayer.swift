@@ -45,6 +45,10 @@ public final class HapticPlayer: @unchecked Sendable {
     private let sendLock = NSLock()
     /// Timelines of changes the clock has not taken in yet (guarded by `sendLock`).
     private var pendingTimelines: [(generation: Int, timeline: PlaybackTimeline)] = []
+    /// Commands (mix changes included) accepted by the queue (guarded by `sendLock`), and those
+    /// whose effect `poll()` has seen (control thread).
+    private var sentCommands = 0
+    private var observedCommands = 0
 
     /// Runs `body` under the producers' lock: a pthread mutex (NSLock), which ThreadSanitizer
     /// sees, unlike the futex inside the standard library's `Mutex`.
@@ -153,10 +157,19 @@ public final class HapticPlayer: @unchecked Sendable {
     @discardableResult
     public func send(_ command: TransportCommand) -> Bool {
         if case .mix = command { return false }
-        let sent = sending { core.send(command) }
+        let sent = sending {
+            let accepted = core.send(command)
+            if accepted { sentCommands += 1 }
+            return accepted
+        }
         if sent { pulsar_wakeup_ring(flags.wakeup) }
         return sent
     }
+
+    /// True while a command or mix change sent has not yet taken effect as far as `poll()` has
+    /// seen: the clock's state (`clock.isIdle`, the mode) may still be the one before it.
+    /// Control thread.
+    public var hasPendingCommands: Bool { sending { sentCommands } > observedCommands }
 
     /// The mixer of the newest change (what the next one starts from).
     public var mixer: PresetMixer { sending { core.renderer.mixers.newestMixer } }
@@ -239,7 +252,10 @@ public final class HapticPlayer: @unchecked Sendable {
             guard let generation = table.install(next) else { return false }
             pendingTimelines.append((generation, next.timeline))
             let sent = core.send(.mix(MixChange(generation: generation, of: next)))
-            if sent { pulsar_wakeup_ring(flags.wakeup) }
+            if sent {
+                sentCommands += 1
+                pulsar_wakeup_ring(flags.wakeup)
+            }
             return sent
         }
     }
@@ -251,6 +267,7 @@ public final class HapticPlayer: @unchecked Sendable {
         registerTimelines()
         while let event = core.events.pop() {
             if case .command(let command, _, _, let state) = event {
+                observedCommands += 1
                 if case .mix = command { registerTimelines() }
                 if state.mode == .playing { completed = false }
                 // The real-time thread never returns to an older mixer: release them here.
