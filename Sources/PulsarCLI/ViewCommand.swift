@@ -34,6 +34,7 @@ enum ViewCommand {
 
     options (also those of `pulsar play` that shape the mix: --layout, --rate, --profile, --gain,
     --audio-gain, --offset, --loop, --reverse, --no-haptics, --period, --buffer):
+      --preset ID         the bundle's preset (default: its first with an animation; n / p switch)
       --device D          auto (default), an ALSA PCM name, or sim[:…] (see `pulsar play --help`)
       --paused            start paused at 0 ms (autoplay otherwise)
       --size WxH          drawing area (default: the animation's w×h; 800x400 for curves)
@@ -225,8 +226,9 @@ enum ViewCommand {
             ids = [name]
         } else {
             let input = try PresetInput(path, setup: options.setup, strict: false)
-            preset = try input.select(id ?? (input.presets.count > 1 ? input.presets.first(where: { $0.animation != nil })?.id ?? input.presets[0].id : nil),
-                                      command: command)
+            // Without --preset, a bundle opens on its first preset with an animation (else its first).
+            let fallback = input.presets.first(where: { $0.animation != nil }) ?? input.presets.first
+            preset = try input.select(id ?? fallback?.id, command: command)
             isBundle = input.isBundle
             ids = input.presets.map(\.id)
             if let asset = preset.animation {
