@@ -64,6 +64,25 @@ struct ViewCLITests {
         #expect(a.rgba.enumerated().contains { $0.offset % 4 == 3 && $0.element != 0 }, "something is drawn")
     }
 
+    @Test("Every corpus animation: the viewer's screenshot at 250 ms equals `pulsar frame` at 250 ms",
+          .enabled(if: BundleCLITests.bundles != nil, "corpus absent: ../shared/corpus"))
+    func everyCorpusAnimation() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let folder = URL(fileURLWithPath: BundleCLITests.bundles!).deletingLastPathComponent().appendingPathComponent("lottie").path
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(names.count >= 29)
+        for name in names {
+            let path = folder + "/" + name
+            let view = try CLI.run(["view", path, "--device", "sim", "--size", "120x90", "--screenshot", dir.file("v.png"), "--at", "250"],
+                                   environment: Self.offscreen)
+            #expect(view.status == 0, "\(name): \(view)")
+            let frame = try CLI.run(["frame", path, "--size", "120x90", "--at", "250", "-o", dir.file("f.png")])
+            #expect(frame.status == 0, "\(name): \(frame)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("v.png"))) == Data(contentsOf: URL(fileURLWithPath: dir.file("f.png"))), "\(name)")
+        }
+    }
+
     @Test("A Lottie file on its own plays silent for its duration; its screenshot equals `pulsar frame` too")
     func lottieFile() throws {
         let dir = try TempDir()
