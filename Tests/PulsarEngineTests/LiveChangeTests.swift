@@ -134,6 +134,47 @@ import Testing
         #expect(line.contains("\"cue\"") && line.contains("3000"), "the log names the cue and its frame: \(line)")
     }
 
+    @Test("A mix change in the middle of a pause's or a resume's fade carries the fade on: the samples equal those without the change")
+    func mixChangeDuringFades() throws {
+        let mixer = try Self.mixer()
+        let looped = try mixer.adjusted(MixAdjustment(loopCount: 3))
+        let table = MixerTable(base: mixer)
+        let generation = try #require(table.install(looped))
+        let renderer = TransportRenderer(mixers: table)
+        let fade = TransportState.fadeFrames(at: SampleRate(48_000)!)
+        for ramp in [TransportState.Ramp.fadeOut, .fadeIn] {
+            let mode: TransportState.Mode = ramp == .fadeOut ? .paused : .playing
+            let old = TransportState(mode: mode, timelineFrame: 5_000, anchor: 1_000, ramp: ramp)
+            for into in [0, 1, 20, fade - 1, fade] {
+                let at = FrameIndex(1_000 + into)
+                let switched = old.switching(to: generation, from: mixer.timeline, to: looped.timeline, atStreamFrame: at, fadeLength: fade)
+                #expect(switched.ramp == (into < fade ? ramp : .none) && switched.rampOffset == (into < fade ? into : 0))
+                // Stream frames from the switch to well past the fade: with the change, and without it.
+                var with = [Float](repeating: 0, count: 200), without = [Float](repeating: 0, count: 200)
+                try with.withUnsafeMutableBufferPointer { try renderer.render(switched, into: $0, fromStreamFrame: at) }
+                try without.withUnsafeMutableBufferPointer { try renderer.render(old, into: $0, fromStreamFrame: at) }
+                #expect(with == without, "\(ramp) switched \(into) frames into the fade")
+            }
+        }
+        // Before this, a pause and a mix change taking effect at the same frame dropped the fade:
+        // the pause cut straight to silence.
+        var rig = try Rig(mixer)
+        rig.player.send(.play(fromTimelineFrame: 0))
+        try rig.steps(20)
+        rig.player.send(.pause)
+        try rig.adjust(MixAdjustment(loopCount: 2))
+        try rig.steps(10)
+        let pause = rig.command(1), change = rig.command(2)
+        #expect(change.frame == pause.frame && change.state.ramp == .fadeOut && change.state.rampOffset == 0)
+        let content = try rig.render(mixer, from: pause.state.timelineFrame, count: fade)
+        let p = Int(pause.frame)
+        for k in 0..<fade {
+            let down = Float(0.5 + 0.5 * cos(Double.pi * Double(k + 1) / Double(fade + 1)))
+            #expect(abs(rig.device.recording[p + k] - content[k] * down) < 1e-7)
+        }
+        #expect(rig.device.recording[(p + fade)..<(p + 1_000)].allSatisfy { $0 == 0 })
+    }
+
     @Test("Loop changes while playing continue the content being heard, and the last iteration ends with completion(true)")
     func loopChanges() throws {
         let mixer = try Self.mixer()

@@ -22,7 +22,8 @@ extension EngineEvent {
         func stateObject(_ s: TransportState) -> JSONValue {
             .obj(["mode": .str(["stopped", "playing", "paused"][Int(s.mode.rawValue)]),
                   "timelineFrame": .num(Double(s.timelineFrame)), "anchor": .num(Double(s.anchor)),
-                  "mix": .num(Double(s.mix)), "ramp": .str(["none", "fadeIn", "fadeOut"][Int(s.ramp.rawValue)])])
+                  "mix": .num(Double(s.mix)), "ramp": .str(["none", "fadeIn", "fadeOut"][Int(s.ramp.rawValue)]),
+                  "rampOffset": .num(Double(s.rampOffset))])
         }
         let value: JSONValue
         switch self {

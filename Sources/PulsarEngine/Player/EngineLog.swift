@@ -257,8 +257,14 @@ public enum EngineLog {
         case "fadeOut"?: ramp = .fadeOut
         default: throw ParseError(line: number, message: "a bad ramp")
         }
+        // Absent in logs written before fades carried across mix changes: 0.
+        let rampOffset = stateValue["rampOffset"]?.number ?? 0
+        guard rampOffset >= 0, rampOffset < 1e6, rampOffset == rampOffset.rounded() else {
+            throw ParseError(line: number, message: "a bad ramp offset")
+        }
         return .command(command, requestTime: MonotonicTime(nanoseconds: Int64(request)), effectiveFrame: effective,
-                        state: TransportState(mode: mode, timelineFrame: FrameIndex(tf), anchor: FrameIndex(anchor), mix: Int(mix), ramp: ramp))
+                        state: TransportState(mode: mode, timelineFrame: FrameIndex(tf), anchor: FrameIndex(anchor), mix: Int(mix), ramp: ramp,
+                                              rampOffset: Int(rampOffset)))
     }
 
     private static func mode(_ name: String?) -> TransportState.Mode? {

@@ -85,7 +85,8 @@ public final class PlayerCore: @unchecked Sendable {
             let next: TransportState
             if case .mix(let change) = command {
                 next = state.switching(to: change.generation, from: renderer.mixers.mixer(state.mix).timeline,
-                                       to: renderer.mixers.mixer(change.generation).timeline, atStreamFrame: effective)
+                                       to: renderer.mixers.mixer(change.generation).timeline, atStreamFrame: effective,
+                                       fadeLength: TransportState.fadeFrames(at: configuration.sampleRate))
             } else {
                 next = state.applying(command, atStreamFrame: effective)
             }

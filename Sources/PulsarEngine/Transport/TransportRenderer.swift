@@ -33,20 +33,22 @@ public struct TransportRenderer {
         case .playing:
             _ = try mixer.render(into: buffer, from: state.timelineFrame + (frame - state.anchor))
             if state.ramp == .fadeIn {
-                applyFade(buffer, frames: frames, channels: channels, k0: Int(frame - state.anchor), rate: mixer.settings.sampleRate, rising: true)
+                applyFade(buffer, frames: frames, channels: channels, k0: state.rampProgress(atStreamFrame: frame),
+                          rate: mixer.settings.sampleRate, rising: true)
             }
         case .paused:
             let length = TransportState.fadeFrames(at: mixer.settings.sampleRate)
-            let k0 = frame - state.anchor
-            guard state.ramp == .fadeOut, k0 < FrameIndex(length) else {
+            let k0 = state.rampProgress(atStreamFrame: frame)
+            guard state.ramp == .fadeOut, k0 < length else {
                 buffer.initialize(repeating: 0)
                 return
             }
-            // The content runs on under the fade-out, then silence.
-            let fading = min(frames, length - Int(k0))
+            // The content runs on under the fade-out (from the held frame, `k0` frames into the
+            // fade), then silence.
+            let fading = min(frames, length - k0)
             let head = UnsafeMutableBufferPointer(rebasing: buffer[0..<(fading * channels)])
-            _ = try mixer.render(into: head, from: state.timelineFrame + k0)
-            applyFade(head, frames: fading, channels: channels, k0: Int(k0), rate: mixer.settings.sampleRate, rising: false)
+            _ = try mixer.render(into: head, from: state.timelineFrame + FrameIndex(k0))
+            applyFade(head, frames: fading, channels: channels, k0: k0, rate: mixer.settings.sampleRate, rising: false)
             UnsafeMutableBufferPointer(rebasing: buffer[(fading * channels)...]).initialize(repeating: 0)
         }
     }

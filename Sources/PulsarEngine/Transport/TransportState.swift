@@ -33,14 +33,22 @@ public struct TransportState: Hashable, Sendable {
     /// Mixer generation whose timeline and sound this state uses.
     public var mix: Int
     public var ramp: Ramp
+    /// Frames of the ramp already sounded before `anchor` (0 for a ramp that starts at it): a mix
+    /// change in the middle of a fade carries the fade on from where it was.
+    public var rampOffset: Int
 
-    public init(mode: Mode, timelineFrame: FrameIndex, anchor: FrameIndex, mix: Int = 0, ramp: Ramp = .none) {
+    public init(mode: Mode, timelineFrame: FrameIndex, anchor: FrameIndex, mix: Int = 0, ramp: Ramp = .none, rampOffset: Int = 0) {
         self.mode = mode
         self.timelineFrame = timelineFrame
         self.anchor = anchor
         self.mix = mix
         self.ramp = ramp
+        self.rampOffset = ramp == .none ? 0 : rampOffset
     }
+
+    /// Frames of the ramp sounded at stream frame `frame` (≥ anchor): `frame − anchor + rampOffset`.
+    @inline(__always)
+    public func rampProgress(atStreamFrame frame: FrameIndex) -> Int { Int(frame - anchor) + rampOffset }
 
     public static let initial = TransportState(mode: .stopped, timelineFrame: 0, anchor: 0)
 
@@ -63,7 +71,7 @@ public struct TransportState: Hashable, Sendable {
     }
 
     /// The state after `command` takes effect at stream frame `frame` (≥ anchor). A `.mix`
-    /// command needs the timelines: use `switching(to:from:to:atStreamFrame:)`.
+    /// command needs the timelines: use `switching(to:from:to:atStreamFrame:fadeLength:)`.
     public func applying(_ command: TransportCommand, atStreamFrame frame: FrameIndex) -> TransportState {
         let now = mode == .playing ? timelineFrame + (frame - anchor) : timelineFrame
         switch command {
@@ -90,11 +98,15 @@ public struct TransportState: Hashable, Sendable {
     }
 
     /// The state after switching to mixer generation `generation` at stream frame `frame`:
-    /// the same mode, continuing the content of `old` on `new` (`PlaybackTimeline.frame(continuing:of:)`).
+    /// the same mode, continuing the content of `old` on `new` (`PlaybackTimeline.frame(continuing:of:)`),
+    /// and a fade in progress (of `fadeLength` frames) carried on from where it was.
     public func switching(to generation: Int, from old: PlaybackTimeline, to new: PlaybackTimeline,
-                          atStreamFrame frame: FrameIndex) -> TransportState {
+                          atStreamFrame frame: FrameIndex, fadeLength: Int) -> TransportState {
         let now = mode == .playing ? timelineFrame + (frame - anchor) : timelineFrame
         let continued = mode == .stopped ? min(now, new.frameCount) : new.frame(continuing: now, of: old)
-        return TransportState(mode: mode, timelineFrame: continued, anchor: frame, mix: generation)
+        let progress = rampProgress(atStreamFrame: frame)
+        let fading = ramp != .none && progress < fadeLength
+        return TransportState(mode: mode, timelineFrame: continued, anchor: frame, mix: generation,
+                              ramp: fading ? ramp : .none, rampOffset: fading ? progress : 0)
     }
 }
