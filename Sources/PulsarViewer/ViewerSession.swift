@@ -199,8 +199,9 @@ public final class ViewerSession {
         curves = nil
         // ASCII: outside a UTF-8 locale SDL's X11 title falls back to Latin-1 and garbles the rest.
         surface.title = "pulsar view - \(content.title)"
-        content.player.completion = { [weak self] _ in
-            guard let self, self.content === content else { return }
+        // Weak both ways: the player keeps this closure, and the content keeps the player.
+        content.player.completion = { [weak self, weak content] _ in
+            guard let self, let content, self.content === content else { return }
             if self.mode == .playing { self.mode = .stopped }
         }
     }
