@@ -102,13 +102,17 @@ public final class ViewerSession {
             let now = player.contentTime(at: time) ?? 0
             seek(toMs: now + (event == .key(.seekBack) ? -seekStepMs : seekStepMs))
         case .key(.stepBack), .key(.stepForward):
-            let step = content.controller.map { 1000 / $0.timing.frameRate } ?? 10
-            let now = player.contentTime(at: time) ?? 0
-            // From the start of the frame being shown, one frame on (or back).
-            let shown = content.controller.map { c in
-                c.timing.milliseconds(atFrame: LottieFrame(c.timing.inPoint.value + Double(Self.renderIndex(of: c.currentFrame(at: time) ?? c.timing.inPoint, timing: c.timing))))
-            } ?? now
-            player.cue(atMs: min(max(shown + (event == .key(.stepBack) ? -step : step), 0), player.durationMs))
+            let direction: Double = event == .key(.stepBack) ? -1 : 1
+            let target: Double
+            if let c = content.controller {
+                // The middle of the frame after (or before) the one shown: held there, the clock's
+                // sample-rounded time still falls inside that frame at any frame rate (29.97 too).
+                let shown = Self.renderIndex(of: c.currentFrame(at: time) ?? c.timing.inPoint, timing: c.timing)
+                target = c.timing.milliseconds(atFrame: LottieFrame(c.timing.inPoint.value + Double(shown) + direction + 0.5))
+            } else {
+                target = (player.contentTime(at: time) ?? 0) + 10 * direction
+            }
+            player.cue(atMs: min(max(target, 0), player.durationMs))
             mode = .paused
         case .key(.loop):
             setLoop(!looping, reverse: reversing)

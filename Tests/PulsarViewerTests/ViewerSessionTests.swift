@@ -82,8 +82,8 @@ import Testing
         #expect(rig.session.mode == .paused)
         let first = try shownFrame()
         #expect(first >= playingFrame + 1 && first <= playingFrame + 2, "one frame on from where it played (\(playingFrame) → \(first))")
-        // Content held exactly at the start of that frame (to the sample).
-        #expect(abs(try #require(rig.contentMs) - (Double(first) * 1000 / fr * 48).rounded() / 48) < 1e-6)
+        // Content held in the middle of that frame (to the sample).
+        #expect(abs(try #require(rig.contentMs) - ((Double(first) + 0.5) * 1000 / fr * 48).rounded() / 48) < 1e-6)
         for (key, expected) in [(ViewerEvent.Key.stepForward, first + 1), (.stepForward, first + 2), (.stepBack, first + 1)] {
             #expect(rig.handle(.key(key)))
             try rig.advance(seconds: 0.05)
@@ -95,6 +95,24 @@ import Testing
         #expect(rig.handle(.pointerUp(x: 110, y: 0)))
         try rig.advance(seconds: 0.1)
         #expect(rig.session.statusLines(at: rig.clock.now())[1].hasSuffix("[BEAT2]"))
+    }
+
+    @Test("Frame steps at a fractional rate (29.97 fps, ip 12) advance exactly one frame each")
+    func frameStepsAtFractionalRates() throws {
+        let json = #"{"v":"5.7.0","fr":29.97,"ip":12,"op":112,"w":64,"h":64,"layers":[]}"#
+        let animation = try LottieAnimation(json: Array(json.utf8), source: "fractional.json")
+        let rig = try ViewerRig(animation: animation, width: 64, height: 64)
+        rig.session.start(paused: true)
+        try rig.advance(seconds: 0.1)
+        func shown() throws -> Int {
+            ViewerSession.renderIndex(of: try #require(rig.session.content.controller!.currentFrame(at: rig.clock.now())), timing: animation.timing)
+        }
+        #expect(try shown() == 0)
+        for expected in [1, 2, 3, 4, 5, 6, 7, 6, 5] {
+            #expect(rig.handle(.key(expected > (try shown()) ? .stepForward : .stepBack)))
+            try rig.advance(seconds: 0.03)
+            #expect(try shown() == expected)
+        }
     }
 
     @Test("An unplugged device ends the loop (deviceFailed) instead of freezing the window")
