@@ -78,6 +78,13 @@ public final class SDLWindow: ViewerSurface {
     public func pollEvents() -> [ViewerEvent] {
         var events: [ViewerEvent] = []
         var event = SDL_Event()
+        // Pointer positions come in window points; the drawable may have more pixels (HiDPI).
+        var points = (w: Int32(0), h: Int32(0))
+        SDL_GetWindowSize(window, &points.w, &points.h)
+        let sx = points.w > 0 ? Double(width) / Double(points.w) : 1
+        let sy = points.h > 0 ? Double(height) / Double(points.h) : 1
+        func px(_ x: Int32) -> Int { Int((Double(x) * sx).rounded(.down)) }
+        func py(_ y: Int32) -> Int { Int((Double(y) * sy).rounded(.down)) }
         while SDL_PollEvent(&event) != 0 {
             switch event.type {
             case SDL_QUIT.rawValue:
@@ -85,11 +92,11 @@ public final class SDLWindow: ViewerSurface {
             case SDL_KEYDOWN.rawValue:
                 if let key = Self.key(event.key.keysym.sym) { events.append(.key(key)) }
             case SDL_MOUSEBUTTONDOWN.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT):
-                events.append(.pointerDown(x: Int(event.button.x), y: Int(event.button.y)))
+                events.append(.pointerDown(x: px(event.button.x), y: py(event.button.y)))
             case SDL_MOUSEMOTION.rawValue where event.motion.state & CSDL2_BUTTON_LMASK != 0:
-                events.append(.pointerDragged(x: Int(event.motion.x), y: Int(event.motion.y)))
+                events.append(.pointerDragged(x: px(event.motion.x), y: py(event.motion.y)))
             case SDL_MOUSEBUTTONUP.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT):
-                events.append(.pointerUp(x: Int(event.button.x), y: Int(event.button.y)))
+                events.append(.pointerUp(x: px(event.button.x), y: py(event.button.y)))
             case SDL_WINDOWEVENT.rawValue where event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue):
                 var w: Int32 = 0, h: Int32 = 0
                 SDL_GetRendererOutputSize(renderer, &w, &h)

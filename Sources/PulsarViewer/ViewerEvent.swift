@@ -23,7 +23,8 @@ public enum ViewerEvent: Sendable, Equatable {
     }
 
     case key(Key)
-    /// A button pressed, the pointer moved with it held, and released; window pixels.
+    /// A button pressed, the pointer moved with it held, and released; drawable pixels (on a
+    /// HiDPI display, window points scaled to pixels).
     case pointerDown(x: Int, y: Int)
     case pointerDragged(x: Int, y: Int)
     case pointerUp(x: Int, y: Int)
