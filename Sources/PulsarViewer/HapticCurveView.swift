@@ -3,7 +3,8 @@ import PulsarLottieRender
 
 /// The picture of a preset without animation: its amplitude curve (filled), its frequency curve
 /// (a line), its transients (bars as tall as their amplitude, coloured by their frequency) over
-/// the content's duration, and a playhead at the content time being heard.
+/// the content's duration, behind them the audio's peaks (a grey band mirrored about the middle,
+/// when the preset has audio), and a playhead at the content time being heard.
 ///
 /// x = `ms / durationMs` of the plot's width; y = value 0…1 from the plot's bottom to its top.
 /// Curves are drawn between their points (linear, as the renderer interpolates them).
@@ -22,13 +23,15 @@ public struct HapticCurveView: Sendable {
     public static let frequencyColor = ViewerColor(240, 150, 60)
     public static let playheadColor = ViewerColor(255, 255, 255)
 
-    public init(pattern: PatternData, durationMs: Double, width: Int, height: Int) {
+    public init(pattern: PatternData, durationMs: Double, width: Int, height: Int, audio: AudioPeaks? = nil) {
         self.pattern = pattern
         self.durationMs = durationMs > 0 ? durationMs : max(pattern.lastPointTime, 1)
         self.width = max(width, 1)
         self.height = max(height, 1)
-        background = Self.drawStatic(pattern: pattern, durationMs: self.durationMs, width: self.width, height: self.height)
+        background = Self.drawStatic(pattern: pattern, durationMs: self.durationMs, width: self.width, height: self.height, audio: audio)
     }
+
+    public static let audioColor = ViewerColor(150, 150, 160)
 
     /// The plot's rectangle inside the view (left, top, width, height).
     public var plot: (x: Int, y: Int, width: Int, height: Int) { Self.plotRect(width: width, height: height) }
@@ -67,7 +70,7 @@ public struct HapticCurveView: Sendable {
         Double(p.x) + min(max(ms / durationMs, 0), 1) * Double(p.width - 1)
     }
 
-    private static func drawStatic(pattern: PatternData, durationMs: Double, width: Int, height: Int) -> ARGB32Image {
+    private static func drawStatic(pattern: PatternData, durationMs: Double, width: Int, height: Int, audio: AudioPeaks?) -> ARGB32Image {
         var painter = Painter(width: width, height: height, fill: backgroundColor)
         let p = plotRect(width: width, height: height)
         func y(_ value: Double) -> Double { Double(p.y + p.height - 1) - min(max(value, 0), 1) * Double(p.height - 1) }
@@ -77,6 +80,17 @@ public struct HapticCurveView: Sendable {
         painter.fill(x: p.x, y: p.y, width: p.width, height: p.height, ViewerColor(255, 255, 255, 10))
         for q in 1..<4 {
             painter.fill(x: p.x, y: Int(y(Double(q) / 4)), width: p.width, height: 1, ViewerColor(255, 255, 255, 24))
+        }
+        // Audio peaks: a band mirrored about the plot's middle, one column at a time.
+        if let audio {
+            let middle = Double(p.y) + Double(p.height - 1) / 2
+            for column in 0..<p.width {
+                let from = Double(column) / Double(p.width) * durationMs, to = Double(column + 1) / Double(p.width) * durationMs
+                let half = Double(audio.peak(fromMs: from, toMs: to)) * Double(p.height - 1) / 2
+                guard half >= 0.5 else { continue }
+                painter.fill(x: p.x + column, y: Int((middle - half).rounded()), width: 1, height: max(Int((2 * half).rounded()), 1),
+                             audioColor.withAlpha(70))
+            }
         }
         // Amplitude: filled below its line.
         let amplitude = pattern.continuousPattern.amplitude
@@ -108,6 +122,10 @@ public struct HapticCurveView: Sendable {
             painter.text("FREQUENCY", x: p.x + BitmapFont.width(of: "AMPLITUDE  ") * scale, y: p.y - 7 * scale - 4, scale: scale, frequencyColor)
             painter.text("TRANSIENTS", x: p.x + BitmapFont.width(of: "AMPLITUDE  FREQUENCY  ") * scale, y: p.y - 7 * scale - 4,
                          scale: scale, ViewerColor(200, 190, 120))
+            if audio != nil {
+                painter.text("AUDIO", x: p.x + BitmapFont.width(of: "AMPLITUDE  FREQUENCY  TRANSIENTS  ") * scale, y: p.y - 7 * scale - 4,
+                             scale: scale, audioColor)
+            }
         }
         return painter.image
     }

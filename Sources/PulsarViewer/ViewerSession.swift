@@ -58,6 +58,8 @@ public final class ViewerSession {
     private var frameBuffer = ARGB32Image(width: 0, height: 0)
     private var curves: HapticCurveView?
     private var strip: HapticCurveView?
+    /// The content's audio peaks, computed on first use (nil inside: no audio).
+    private var audioPeaks: AudioPeaks??
 
     public init(content: ViewerContent, surface: ViewerSurface, contentMode: LottieContentMode = .aspectFit) {
         self.content = content
@@ -201,6 +203,8 @@ public final class ViewerSession {
 
     private func adopt(_ content: ViewerContent) {
         curves = nil
+        strip = nil
+        audioPeaks = nil
         // ASCII: outside a UTF-8 locale SDL's X11 title falls back to Latin-1 and garbles the rest.
         surface.title = "pulsar view - \(content.title)"
         // Weak both ways: the player keeps this closure, and the content keeps the player.
@@ -234,9 +238,18 @@ public final class ViewerSession {
             return canvas
         }
         if curves?.width != width || curves?.height != height {
-            curves = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: height)
+            curves = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: height,
+                                     audio: peaks())
         }
         return curves!.image(playheadMs: contentMs(at: time) ?? 0)
+    }
+
+    /// The audio's peaks for the curve views, rendered once per content.
+    private func peaks() -> AudioPeaks? {
+        if let audioPeaks { return audioPeaks }
+        let computed = AudioPeaks(mixer: content.player.mixer)
+        audioPeaks = .some(computed)
+        return computed
     }
 
     /// The rlottie frame number drawn for composition frame `frame`: whole frames from `ip`,
@@ -258,7 +271,8 @@ public final class ViewerSession {
             painter.composite(try animationArea(at: time, width: width, height: height), over: background)
         } else {
             if curves?.width != width || curves?.height != height {
-                curves = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: height)
+                curves = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: height,
+                                         audio: peaks())
             }
             curves!.draw(into: &painter, playheadMs: contentMs(at: time) ?? 0)
         }
@@ -266,7 +280,8 @@ public final class ViewerSession {
             // The pattern's curves along the bottom quarter, over the animation and under the overlay.
             let stripHeight = height / 4
             if strip?.width != width || strip?.height != stripHeight {
-                strip = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: stripHeight)
+                strip = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: stripHeight,
+                                        audio: peaks())
             }
             painter.draw(strip!.image(playheadMs: contentMs(at: time) ?? 0), x: 0, y: height - stripHeight - (showsOverlay ? overlayHeight(width: width, at: time) : 0))
         }
