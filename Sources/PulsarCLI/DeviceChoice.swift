@@ -63,6 +63,15 @@ enum DeviceChoice {
 }
 
 extension DeviceChoice {
+    /// `--period` and `--buffer` in frames. Sound devices default to 128-frame periods (2.7 ms at
+    /// 48 kHz; a 10.7 ms buffer): a command is heard within about a period of the server's own
+    /// quantum plus 1.33 ms. The simulated device defaults to 256. The buffer defaults to 4 periods.
+    func periodAndBuffer(_ args: Arguments, command: String) throws(CommandFailure) -> (period: Int, buffer: Int) {
+        let period = try args.integer("--period", default: isSimulated ? 256 : 128, in: 16...16_384, command: command)
+        let buffer = try args.integer("--buffer", default: period * 4, in: (period * 2)...(period * 64), command: command)
+        return (period, buffer)
+    }
+
     /// A player of `mixer` on the chosen device: ALSA by name, the simulated device (made by
     /// `simulated`), or (auto) ALSA `default`, falling back to the simulated device with one line
     /// on stderr. Returns the player, its device and the device's short name. Real-time

@@ -47,18 +47,8 @@ enum FrameCommand {
         default:
             throw CommandFailure(.usage, "\(command): give one of --at MS or --frame N")
         }
-        var width = Int(animation.width), height = Int(animation.height)
-        if let size = args.value("--size") {
-            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, (1...16_384).contains(parts[0]), (1...16_384).contains(parts[1]) else {
-                throw CommandFailure(.usage, "\(command): --size is WxH, each 1…16384, not '\(size)'")
-            }
-            (width, height) = (parts[0], parts[1])
-        }
-        let modes: [String: LottieContentMode] = ["fit": .aspectFit, "fill": .aspectFill, "stretch": .scaleFill]
-        guard let mode = modes[args.value("--mode") ?? "fit"] else {
-            throw CommandFailure(.usage, "\(command): --mode is fit, fill or stretch")
-        }
+        let (width, height) = try CanvasOptions.size(args, command: command) ?? (Int(animation.width), Int(animation.height))
+        let mode = try CanvasOptions.contentMode(args, command: command)
 
         // Dynamic properties: each --set resolved against the animation before anything is drawn.
         var properties = LottieDynamicProperties()

@@ -76,10 +76,7 @@ enum PlayCommand {
         let tickRate = try args.number("--tick-rate", command: command) ?? 60
         guard tickRate >= 1, tickRate <= 1000 else { throw CommandFailure(.usage, "\(command): --tick-rate must be 1…1000 Hz") }
         let clockLogPath = args.value("--clock-log")
-        // Sound devices default to 128-frame periods (2.7 ms at 48 kHz; a 10.7 ms buffer): a command
-        // is heard within about a period of the server's own quantum plus 1.33 ms.
-        let period = try args.integer("--period", default: choice.isSimulated ? 256 : 128, in: 16...16_384, command: command)
-        let buffer = try args.integer("--buffer", default: period * 4, in: (period * 2)...(period * 64), command: command)
+        let (period, buffer) = try choice.periodAndBuffer(args, command: command)
 
         let input = try PresetInput(inputPath, setup: setup, strict: false)
         let preset = try input.select(args.value("--preset"), command: command)

@@ -79,13 +79,9 @@ enum ViewCommand {
         let inputPath = try args.singleInput(command: command)
         let setup = try RenderSetup(args, command: command)
         let choice = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
-        let period = try args.integer("--period", default: choice.isSimulated ? 256 : 128, in: 16...16_384, command: command)
-        let buffer = try args.integer("--buffer", default: period * 4, in: (period * 2)...(period * 64), command: command)
-        let modes: [String: LottieContentMode] = ["fit": .aspectFit, "fill": .aspectFill, "stretch": .scaleFill]
-        guard let mode = modes[args.value("--mode") ?? "fit"] else {
-            throw CommandFailure(.usage, "\(command): --mode is fit, fill or stretch")
-        }
-        let size = try args.value("--size").map { text throws(CommandFailure) in try parseSize(text, command: command) }
+        let (period, buffer) = try choice.periodAndBuffer(args, command: command)
+        let mode = try CanvasOptions.contentMode(args, command: command)
+        let size = try CanvasOptions.size(args, command: command)
         let screenshot = args.value("--screenshot")
         let at = try args.number("--at", command: command)
         if screenshot != nil, at == nil { throw CommandFailure(.usage, "\(command): --screenshot needs --at MS") }
@@ -180,14 +176,6 @@ enum ViewCommand {
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(input): \(error)")
         }
-    }
-
-    static func parseSize(_ text: String, command: String) throws(CommandFailure) -> (Int, Int) {
-        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, (1...16_384).contains(parts[0]), (1...16_384).contains(parts[1]) else {
-            throw CommandFailure(.usage, "\(command): --size is WxH, each 1…16384, not '\(text)'")
-        }
-        return (parts[0], parts[1])
     }
 
     // MARK: Content

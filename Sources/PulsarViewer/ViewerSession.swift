@@ -58,6 +58,8 @@ public final class ViewerSession {
     private var frameBuffer = ARGB32Image(width: 0, height: 0)
     private var curves: HapticCurveView?
     private var strip: HapticCurveView?
+    /// See `widestStatusLine(of:)`; set for each content.
+    private var widestStatusLine = 0
     /// The content's audio peaks, computed on first use (nil inside: no audio).
     private var audioPeaks: AudioPeaks??
 
@@ -65,10 +67,14 @@ public final class ViewerSession {
         self.content = content
         self.surface = surface
         self.contentMode = contentMode
-        let timeline = content.player.mixer.timeline
-        looping = timeline.isEndless || timeline.loopCount > 1
-        reversing = timeline.reverse
+        (looping, reversing) = Self.loopState(of: content)
         adopt(content)
+    }
+
+    /// Whether `content`'s mixer loops, and boomerangs.
+    private static func loopState(of content: ViewerContent) -> (looping: Bool, reversing: Bool) {
+        let timeline = content.player.mixer.timeline
+        return (timeline.isEndless || timeline.loopCount > 1, timeline.reverse)
     }
 
     /// Starts the player's thread and plays from the start, or (`paused`) holds at 0 ms.
@@ -190,9 +196,7 @@ public final class ViewerSession {
             guard let next = try make() else { return }
             content.close()
             content = next
-            let timeline = next.player.mixer.timeline
-            looping = timeline.isEndless || timeline.loopCount > 1
-            reversing = timeline.reverse
+            (looping, reversing) = Self.loopState(of: next)
             adopt(next)
             start(paused: false)
             notify("opened \(next.title)", at: time, log: false)
@@ -202,6 +206,7 @@ public final class ViewerSession {
     }
 
     private func adopt(_ content: ViewerContent) {
+        widestStatusLine = Self.widestStatusLine(of: content)
         curves = nil
         strip = nil
         audioPeaks = nil
@@ -237,11 +242,16 @@ public final class ViewerSession {
             try renderer.render(frame: Self.renderIndex(of: frame, timing: timing), into: &canvas, contentMode: contentMode)
             return canvas
         }
-        if curves?.width != width || curves?.height != height {
-            curves = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: height,
-                                     audio: peaks())
-        }
-        return curves!.image(playheadMs: contentMs(at: time) ?? 0)
+        return curveView(&curves, width: width, height: height).image(playheadMs: contentMs(at: time) ?? 0)
+    }
+
+    /// `cached` when it has this size, else a new view of the content's pattern (kept in `cached`).
+    private func curveView(_ cached: inout HapticCurveView?, width: Int, height: Int) -> HapticCurveView {
+        if let view = cached, view.width == width, view.height == height { return view }
+        let view = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: height,
+                                   audio: peaks())
+        cached = view
+        return view
     }
 
     /// The audio's peaks for the curve views, rendered once per content.
@@ -270,22 +280,17 @@ public final class ViewerSession {
         if content.controller != nil {
             painter.composite(try animationArea(at: time, width: width, height: height), over: background)
         } else {
-            if curves?.width != width || curves?.height != height {
-                curves = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: height,
-                                         audio: peaks())
-            }
-            curves!.draw(into: &painter, playheadMs: contentMs(at: time) ?? 0)
+            curveView(&curves, width: width, height: height).draw(into: &painter, playheadMs: contentMs(at: time) ?? 0)
         }
+        let lines = showsOverlay ? statusLines(at: time) : []
+        let overlay = showsOverlay ? overlayHeight(width: width, lines: lines.count) : 0
         if showsCurveStrip, content.controller != nil, height >= 40 {
             // The pattern's curves along the bottom quarter, over the animation and under the overlay.
             let stripHeight = height / 4
-            if strip?.width != width || strip?.height != stripHeight {
-                strip = HapticCurveView(pattern: content.pattern, durationMs: content.player.durationMs, width: width, height: stripHeight,
-                                        audio: peaks())
-            }
-            painter.draw(strip!.image(playheadMs: contentMs(at: time) ?? 0), x: 0, y: height - stripHeight - (showsOverlay ? overlayHeight(width: width, at: time) : 0))
+            let view = curveView(&strip, width: width, height: stripHeight)
+            painter.draw(view.image(playheadMs: contentMs(at: time) ?? 0), x: 0, y: height - stripHeight - overlay)
         }
-        if showsOverlay { drawOverlay(&painter, at: time) }
+        if showsOverlay { drawOverlay(&painter, lines: lines, at: time) }
         frameBuffer = painter.image
         return painter.image
     }
@@ -311,26 +316,25 @@ public final class ViewerSession {
             }
             lines.append(text)
         }
-        var second: String
+        var loopLine: String
         if let (iteration, count) = player.iteration(at: time), looping {
-            second = "LOOP \(iteration + 1)/\(count == PlaybackTimeline.endless ? "∞" : String(count))"
+            loopLine = "LOOP \(iteration + 1)/\(count == PlaybackTimeline.endless ? "∞" : String(count))"
         } else {
-            second = looping ? "LOOP ON" : "LOOP OFF"
+            loopLine = looping ? "LOOP ON" : "LOOP OFF"
         }
-        if reversing { second += " REVERSE" }
-        second += "  HAPTICS \(player.hapticsEnabled ? "ON" : "OFF")  \(content.deviceName.uppercased())"
-        lines.append(second)
+        if reversing { loopLine += " REVERSE" }
+        loopLine += "  HAPTICS \(player.hapticsEnabled ? "ON" : "OFF")  \(content.deviceName.uppercased())"
+        lines.append(loopLine)
         if let message, message.until > time { lines.append(message.text) }
         return lines
     }
 
-    private func drawOverlay(_ painter: inout Painter, at time: MonotonicTime) {
+    private func drawOverlay(_ painter: inout Painter, lines: [String], at time: MonotonicTime) {
         let width = painter.image.width, height = painter.image.height
-        let lines = statusLines(at: time)
         let scale = overlayScale(width: width)
         let lineHeight = (BitmapFont.glyphHeight + 3) * scale
         let barHeight = max(3, scale * 2)
-        let panel = overlayHeight(width: width, at: time)
+        let panel = overlayHeight(width: width, lines: lines.count)
         painter.fill(x: 0, y: height - panel, width: width, height: panel, ViewerColor(0, 0, 0, 150))
         // Progress bar with the playhead.
         let duration = content.player.durationMs
@@ -354,27 +358,31 @@ public final class ViewerSession {
         }
     }
 
-    /// Rows the overlay covers at the bottom of a picture `width` wide at `time`.
-    private func overlayHeight(width: Int, at time: MonotonicTime) -> Int {
+    /// Rows the overlay of `lines` text lines covers at the bottom of a picture `width` wide.
+    private func overlayHeight(width: Int, lines: Int) -> Int {
         let scale = overlayScale(width: width)
-        return statusLines(at: time).count * (BitmapFont.glyphHeight + 3) * scale + max(3, scale * 2) + 6 * scale
+        return lines * (BitmapFont.glyphHeight + 3) * scale + max(3, scale * 2) + 6 * scale
     }
 
     /// 2 when the longest status line this content can show fits the width at double size, else
     /// 1: the size depends on the content and the width only, so it does not jump as text changes.
     private func overlayScale(width: Int) -> Int {
+        (widestStatusLine + 8) * 2 <= width ? 2 : 1
+    }
+
+    /// Font pixels of the longest status line `content` can show.
+    private static func widestStatusLine(of content: ViewerContent) -> Int {
         var templates = ["STARTING  00.000 / 00.000 S", "LOOP 000/000 REVERSE  HAPTICS OFF  " + content.deviceName]
         if let controller = content.controller {
             let longest = controller.animation.markers.map(\.name.count).max()
             templates.append("FRAME 0000 / 0000" + (longest.map { "  [" + String(repeating: "M", count: $0) + "]" } ?? ""))
         }
-        let widest = templates.map(BitmapFont.width(of:)).max() ?? 0
-        return (widest + 8) * 2 <= width ? 2 : 1
+        return templates.map(BitmapFont.width(of:)).max() ?? 0
     }
 
     private static func seconds(_ ms: Double) -> String {
-        let tenths = Int((max(ms, 0)).rounded(.down))
-        let s = tenths / 1000, rest = tenths % 1000
+        let whole = Int(max(ms, 0).rounded(.down))
+        let s = whole / 1000, rest = whole % 1000
         return "\(s).\(rest < 10 ? "00" : rest < 100 ? "0" : "")\(rest)"
     }
 
