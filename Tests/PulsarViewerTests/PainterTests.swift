@@ -28,8 +28,13 @@ import Testing
                 #expect((painter.image[x, y] == 0xFFFF_FFFF) == inGlyph, "(\(x), \(y))")
             }
         }
+        // Text running off the edges draws what falls inside and nothing else: `W`'s top-left
+        // cell covers (15…17, 15…17); its second column is dark.
+        let before = painter.image
         painter.text("WIDE TEXT", x: 15, y: 15, scale: 3, ViewerColor(255, 0, 0))
-        #expect(painter.image.pixels.count == 400)
+        #expect(painter.image[15, 15] == 0xFFFF_0000 && painter.image[17, 17] == 0xFFFF_0000)
+        #expect(painter.image[18, 15] == before[18, 15])
+        #expect((0..<15).allSatisfy { y in (0..<20).allSatisfy { x in painter.image[x, y] == before[x, y] } })
         #expect(BitmapFont.rows(of: "a") == BitmapFont.rows(of: "A"))
         #expect(BitmapFont.rows(of: "€") != BitmapFont.rows(of: " "), "unknown characters draw a box")
     }
