@@ -15,6 +15,10 @@ public enum SharedCorpus {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path : nil
     }()
 
+    /// Whether tests that need the corpus should run: when it is present, and always under CI
+    /// (`CI=true`), where a missing corpus must fail those tests rather than skip them.
+    public static let available: Bool = root != nil || ProcessInfo.processInfo.environment["CI"] == "true"
+
     /// Sorted absolute paths of the files under `folder` (recursively) whose name ends in
     /// `.ext` (case-insensitive); empty when the corpus or the folder is absent.
     public static func files(in folder: String, ext: String) -> [String] {

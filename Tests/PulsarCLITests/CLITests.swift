@@ -8,7 +8,7 @@ import Testing
 @Suite("CLI", .enabled(if: CLI.executable != nil, "the pulsar executable is not built"))
 struct CLITests {
     /// The worked example of docs/signal-model.md: one transient at 10 ms, wideband, 48 kHz →
-    /// 1280 frames, y[480] = 0.5, y[481] = 0.498612…
+    /// 1280 frames, y[480] = 0 (the onset), y[672] = 0.5 (the peak sample), y[600] = −0.0428…
     static let workedExample = #"{"discretePattern": [{"time": 10, "amplitude": 0.5, "frequency": 0.5}]}"#
 
     /// A pattern with both parts, starting at 0 and without steps.
@@ -239,9 +239,9 @@ struct CLITests {
         #expect(header.count == 12 && header[0..<4].elementsEqual("RIFF".utf8) && header[8..<12].elementsEqual("WAVE".utf8))
         #expect(wav.formatCode & 0xFFFF == 0x0006, "SF_FORMAT_FLOAT")
         try #require(wav.samples.count == 1280)
-        #expect(wav.samples[0..<480].allSatisfy { $0 == 0 }, "silent before the onset")
-        #expect(abs(wav.samples[480] - 0.5) <= 2e-4)
-        #expect(abs(wav.samples[481] - 0.498612) <= 2e-4)
+        #expect(wav.samples[0...480].allSatisfy { $0 == 0 }, "silent up to the onset")
+        #expect(abs(wav.samples[672] - 0.5) <= 2e-4)
+        #expect(abs(wav.samples[600] - -0.0428384) <= 2e-4)
         #expect(dir.contents() == ["in.json", "out.wav"], "no temporary file left")
         // --quiet prints nothing.
         let quiet = try CLI.run(["render", input, "-o", output, "--quiet"])

@@ -8,6 +8,9 @@ enum Corpus {
     /// Absolute path of the corpus, or nil when it is absent.
     static let root = SharedCorpus.root
 
+    /// Whether corpus tests run: present, or required under CI (then their absence fails them).
+    static let available = SharedCorpus.available
+
     /// The condition text used by `.enabled(if: Corpus.root != nil, ...)`.
     static let absentNote = "corpus absent: ../shared/corpus"
 

@@ -1,25 +1,172 @@
 import Foundation
 import PulsarCore
 
-/// A direct, slow transcription of docs/signal-model.md in 64-bit arithmetic with one `sin` per
-/// sample. It shares no code with `PatternRenderer` (not even `Curve`), so agreement between the
-/// two checks the renderer against the document.
+/// A direct, slow transcription of docs/signal-model.md (version 2) in 64-bit arithmetic with one
+/// `sin` per sample. It shares no code with `PatternRenderer` (not even `Curve` or `SampleRate`),
+/// so agreement between the two checks the renderer against the document.
+///
+/// Every sample is computed on its own (random access): `init` only precomputes what the document
+/// defines once per pattern — the changes `(T_j, h_j, b_j)` of `A⁰` (§4.3), the transient constants
+/// of §5 and the phase `Φ` at every breakpoint of `ν*` (§6), found by a sweep in time order that
+/// integrates `ν*` exactly over each interval (it is constant or linear in time there) and keeps `Φ`
+/// reduced mod 1.
+///
+/// The carrier's envelope (§4.3) is `a(t) = A⁰(t − ρ/2) + Σ_j c_j(t − T_j)` over the changes with
+/// `t − ρ < T_j <= t`, where `c_j(x) = h_j·(Hs(x) − H(x − ρ/2)) + b_j·(Rs(x) − R(x − ρ/2))` (the
+/// document's closed form with every change older than `ρ` in its settled form `Hs = 1`,
+/// `Rs = x − ρ/2`, which sum to the curve delayed by `ρ/2`): exact in real arithmetic, and every
+/// term stays small, so long patterns lose no precision.
+///
+/// Times are compared exactly: a sample `n` (at `n / R` s) and a file time `T` (ms) are ordered by
+/// the sign of `1000·n − T·R` (or `1000·n − 4R − T·R`, …), evaluated with one fused multiply-add
+/// (exact sign). The exception is §1's rule for where a curve breakpoint takes effect, used by the
+/// silence test of §4.3 and by `N_K` (§8): sample `n` is at or after a point time `T` iff
+/// `n >= ceil(fl(fl(T·R)/1000))` (`pointOrder`), at or after `T + ρ` iff
+/// `n >= ceil(fl(fl((T + 8)·R)/1000))`.
+///
+/// Readings chosen where the document leaves room (see the report that came with this file):
+/// - `a(t)` itself is evaluated in real time (it is continuous and C1, so which side of a change a
+///   sample is counted on changes nothing); §1's first-sample rule decides the silence test of
+///   §4.3 (points against `t`, points and `T_end` plus `ρ` against `t`, so the carrier is silent
+///   exactly from `N_K` on); the frequency curve's points are placed in real time (the phase is a
+///   real-time integral);
+/// - in `fl((T_end + 8)·R)` (§8) and the silence test the sum `T + 8` is exact (`fl` is written
+///   around the product only), evaluated as one fused multiply-add `fl(T·R + 8R)`;
+/// - when no amplitude point lies at or before `max(t − ρ, 0)`, the silence test starts at the
+///   first point (the curve holds `v_0` before it);
+/// - `S(x) = 3x² − 2x³` in §5 (the document uses `S` without defining it; this is the cubic with
+///   `S(0) = 0`, `S(1) = 1` and zero slope at both ends that §5 describes);
+/// - a carrier whose `T_end <= 0` is "no carrier" (`N_K = 0`); with no carrier, every `t` is silent;
+/// - a riding transient whose onset is shared with an earlier at-rest one takes `φ` from the phase
+///   that transient has just set;
+/// - `hz`, `3 / ν_i` and `D_i` are evaluated in double before `fl(D_i · R)`;
+/// - `N_a = round(0.004 · R)` is evaluated exactly (`R / 250` in integers).
 struct ReferenceSignal {
+    let pattern: PatternData
+    /// `R` as an integer and as a double.
+    let sampleRate: Int
     let rate: Double
     let fmin: Double, fmax: Double, gain: Double
-    let pattern: PatternData
 
-    init(_ pattern: PatternData, rate: Int, fmin: Double = 60, fmax: Double = 300, gain: Double = 1) {
-        self.pattern = pattern
-        self.rate = Double(rate)
-        self.fmin = fmin
-        self.fmax = fmax
-        self.gain = gain
+    /// §8.
+    private(set) var frameCount: Int
+    private(set) var firstFrame: Int
+
+    // §4
+    private let amplitude: [ValuePoint]
+    private let frequency: [ValuePoint]
+    private let hasCarrier: Bool
+    private let tEnd: Double
+    /// `N_K` (§8): the first sample at or after `T_end + ρ`; 0 without a carrier.
+    private let carrierEnd: Int
+    /// The changes of `A⁰` (§4.3), by time.
+    private var changes: [Change]
+
+    // §5, in model order (by onset, ties in pattern order)
+    private var transients: [Transient]
+    /// `N_a`.
+    let attack: Int
+    private var maxLength: Int
+
+    // §6
+    private var pieces: [PhasePiece]
+
+    // MARK: - Time
+
+    /// A point on the time line: a sample index (`n / R` s) or a file time (ms).
+    enum Instant {
+        case frame(Int)
+        case ms(Double)
     }
 
+    /// Sign of `a − b` as real times (−1, 0, 1), exact.
+    func order(_ a: Instant, _ b: Instant) -> Int {
+        switch (a, b) {
+        case let (.frame(x), .frame(y)): return x < y ? -1 : (x > y ? 1 : 0)
+        case let (.ms(x), .ms(y)): return x < y ? -1 : (x > y ? 1 : 0)
+        case let (.frame(n), .ms(T)): return Self.sign(framesMinusMs(n, T))
+        case let (.ms(T), .frame(n)): return -Self.sign(framesMinusMs(n, T))
+        }
+    }
+
+    /// `fl(1000·n − T·R)`: one rounding of the exact value, so its sign is exact. Divided by `R` it
+    /// is `t_n − T` in ms.
+    private func framesMinusMs(_ n: Int, _ T: Double) -> Double {
+        Double(1000 * n).addingProduct(-T, rate)
+    }
+
+    private static func sign(_ x: Double) -> Int { x < 0 ? -1 : (x > 0 ? 1 : 0) }
+
+    /// Sign of `T − t` for a point time `T` (ms) of the amplitude curve, where §1 decides on which
+    /// side of the point a sample lies: sample `n` is at or after `T` iff `n >= ceil(x(T))`
+    /// ("where a curve breakpoint takes effect"). That is the real order except when `T · R / 1000`
+    /// lies within rounding of an integer `k` from above: then sample `k` already counts as at or
+    /// after `T` (§1 can only move a point's sample earlier, never later).
+    func pointOrder(_ T: Double, _ t: Instant) -> Int {
+        guard case let .frame(n) = t else { return order(.ms(T), t) }
+        if n < Self.firstSampleAtOrAfter(T, rate: sampleRate) { return 1 }
+        return order(.ms(T), t) == 0 ? 0 : -1
+    }
+
+    /// `b − a` in milliseconds.
+    func msBetween(_ a: Instant, _ b: Instant) -> Double {
+        switch (a, b) {
+        case let (.frame(x), .frame(y)): return Double(1000 * (y - x)) / rate
+        case let (.ms(x), .ms(y)): return y - x
+        case let (.ms(T), .frame(n)): return framesMinusMs(n, T) / rate
+        case let (.frame(n), .ms(T)): return -framesMinusMs(n, T) / rate
+        }
+    }
+
+    /// `b − a` in seconds.
+    func secondsBetween(_ a: Instant, _ b: Instant) -> Double {
+        switch (a, b) {
+        case let (.frame(x), .frame(y)): return Double(y - x) / rate
+        default: return msBetween(a, b) / 1000
+        }
+    }
+
+    /// §1: `x = fl(fl(T · R) / 1000)`.
+    static func samplePosition(_ T: Double, rate: Int) -> Double {
+        let product = T * Double(rate)
+        return product / 1000
+    }
+
+    /// §1, nearest sample: `round(x)`, halves away from zero.
+    static func nearestSample(_ T: Double, rate: Int) -> Int {
+        Int(samplePosition(T, rate: rate).rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// §1, first sample at or after: `ceil(x)`.
+    static func firstSampleAtOrAfter(_ T: Double, rate: Int) -> Int {
+        Int(samplePosition(T, rate: rate).rounded(.up))
+    }
+
+    /// §8 (and §4.3's silence test): the first sample at or after `T + ρ`,
+    /// `ceil(fl(fl((T + 8) · R) / 1000))` with the sum exact — `fl(T·R + 8R)` is one fused
+    /// multiply-add (`8R` is an integer, exact in a double).
+    static func firstSampleAtOrAfterPlusRho(_ T: Double, rate: Int) -> Int {
+        let product = Double(8 * rate).addingProduct(T, Double(rate))
+        return Int((product / 1000).rounded(.up))
+    }
+
+    static func frac(_ x: Double) -> Double { x - x.rounded(.down) }
+
+    /// `S(x) = 3x² − 2x³` (§5).
+    static func smoothstep(_ x: Double) -> Double { 3 * x * x - 2 * x * x * x }
+
+    /// §7: `L(x)`.
+    static func limit(_ x: Double) -> Double {
+        x <= 0.8 ? x : min(0.8 + 0.2 * tanh((x - 0.8) / 0.2), 1 - 0x1p-24)
+    }
+
+    /// §2.
     func hz(_ f: Double) -> Double { fmin + f * (fmax - fmin) }
 
-    /// §3: right-continuous value (`left == false`) or left limit, ends held.
+    // MARK: - §3 Curves
+
+    /// §3 in double arithmetic at a time `T` (ms): right-continuous value (`left == false`) or the
+    /// left limit `C⁻(T)`, ends held.
     static func curve(_ points: [ValuePoint], at T: Double, left: Bool) -> Double {
         if points.isEmpty { return 0 }
         var j = -1
@@ -27,72 +174,368 @@ struct ReferenceSignal {
         if j < 0 { return points[0].value }
         if j == points.count - 1 { return points[j].value }
         let a = points[j], b = points[j + 1]
-        if b.time == a.time { return b.value }
+        if left && b.time == T { return b.value }
         return a.value + (b.value - a.value) * (T - a.time) / (b.time - a.time)
     }
 
-    /// §4: segments with their phase at the start.
-    struct Segment { var T0, T1, a0, a1, h0, h1, phase: Double; var first, end: Int }
+    /// The slope of the curve (per ms) just after `T` (`left == false`) or just before it, ends held.
+    static func slope(_ points: [ValuePoint], at T: Double, left: Bool) -> Double {
+        var j = -1
+        for (i, p) in points.enumerated() where left ? p.time < T : p.time <= T { j = i }
+        if j < 0 || j >= points.count - 1 { return 0 }
+        let a = points[j], b = points[j + 1]
+        return (b.value - a.value) / (b.time - a.time)
+    }
 
-    var segments: [Segment] {
-        let A = pattern.continuousPattern.amplitude, F = pattern.continuousPattern.frequency
-        guard !A.isEmpty else { return [] }
-        let tEnd = max(A.last!.time, F.last?.time ?? 0)
-        guard tEnd > 0 else { return [] }
-        let times = Array(Set([0, tEnd] + (A + F).map(\.time).filter { $0 > 0 && $0 < tEnd })).sorted()
-        var result: [Segment] = []
-        var phase = 0.0
-        for k in 0..<(times.count - 1) {
-            let T0 = times[k], T1 = times[k + 1]
-            let f0 = F.isEmpty ? 0.5 : Self.curve(F, at: T0, left: false)
-            let f1 = F.isEmpty ? 0.5 : Self.curve(F, at: T1, left: true)
-            let s = Segment(T0: T0, T1: T1, a0: Self.curve(A, at: T0, left: false), a1: Self.curve(A, at: T1, left: true),
-                            h0: hz(f0), h1: hz(f1), phase: phase,
-                            first: Int((T0 * rate / 1000).rounded(.up)), end: Int((T1 * rate / 1000).rounded(.up)))
-            result.append(s)
-            let d = (T1 - T0) / 1000
-            phase += s.h0 * d + (s.h1 - s.h0) / d * d * d / 2
+    /// Largest index `j` with `T_j <= t` (real time), or −1.
+    private func lastIndex(_ points: [ValuePoint], before t: Instant) -> Int {
+        var lo = 0, hi = points.count  // answer + 1 in lo ... hi
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if order(.ms(points[mid].time), t) <= 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return lo - 1
+    }
+
+    /// §3 at an instant (real time): `v_0` before `T_0`, `v_{m−1}` from `T_{m−1}` on, otherwise
+    /// interpolation from the last point at or before `t` (at a step the later point wins).
+    private func value(_ points: [ValuePoint], at t: Instant) -> Double {
+        let m = points.count
+        let j = lastIndex(points, before: t)
+        if j < 0 { return points[0].value }
+        if j == m - 1 { return points[m - 1].value }
+        let a = points[j], b = points[j + 1]
+        if order(.ms(a.time), t) == 0 { return a.value }
+        return a.value + (b.value - a.value) * msBetween(.ms(a.time), t) / (b.time - a.time)
+    }
+
+    // MARK: - §4.3 The changes of A⁰
+
+    /// A change of `A⁰` at `T` (ms): a step `h` (right value minus left limit) and a change of
+    /// slope `b` (per ms; the document's `b_j` per second is `1000 b`).
+    struct Change {
+        let T: Double
+        let h: Double
+        let b: Double
+    }
+
+    /// `ρ` in ms, and `ρ²`.
+    private static let rho = 8.0
+    private static let rho2 = 64.0
+
+    // MARK: - §5 Transients
+
+    struct Transient {
+        let onset: Int          // n_i
+        let amplitude: Double   // A_i
+        let nu: Double          // ν_i
+        let length: Int         // L_i
+        var nuRise: Double      // ν'_i (§6)
+    }
+
+    /// `e_i` at sample `n`.
+    private func envelope(_ tr: Transient, atFrame n: Int) -> Double {
+        let j = n - tr.onset
+        let decay = tr.length - attack
+        if 0 <= j && j < attack { return Self.smoothstep(Double(j) / Double(attack)) }
+        if attack <= j && j < tr.length { return 1 - Self.smoothstep(Double(j - attack) / Double(decay)) }
+        return 0
+    }
+
+    /// Largest index `i` (model order) with `n_i <= t`, or −1.
+    private func lastTransient(atOrBefore t: Instant) -> Int {
+        var lo = 0, hi = transients.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if order(.frame(transients[mid].onset), t) <= 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return lo - 1
+    }
+
+    /// Indices of the transients whose burst holds `t` (`n_i <= t·R < n_i + L_i`), latest first.
+    private func burstsHolding(_ t: Instant) -> [Int] {
+        var result: [Int] = []
+        var i = lastTransient(atOrBefore: t)
+        while i >= 0 {
+            let tr = transients[i]
+            // Onsets only decrease going back, so no earlier burst reaches `t` either.
+            if order(.frame(tr.onset + maxLength), t) <= 0 { break }
+            if order(.frame(tr.onset + tr.length), t) > 0 { result.append(i) }
+            i -= 1
         }
         return result
     }
 
-    /// §4–§6 for samples `range`, before (`limited == false`) or after the limiter.
+    // MARK: - §6 Phase
+
+    /// On `[start, next breakpoint)`: `ν*(t) = nu + slope · (t − start)`, `Φ(start) = phase`.
+    struct PhasePiece {
+        let start: Instant
+        let phase: Double
+        let nu: Double
+        let slope: Double  // Hz per second
+    }
+
+    // MARK: - init
+
+    init(_ pattern: PatternData, rate: Int, fmin: Double = 60, fmax: Double = 300, gain: Double = 1) {
+        self.pattern = pattern
+        self.sampleRate = rate
+        self.rate = Double(rate)
+        self.fmin = fmin
+        self.fmax = fmax
+        self.gain = gain
+
+        // §4.1 Extent.
+        let A = pattern.continuousPattern.amplitude
+        let F = pattern.continuousPattern.frequency
+        amplitude = A
+        frequency = F
+        let tEnd = (A + F).map(\.time).max() ?? 0
+        self.tEnd = tEnd
+        let hasCarrier = !A.isEmpty && tEnd > 0
+        self.hasCarrier = hasCarrier
+        carrierEnd = hasCarrier ? Self.firstSampleAtOrAfterPlusRho(tEnd, rate: rate) : 0
+
+        // §5 constants. N_a = round(0.004 · R) = round(R / 250), halves up (R > 0).
+        attack = (4 * rate + 500) / 1000
+        transients = []
+        maxLength = 0
+        changes = []
+        pieces = []
+        frameCount = 0
+        firstFrame = 0
+
+        var list: [(index: Int, tr: Transient)] = []
+        for (index, p) in pattern.discretePattern.enumerated() {
+            let nu = fmin + p.frequency * (fmax - fmin)
+            let D = min(max(3 / nu, 0.012), 0.030)
+            let product = D * Double(rate)
+            let L = max(attack + 1, Int(product.rounded(.toNearestOrAwayFromZero)))
+            let onset = Self.nearestSample(p.time, rate: rate)
+            list.append((index, Transient(onset: onset, amplitude: p.amplitude, nu: nu, length: L, nuRise: nu)))
+        }
+        // Ordered by onset, equal onsets in pattern order.
+        list.sort { ($0.tr.onset, $0.index) < ($1.tr.onset, $1.index) }
+        var transients = list.map(\.tr)
+        self.transients = transients
+        maxLength = transients.map(\.length).max() ?? 0
+
+        // §8.
+        frameCount = transients.reduce(carrierEnd) { max($0, $1.onset + $1.length) }
+        firstFrame = min(0, transients.first?.onset ?? 0)
+
+        // §4.3 A⁰ (the curve on [0, T_end), 0 outside) as the sum of its changes, at T = 0, every
+        // point time inside (0, T_end) and T_end.
+        if hasCarrier {
+            let times = Set([0, tEnd] + A.map(\.time).filter { $0 > 0 && $0 < tEnd }).sorted()
+            for T in times {
+                let right = T < tEnd ? Self.curve(A, at: T, left: false) : 0
+                let left = T > 0 ? Self.curve(A, at: T, left: true) : 0
+                let slopeRight = T < tEnd ? Self.slope(A, at: T, left: false) : 0
+                let slopeLeft = T > 0 ? Self.slope(A, at: T, left: true) : 0
+                if right != left || slopeRight != slopeLeft {
+                    changes.append(Change(T: T, h: right - left, b: slopeRight - slopeLeft))
+                }
+            }
+        }
+
+        // §6 The breakpoints of ν*: t_0, the frequency curve's times, onsets, peaks, burst ends.
+        let t0 = Instant.frame(firstFrame)
+        var marks: [Instant] = [t0]
+        for p in F where order(.ms(p.time), t0) > 0 { marks.append(.ms(p.time)) }
+        for tr in transients {
+            marks += [.frame(tr.onset), .frame(tr.onset + attack), .frame(tr.onset + tr.length)]
+        }
+        marks.sort { order($0, $1) < 0 }
+        var breakpoints: [Instant] = []
+        for b in marks where breakpoints.isEmpty || order(breakpoints.last!, b) != 0 { breakpoints.append(b) }
+
+        let Ta = Double(attack) / Double(rate)
+        var pieces: [PhasePiece] = []
+        var phase = 0.0       // Φ at t_0
+        var nextOnset = 0
+        for b in breakpoints {
+            if let p = pieces.last {
+                let u = secondsBetween(p.start, b)
+                phase = Self.frac(p.phase + p.nu * u + p.slope * u * u / 2)
+            }
+            // Onsets at b, in model order.
+            while nextOnset < transients.count && order(.frame(transients[nextOnset].onset), b) == 0 {
+                let i = nextOnset
+                let n = transients[i].onset
+                let nu = transients[i].nu
+                // Is an earlier transient's burst holding n_i?
+                let held = burstsHolding(.frame(n)).contains { k in k < i }
+                if carrierSilent(atFrame: n) && !held {
+                    // At rest.
+                    phase = Self.frac(0.25 - nu * Ta)
+                    transients[i].nuRise = nu
+                } else {
+                    // Riding.
+                    let phi = Self.frac(phase)
+                    let x = 0.25 - phi - nu * Ta
+                    let delta = x - (x + 0.5).rounded(.down)
+                    var rise = nu + delta / Ta
+                    if rise <= 0 { rise += 1 / Ta }
+                    transients[i].nuRise = rise
+                }
+                nextOnset += 1
+            }
+            // Who sets the frequency on [b, next breakpoint).
+            let owners = burstsHolding(b)
+            if let i = owners.first {
+                let tr = transients[i]
+                let rising = order(b, .frame(tr.onset + attack)) < 0
+                pieces.append(PhasePiece(start: b, phase: phase, nu: rising ? tr.nuRise : tr.nu, slope: 0))
+            } else if F.isEmpty {
+                pieces.append(PhasePiece(start: b, phase: phase, nu: hz(0.5), slope: 0))
+            } else {
+                let j = lastIndex(F, before: b)
+                if j < 0 || j == F.count - 1 {
+                    pieces.append(PhasePiece(start: b, phase: phase, nu: hz(F[max(j, 0)].value), slope: 0))
+                } else {
+                    let a = F[j], c = F[j + 1]
+                    let slope = (fmax - fmin) * (c.value - a.value) / (c.time - a.time) * 1000
+                    pieces.append(PhasePiece(start: b, phase: phase, nu: hz(value(F, at: b)), slope: slope))
+                }
+            }
+        }
+        precondition(nextOnset == transients.count)
+        self.transients = transients
+        self.pieces = pieces
+    }
+
+    // MARK: - The signal
+
+    /// §4.3 "silent at t", decided on the file's values: `t <= 0`, or `t − ρ >= T_end`, or every
+    /// amplitude point from the last one at or before `max(t − ρ, 0)` to the first one at or after
+    /// `t` (the last point if there is none) is 0.
+    func carrierSilent(atFrame n: Int) -> Bool {
+        guard hasCarrier else { return true }
+        if n <= 0 || n >= carrierEnd { return true }
+        let A = amplitude, m = A.count
+        // The last point at or before max(t − ρ, 0): T <= 0, or sample n at or after T + ρ.
+        var lo = 0, hi = m
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let T = A[mid].time
+            if T <= 0 || n >= Self.firstSampleAtOrAfterPlusRho(T, rate: sampleRate) { lo = mid + 1 } else { hi = mid }
+        }
+        let first = max(lo - 1, 0)  // none: from the first point (v_0 is held before it)
+        // The first point at or after t.
+        lo = 0; hi = m
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if pointOrder(A[mid].time, .frame(n)) < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        let last = min(lo, m - 1)
+        return A[min(first, last)...max(first, last)].allSatisfy { $0.value == 0 }
+    }
+
+    /// §4.3 `a(t_n)`: `A⁰(t − ρ/2)` plus, for each change with `t − ρ < T_j <= t` (`x = t − T_j`),
+    /// `h_j·2x²/ρ² + b_j·2x³/(3ρ²)` on `[0, ρ/2)` and `−h_j·2(ρ − x)²/ρ² + b_j·2(ρ − x)³/(3ρ²)` on
+    /// `[ρ/2, ρ)` — that is `h_j·Hs(x) + b_j·Rs(x)` less the settled forms already in the delayed
+    /// curve.
+    func carrierAmplitude(atFrame n: Int) -> Double {
+        guard hasCarrier, n > 0 else { return 0 }
+        let R = rate
+        // (t_n − T)·R in ms·Hz for T, T + ρ/2, T + ρ: `k.addingProduct(−T, R)`, one rounding.
+        let kNow = Double(1000 * n)
+        let kMid = Double(1000 * n - 4 * sampleRate)
+        let kOld = Double(1000 * n - 8 * sampleRate)
+        var a = delayedCurve(kMid)
+        // The first change with T > t − ρ.
+        var lo = 0, hi = changes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if kOld.addingProduct(-changes[mid].T, R) >= 0 { lo = mid + 1 } else { hi = mid }
+        }
+        var k = lo
+        while k < changes.count {
+            let c = changes[k]
+            let xR = kNow.addingProduct(-c.T, R)
+            guard xR >= 0 else { break }
+            if kMid.addingProduct(-c.T, R) < 0 {
+                let x = xR / R
+                a += c.h * 2 * x * x / Self.rho2 + c.b * 2 * x * x * x / (3 * Self.rho2)
+            } else {
+                let y = -kOld.addingProduct(-c.T, R) / R  // ρ − x
+                a += -c.h * 2 * y * y / Self.rho2 + c.b * 2 * y * y * y / (3 * Self.rho2)
+            }
+            k += 1
+        }
+        return a
+    }
+
+    /// `A⁰(u)` at `u = t − ρ/2`, given `kMid = 1000·n − 4R` (so `(u − T)·R = kMid − T·R`, ms·Hz).
+    /// Which side of a point `u` lies on is decided by the exact sign of that value, as for the
+    /// changes in `carrierAmplitude`, so the two agree on every step.
+    private func delayedCurve(_ kMid: Double) -> Double {
+        let R = rate
+        if kMid < 0 || kMid.addingProduct(-tEnd, R) >= 0 { return 0 }
+        let A = amplitude, m = A.count
+        var lo = 0, hi = m
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if kMid.addingProduct(-A[mid].time, R) >= 0 { lo = mid + 1 } else { hi = mid }
+        }
+        let j = lo - 1
+        if j < 0 { return A[0].value }
+        if j == m - 1 { return A[m - 1].value }
+        let p = A[j], q = A[j + 1]
+        let d = kMid.addingProduct(-p.time, R) / R  // u − T_j, ms
+        return p.value + (q.value - p.value) * d / (q.time - p.time)
+    }
+
+    /// §6 `E(t_n)`, before the gain and the limiter.
+    func envelope(atFrame n: Int) -> Double {
+        var sum = carrierAmplitude(atFrame: n)
+        for i in burstsHolding(.frame(n)).reversed() {
+            sum += transients[i].amplitude * envelope(transients[i], atFrame: n)
+        }
+        return sum
+    }
+
+    /// §6 `frac(Φ(t_n))` (for `n >= firstFrame`).
+    func phase(atFrame n: Int) -> Double {
+        var lo = 0, hi = pieces.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if order(pieces[mid].start, .frame(n)) <= 0 { lo = mid + 1 } else { hi = mid }
+        }
+        let p = pieces[max(lo - 1, 0)]
+        let u = secondsBetween(p.start, .frame(n))
+        return Self.frac(p.phase + p.nu * u + p.slope * u * u / 2)
+    }
+
+    /// `ν*` at sample `n` (Hz).
+    func frequency(atFrame n: Int) -> Double {
+        var lo = 0, hi = pieces.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if order(pieces[mid].start, .frame(n)) <= 0 { lo = mid + 1 } else { hi = mid }
+        }
+        let p = pieces[max(lo - 1, 0)]
+        return p.nu + p.slope * secondsBetween(p.start, .frame(n))
+    }
+
+    /// §6 and §7: `y[n] = L(g·E(t_n))·sin(2πΦ(t_n))` (or `s[n] = g·E(t_n)·sin(2πΦ(t_n))` when
+    /// `limited == false`) for `n` in `range`; 0 outside `firstFrame ..< frameCount`.
     func samples(_ range: Range<Int>, limited: Bool = true) -> [Double] {
-        var out = [Double](repeating: 0, count: range.count)
-        for s in segments {
-            let d = (s.T1 - s.T0) / 1000
-            let alpha = (s.a1 - s.a0) / d, beta = (s.h1 - s.h0) / d
-            for n in max(s.first, range.lowerBound)..<max(max(s.first, range.lowerBound), min(s.end, range.upperBound)) {
-                let u = Double(n) / rate - s.T0 / 1000
-                let phi = s.phase + s.h0 * u + beta * u * u / 2
-                out[n - range.lowerBound] += (s.a0 + alpha * u) * sin(2 * Double.pi * phi)
-            }
-        }
-        for p in pattern.discretePattern {
-            let onset = Int((p.time * rate / 1000).rounded())
-            let nu = hz(p.frequency)
-            let D = min(max(3 / nu, 0.010), 0.030)
-            let L = max(1, Int((D * rate).rounded()))
-            for j in 0..<L where range.contains(onset + j) {
-                let e = 1 - Double(j) / Double(L)
-                out[onset + j - range.lowerBound] += p.amplitude * e * e * cos(2 * Double.pi * nu * Double(j) / rate)
-            }
-        }
-        return out.map { v in
-            let s = gain * v
-            guard limited, abs(s) > 0.8 else { return s }
-            return (s < 0 ? -1 : 1) * (0.8 + 0.2 * tanh((abs(s) - 0.8) / 0.2))
+        range.map { n in
+            guard n >= firstFrame && n < frameCount else { return 0 }
+            let e = gain * envelope(atFrame: n)
+            return (limited ? Self.limit(e) : e) * sin(2 * Double.pi * phase(atFrame: n))
         }
     }
 
-    /// §6: N_total.
-    var frameCount: Int {
-        var total = segments.last?.end ?? 0
-        for p in pattern.discretePattern {
-            let nu = hz(p.frequency)
-            let L = max(1, Int((min(max(3 / nu, 0.010), 0.030) * rate).rounded()))
-            total = max(total, Int((p.time * rate / 1000).rounded()) + L)
-        }
-        return total
-    }
+    /// `n_i + N_a` for each transient, in model order.
+    func peakFrames() -> [Int] { transients.map { $0.onset + attack } }
+
+    /// `n_i` for each transient, in model order.
+    func onsetFrames() -> [Int] { transients.map(\.onset) }
+
+    /// `ν'_i` for each transient, in model order.
+    func riseFrequencies() -> [Double] { transients.map(\.nuRise) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PulsarCore
+import PulsarTestSupport
 import Testing
 
 /// Checks derived from docs/signal-model.md, measured on the rendered samples without using the
@@ -30,52 +31,94 @@ import Testing
         return Double(crossings.count - 1) / (crossings.last! - crossings.first!)
     }
 
-    @Test("The worked example of the document, sample by sample")
+    @Test("The worked example of the document: silent onset, full height at the peak sample, length")
     func workedExample() throws {
         let p = PatternData(discretePattern: [DiscretePoint(time: 10, amplitude: 0.5, frequency: 0.5)])
         let r = try PatternRenderer(pattern: p, sampleRate: Self.rate)
         #expect(r.frameCount == 1280)
         let y = r.render(frames: 0..<1300)
-        #expect(y[479] == 0)
-        #expect(abs(y[480] - 0.5) < 1e-6)
-        #expect(abs(Double(y[481]) - 0.498612343) < 1e-6)
-        #expect(y[1280] == 0)
-        #expect(y[1279] != 0)
+        #expect(y[..<481].allSatisfy { $0 == 0 }, "nothing at or before the onset sample 480")
+        #expect(abs(y[672] - 0.5) < 1e-6, "the peak sample 480 + 192 is the amplitude")
+        #expect(y.map(abs).max() == abs(y[672]), "and it is the largest sample")
+        // Between: 0.5 · e(t) · sin(2π(0.53 + 180 (t − 0.010))), e the smoothstep rise and fall.
+        func s(_ x: Double) -> Double { 3 * x * x - 2 * x * x * x }
+        for n in [481, 500, 600, 671, 700, 900, 1279] {
+            let j = Double(n - 480)
+            let e = j < 192 ? s(j / 192) : 1 - s((j - 192) / 608)
+            let expected = 0.5 * e * sin(2 * Double.pi * (0.53 + 180 * j / 48_000))
+            #expect(abs(Double(y[n]) - expected) < 2e-5, "sample \(n): \(y[n]) vs \(expected)")
+        }
+        #expect(y[1280...].allSatisfy { $0 == 0 })
     }
 
-    @Test("Transients start exactly at round(time · rate / 1000)", arguments: [8_000, 44_100, 48_000, 96_000, 192_000])
+    @Test("Times become samples by the rules of §1, on the parsed double, ties away from zero")
+    func timeToSampleRules() throws {
+        let rate = Self.rate
+        #expect(rate.nearestFrame(atMilliseconds: 0.03125) == 2)
+        #expect(rate.firstFrame(atOrAfterMilliseconds: 0.03125) == 2)
+        #expect(rate.nearestFrame(atMilliseconds: 0.30208333333333333) == 15)
+        #expect(rate.nearestFrame(atMilliseconds: 0.302083333333333) == 14)
+        #expect(rate.firstFrame(atOrAfterMilliseconds: 0.302083333333333) == 15)
+        #expect(rate.nearestFrame(atMilliseconds: 10.0104166666666667) == 481)
+        // The rendered peak lands N_a = 192 samples after the onset each rule gives.
+        for (time, onset) in [(0.03125, 2), (0.30208333333333333, 15), (0.302083333333333, 14)] {
+            let y = try Self.render(PatternData(discretePattern: [DiscretePoint(time: time, amplitude: 0.6, frequency: 1)]))
+            #expect(abs(y[onset + 192] - 0.6) < 1e-6, "\(time) ms peaks at \(onset + 192)")
+            #expect(y[...onset].allSatisfy { $0 == 0 }, "\(time) ms: nothing up to the onset \(onset)")
+        }
+    }
+
+    @Test("Transients: nothing before the onset, the amplitude at the peak sample 4 ms later", arguments: [8_000, 44_100, 48_000, 96_000, 192_000])
     func transientOnsets(hz: Int) throws {
         let rate = SampleRate(hz)!
         // Spaced wider than the longest transient (30 ms), with fractional milliseconds.
         let times = [0.0, 40.5, 87.49, 150.01, 333.333, 1000.5]
         let p = PatternData(discretePattern: times.map { DiscretePoint(time: $0, amplitude: 0.7, frequency: 0.3) })
         let y = try Self.render(p, rate: rate)
+        let attack = Int((0.004 * Double(hz)).rounded())
         for t in times {
             let onset = Int((t * Double(hz) / 1000).rounded())
-            #expect(abs(y[onset] - 0.7) < 1e-6, "peak at the onset sample for \(t) ms")
+            #expect(y[onset] == 0, "the onset sample of \(t) ms is silent")
             if onset > 0 { #expect(y[onset - 1] == 0, "silence just before \(t) ms") }
+            #expect(abs(y[onset + attack] - 0.7) < 1e-5, "full height at the peak sample of \(t) ms")
+            let burst = y[onset..<(onset + 2 * attack)].map(abs)
+            #expect(burst.max()! <= y[onset + attack] + 1e-6, "the peak sample is the burst's largest within 8 ms")
         }
     }
 
-    @Test("Heartbeat: every transient begins at its exact sample on top of the continuous part")
+    @Test("Heartbeat: before each onset the render equals the render without that transient and the later ones; at its peak sample it reaches at least its amplitude")
     func heartbeatOnsets() throws {
-        guard let root = Corpus.root else {
-            print("note: corpus absent (../shared/corpus), skipping heartbeatOnsets")
-            return
-        }
+        let root = try #require(Corpus.root, "corpus absent: ../shared/corpus")
         let pattern = try PatternLoader().load(contentsOf: root + "/pulsar-presets/Heartbeat.json").pattern
-        var continuousOnly = pattern
-        continuousOnly.discretePattern = []
-        // Gain 0.4 keeps every sum below the knee, so the limiter is the identity and parts add.
-        var profile = ActuatorProfile.wideband
-        profile.gain = 0.4
-        let full = try Self.render(pattern, profile: profile)
-        let base = try Self.render(continuousOnly, profile: profile)
-        for t in pattern.discretePattern {
+        let full = try Self.render(pattern)
+        for (i, t) in pattern.discretePattern.enumerated() {
+            var earlier = pattern
+            earlier.discretePattern = Array(pattern.discretePattern[..<i])
+            let without = try Self.render(earlier)
             let onset = Int((t.time * 48).rounded())
-            #expect(abs(Double(full[onset] - base[onset]) - 0.4 * t.amplitude) < 1e-6)
-            if onset > 0 { #expect(full[onset - 1] == base[onset - 1]) }
+            for n in max(0, onset - 2000)...onset where n < without.count {
+                if full[n] != without[n] { Issue.record("transient at \(t.time) ms changed sample \(n), before its onset"); break }
+            }
+            let peak = onset + 192
+            #expect(full[peak] >= Limiter.apply(Float(t.amplitude)) - 1e-5, "crest at \(t.time) ms: \(full[peak])")
         }
+    }
+
+    @Test("A step in the amplitude curve is a smooth rise after it and a smooth fall after the end")
+    func stepsAreSmooth() throws {
+        // An AHAP-like block: 0.8 on [100, 200) ms at 180 Hz.
+        let p = PatternData(continuousPattern: ContinuousPattern(
+            amplitude: [ValuePoint(time: 100, value: 0), ValuePoint(time: 100, value: 0.8), ValuePoint(time: 200, value: 0.8), ValuePoint(time: 200, value: 0)],
+            frequency: [ValuePoint(time: 0, value: 0.5)]))
+        let y = try Self.render(p)
+        #expect(y[...4800].allSatisfy { $0 == 0 }, "nothing before 100 ms")
+        #expect(y[(208 * 48)...].allSatisfy { $0 == 0 }, "silent from end + 8 ms")
+        // No sample-to-sample jump beyond what a 180 Hz sine of amplitude 0.8 does, plus the
+        // envelope's own largest step (2/ρ per second at most: 0.8 · 2 / 8 ms / 48 kHz).
+        let limit = Float(0.8 * 2 * Double.pi * 180 / 48_000 + 0.8 * 2 / 0.008 / 48_000) * 1.01
+        for n in 1..<y.count { #expect(abs(y[n] - y[n - 1]) <= limit, "jump at \(n)") }
+        // Full height in the middle: crests of 0.8.
+        #expect(abs(y[(120 * 48)..<(190 * 48)].map(abs).max()! - 0.8) < 1e-3)
     }
 
     @Test("Carrier frequency at the band's ends, from zero crossings, within 1 %",
@@ -120,7 +163,7 @@ import Testing
         }
     }
 
-    @Test("The limiter is the identity to the knee, continuous, and stays below 1")
+    @Test("The limiter is the identity to the knee, continuous, and stays below 1; it acts on the envelope")
     func limiter() throws {
         #expect(Limiter.apply(0.5) == 0.5)
         #expect(Limiter.apply(-0.8) == -0.8)
@@ -128,7 +171,8 @@ import Testing
         #expect(Limiter.apply(100) < 1)
         #expect(Limiter.apply(-100) > -1)
         #expect(abs(Double(Limiter.apply(1.2)) - (0.8 + 0.2 * tanh(2))) < 1e-6)
-        // A loud pattern at the maximum gain: every sample inside (-1, 1), and the count reported.
+        // A loud pattern at the maximum gain: every sample inside (-1, 1), and the count reported
+        // is the samples whose envelope is above the knee.
         var loud = ActuatorProfile.wideband
         loud.gain = 16
         let p = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 1), ValuePoint(time: 200, value: 1)]),
@@ -137,8 +181,14 @@ import Testing
         var y = [Float](repeating: 0, count: Int(r.frameCount))
         let limited = y.withUnsafeMutableBufferPointer { r.render(into: $0, from: 0) }
         #expect(y.allSatisfy { abs($0) < 1 })
-        #expect(limited > 0)
-        #expect(limited == ReferenceSignal(p, rate: 48_000, gain: 16).samples(0..<Int(r.frameCount), limited: false).filter { abs($0) > 0.8 }.count)
+        let reference = ReferenceSignal(p, rate: 48_000, gain: 16)
+        let expected = (0..<Int(r.frameCount)).filter { 16 * reference.envelope(atFrame: $0) > 0.8 }.count
+        #expect(abs(limited - expected) <= 2, "limited \(limited), reference \(expected)")
+        // A steady carrier of 1 at gain 1 crests at L(1), a pure sine (no flattened tops).
+        let tone = try Self.render(Self.tone(frequency: 0.5, amplitude: 1, ms: 300))
+        let crest = tone[(100 * 48)..<(200 * 48)].map(abs).max()!
+        #expect(abs(Double(crest) - (0.8 + 0.2 * tanh(1))) < 1e-4)
+        #expect(SignalMeasure.energyAbove(1000, in: tone, rate: 48_000) < -60)
     }
 
     @Test("Rates outside 8000...192000 are refused, the ends are rendered")
@@ -147,7 +197,7 @@ import Testing
         #expect(SampleRate(192_001) == nil)
         for hz in [8_000, 192_000] {
             let y = try Self.render(Self.tone(frequency: 0.5, ms: 100), rate: SampleRate(hz)!)
-            #expect(y.count == hz / 10)
+            #expect(y.count == hz / 10 + hz * 8 / 1000, "100 ms and the 8 ms the end's fall takes")
             #expect(y.contains { $0 != 0 })
         }
         // A band reaching Nyquist is refused.

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The inner loop of synthesis: one chunk of
-/// `y[k] = (a0 + a1·k + a2·k²) · sin(φ0 + φ1·k + φ2·k²)`, `k = 0 ..< length`.
+/// `y[k] = (a0 + a1·k + a2·k² + a3·k³) · sin(φ0 + φ1·k + φ2·k²)`, `k = 0 ..< length`.
 ///
 /// The phase is carried by complex phasors in 8 interleaved 32-bit lanes (lane `l` holds
 /// `k ≡ l mod 8`), each started from values computed in 64-bit and advanced by complex
@@ -24,30 +24,35 @@ struct CarrierKernel {
     var amplitude0: Double
     var amplitude1: Double
     var amplitude2: Double
+    var amplitude3: Double
 
-    /// Writes (or adds) samples `writeRange` of the chunk to `out[k - writeRange.lowerBound]`.
+    /// Writes samples `writeRange` of the chunk to `out[k - writeRange.lowerBound]` and returns
+    /// how many of them the envelope limiter touched. With `limit`, each lane's amplitude passes
+    /// through `Limiter.apply` before it meets the phasor (docs/signal-model.md §7); the amplitude
+    /// is never negative, so the sample is the limited envelope times the sine. Without it the
+    /// caller knows the envelope stays at or below the knee, and the samples are the same.
     @inline(__always)
-    func run(_ out: UnsafeMutablePointer<Float>, writeRange: Range<Int>, accumulate: Bool) {
+    func run(_ out: UnsafeMutablePointer<Float>, writeRange: Range<Int>, limit: Bool) -> Int {
         // Specialised loops: a constant frequency needs no rotation update, a linear amplitude no
-        // second difference, and a first write no load.
-        switch (phase2 != 0, amplitude2 != 0, accumulate) {
-        case (false, false, false): loop(out, writeRange, No.self, No.self, No.self)
-        case (false, false, true): loop(out, writeRange, No.self, No.self, Yes.self)
-        case (false, true, false): loop(out, writeRange, No.self, Yes.self, No.self)
-        case (false, true, true): loop(out, writeRange, No.self, Yes.self, Yes.self)
-        case (true, false, false): loop(out, writeRange, Yes.self, No.self, No.self)
-        case (true, false, true): loop(out, writeRange, Yes.self, No.self, Yes.self)
-        case (true, true, false): loop(out, writeRange, Yes.self, Yes.self, No.self)
-        case (true, true, true): loop(out, writeRange, Yes.self, Yes.self, Yes.self)
+        // higher differences, and an envelope under the knee no limiter.
+        switch (phase2 != 0, amplitude2 != 0 || amplitude3 != 0, limit) {
+        case (false, false, false): return loop(out, writeRange, No.self, No.self, No.self)
+        case (false, false, true): return loop(out, writeRange, No.self, No.self, Yes.self)
+        case (false, true, false): return loop(out, writeRange, No.self, Yes.self, No.self)
+        case (false, true, true): return loop(out, writeRange, No.self, Yes.self, Yes.self)
+        case (true, false, false): return loop(out, writeRange, Yes.self, No.self, No.self)
+        case (true, false, true): return loop(out, writeRange, Yes.self, No.self, Yes.self)
+        case (true, true, false): return loop(out, writeRange, Yes.self, Yes.self, No.self)
+        case (true, true, true): return loop(out, writeRange, Yes.self, Yes.self, Yes.self)
         }
     }
 
     /// One specialised loop per combination of flags: the flags are types, so each combination is
     /// compiled separately with its branches folded away.
-    private func loop<Chirp: KernelFlag, Quadratic: KernelFlag, Accumulate: KernelFlag>(
-        _ out: UnsafeMutablePointer<Float>, _ range: Range<Int>, _: Chirp.Type, _: Quadratic.Type, _: Accumulate.Type
-    ) {
-        let chirp = Chirp.isOn, quadratic = Quadratic.isOn, accumulate = Accumulate.isOn
+    private func loop<Chirp: KernelFlag, Cubic: KernelFlag, Limit: KernelFlag>(
+        _ out: UnsafeMutablePointer<Float>, _ range: Range<Int>, _: Chirp.Type, _: Cubic.Type, _: Limit.Type
+    ) -> Int {
+        let chirp = Chirp.isOn, cubic = Cubic.isOn, limit = Limit.isOn
         // Lane start values z_l = e^{iφ(l)}, amplitudes and their 8-step differences, built in
         // 64-bit and rounded to 32-bit once. The 8-step rotation of lane l at step m is
         // W_l(m) = e^{i(φ(l+8m+8) − φ(l+8m))} = R(m) · V_l with R(m) = e^{i(8φ1 + 64φ2 + 128φ2·m)}
@@ -55,7 +60,11 @@ struct CarrierKernel {
         // 32-bit lanes (they would grow the phase error with the cube of the chunk length).
         var zr = SIMD8<Float>(), zi = SIMD8<Float>()
         var vr = SIMD8<Float>(), vi = SIMD8<Float>()
-        var amp = SIMD8<Float>(), d1 = SIMD8<Float>()
+        // Lane l holds P(l + 8m) at step m; d1, d2, d3 are its forward differences in m, set up
+        // exactly in 64-bit from four values of the cubic.
+        var amp = SIMD8<Float>(), d1 = SIMD8<Float>(), d2 = SIMD8<Float>(), d3 = SIMD8<Float>()
+        @inline(__always)
+        func p(_ k: Double) -> Double { amplitude0 + k * (amplitude1 + k * (amplitude2 + k * amplitude3)) }
         var z = Complex(angle: phase0)
         var g = Complex(angle: phase1 + phase2)          // φ(l+1) − φ(l) at l = 0
         let gStep = Complex(angle: 2 * phase2)
@@ -67,8 +76,16 @@ struct CarrierKernel {
             zi[lane] = Float(z.im)
             vr[lane] = Float(v.re)
             vi[lane] = Float(v.im)
-            amp[lane] = Float(amplitude0 + amplitude1 * l + amplitude2 * l * l)
-            d1[lane] = Float(8 * amplitude1 + amplitude2 * (16 * l + 64))
+            let p0 = p(l), p1 = p(l + 8)
+            amp[lane] = Float(p0)
+            if cubic {
+                let p2 = p(l + 16), p3 = p(l + 24)
+                d1[lane] = Float(p1 - p0)
+                d2[lane] = Float(p2 - 2 * p1 + p0)
+                d3[lane] = Float(p3 - 3 * p2 + 3 * p1 - p0)
+            } else {
+                d1[lane] = Float(8 * amplitude1)
+            }
             z = z * g
             if chirp {
                 g = g * gStep
@@ -79,7 +96,6 @@ struct CarrierKernel {
         let rotationStep = Complex(angle: 128 * phase2)
         // Without a chirp every lane turns by the same constant.
         let constantR = SIMD8<Float>(repeating: Float(rotation.re)), constantI = SIMD8<Float>(repeating: Float(rotation.im))
-        let d2 = SIMD8<Float>(repeating: Float(128 * amplitude2))
 
         @inline(__always)
         func advance() {
@@ -98,9 +114,30 @@ struct CarrierKernel {
             zr = nr
             zi = ni
             amp += d1
-            if quadratic { d1 += d2 }
+            if cubic {
+                d1 += d2
+                d2 += d3
+            }
         }
 
+        var limited = 0
+        let knee = SIMD8<Float>(repeating: Limiter.knee)
+        let ceiling = SIMD8<Float>(repeating: Limiter.ceiling)
+        /// The samples of the current step: the (limited) envelope times the sine.
+        @inline(__always)
+        func samples(_ first: Int, _ end: Int) -> SIMD8<Float> {
+            guard limit else { return amp * zi }
+            let above = amp .> knee
+            guard any(above) else { return amp * zi }
+            var e = amp
+            for lane in 0..<8 where above[lane] {
+                e[lane] = Limiter.apply(amp[lane])
+                if lane >= first && lane < end { limited += 1 }
+            }
+            // The 32-bit phasor's magnitude drifts from 1 by a few parts in a million: cap the
+            // product so a limited sample stays inside (−1, 1).
+            return (e * zi).clamped(lowerBound: -ceiling, upperBound: ceiling)
+        }
         let start = range.lowerBound, end = range.upperBound
         var base = 0
         while base + 8 <= start {
@@ -109,32 +146,23 @@ struct CarrierKernel {
         }
         // Partial vector at the start.
         if base < start || (base < end && base + 8 > end) {
-            let y = amp * zi
+            let y = samples(start - base, end - base)
             for lane in 0..<8 where base + lane >= start && base + lane < end {
-                let p = out + (base + lane - start)
-                p.pointee = accumulate ? p.pointee + y[lane] : y[lane]
+                out[base + lane - start] = y[lane]
             }
             advance()
             base += 8
         }
         while base + 8 <= end {
-            let y = amp * zi
-            let raw = UnsafeMutableRawPointer(out + (base - start))
-            if accumulate {
-                raw.storeBytes(of: raw.loadUnaligned(as: SIMD8<Float>.self) + y, as: SIMD8<Float>.self)
-            } else {
-                raw.storeBytes(of: y, as: SIMD8<Float>.self)
-            }
+            UnsafeMutableRawPointer(out + (base - start)).storeBytes(of: samples(0, 8), as: SIMD8<Float>.self)
             advance()
             base += 8
         }
         if base < end {
-            let y = amp * zi
-            for lane in 0..<(end - base) {
-                let p = out + (base + lane - start)
-                p.pointee = accumulate ? p.pointee + y[lane] : y[lane]
-            }
+            let y = samples(0, end - base)
+            for lane in 0..<(end - base) { out[base + lane - start] = y[lane] }
         }
+        return limited
     }
 }
 
