@@ -34,6 +34,9 @@ import PulsarCore
 ///   around the product only), evaluated as one fused multiply-add `fl(T·R + 8R)`;
 /// - when no amplitude point lies at or before `max(t − ρ, 0)`, the silence test starts at the
 ///   first point (the curve holds `v_0` before it);
+/// - the silence test is the file-value rule as written, also where it disagrees with `a(t) = 0`:
+///   a curve ending in a step up at `T_end` (`(T_end, 0), (T_end, v > 0)`) is not silent on
+///   `(T_end, T_end + ρ)` although `A⁰` is 0 there;
 /// - `S(x) = 3x² − 2x³` in §5 (the document uses `S` without defining it; this is the cubic with
 ///   `S(0) = 0`, `S(1) = 1` and zero slope at both ends that §5 describes);
 /// - a carrier whose `T_end <= 0` is "no carrier" (`N_K = 0`); with no carrier, every `t` is silent;
