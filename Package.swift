@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "CSndFile", "CSoxr"]),
         .target(name: "PulsarEngine", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "CWakeup"]),
         .target(name: "PulsarSimulation", dependencies: ["PulsarCore", "PulsarEngine"]),
-        .target(name: "PulsarTestSupport", dependencies: ["PulsarCore"]),
+        // Optimized even in debug builds: its FFT measures whole corpus renders in the tests.
+        .target(name: "PulsarTestSupport", dependencies: ["PulsarCore"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "PulsarLottie", dependencies: ["PulsarCore", "PulsarBundle"]),
         .target(name: "PulsarLottieRender", dependencies: ["PulsarCore", "PulsarLottie", "CRlottie", "CRlottieShim", "CPNG"]),
         .target(name: "PulsarLottiePlayer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie"]),

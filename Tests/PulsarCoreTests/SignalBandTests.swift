@@ -49,14 +49,16 @@ import Testing
         var result: [(Double, Float)] = []
         for t in pattern.discretePattern {
             let alone = try PatternRenderer(pattern: PatternData(discretePattern: [t]), sampleRate: rate)
-            let burst = max(0, Int(alone.firstFrame))..<min(total, Int(alone.frameCount))
+            // §1: the onset sample, round half away from zero of fl(fl(T·R)/1000); the burst runs
+            // from there to the end of the transient alone.
+            let onset = Int((t.time * 48_000 / 1000).rounded(.toNearestOrAwayFromZero))
+            let burst = max(0, onset)..<min(total, Int(alone.frameCount))
             guard burst.count > 2 else { continue }
-            var ya = [Float](repeating: 0, count: total)
-            let part = alone.render(frames: FrameIndex(burst.lowerBound)..<FrameIndex(burst.upperBound))
-            for (i, v) in part.enumerated() { ya[burst.lowerBound + i] = v }
+            let ya = alone.render(frames: FrameIndex(burst.lowerBound)..<FrameIndex(burst.upperBound))
             var worst: Float = 0
             for h in SignalMeasure.halfCycles(of: y, in: burst).dropFirst().dropLast() {
-                let need = max(SignalMeasure.peak(of: ya, in: h), SignalMeasure.peak(of: yc, in: h))
+                let alonePeak = SignalMeasure.peak(of: ya, in: (h.lowerBound - burst.lowerBound)..<(h.upperBound - burst.lowerBound))
+                let need = max(alonePeak, SignalMeasure.peak(of: yc, in: h))
                 worst = max(worst, need - SignalMeasure.peak(of: y, in: h))
             }
             result.append((t.time, worst))

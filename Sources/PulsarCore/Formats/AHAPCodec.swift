@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Apple Core Haptics AHAP import and export. The rules (docs/formats.md):
 ///
 /// - `HapticTransient` → a transient with amplitude `HapticIntensity` (default 1) and frequency
@@ -27,6 +33,56 @@ enum AHAPCodec {
         var sharpness: Double
         var isTransient: Bool
         var order: Int
+        /// The envelope's gain, in seconds from `time` (continuous events).
+        var envelope = Curve([])
+        /// The end of the release: the event sounds on `[time, releaseEnd)`.
+        var releaseEnd: Double { time + (envelope.points.last?.time ?? (end - time)) }
+
+        /// The event's amplitude before the intensity control at `t` (or just before it).
+        func gain(at t: Double, left: Bool) -> Double {
+            intensity * (left ? envelope.valueBefore(t - time) : envelope.value(at: t - time))
+        }
+    }
+
+    /// Core Haptics' envelope parameters of one event (docs/signal-model.md §10).
+    struct Envelope: Equatable {
+        /// `AttackTime`, `DecayTime`, `ReleaseTime`, each 0...1.
+        var attack = 0.0, decay = 0.0, release = 0.0
+        var sustained = true
+
+        /// A parameter value's duration in seconds: `(2^(10 p) − 1)` ms — 0 at 0, 31 ms at 0.5,
+        /// 1.023 s at 1, each tenth doubling it.
+        static func seconds(_ p: Double) -> Double { (pow(2, 10 * p) - 1) / 1000 }
+
+        /// The gain over an event of `duration` seconds, as points in seconds from its start:
+        /// a linear attack from 0, then a hold (sustained) or a linear decay to 0, cut at the
+        /// end; then a linear release from the value reached to 0. A zero time is a step.
+        func gain(duration d: Double) -> Curve {
+            var points: [ValuePoint] = []
+            func add(_ t: Double, _ v: Double) {
+                if let last = points.last, last.time == t, last.value == v { return }
+                points.append(ValuePoint(time: t, value: v))
+            }
+            let tA = Self.seconds(attack), tD = Self.seconds(decay), tR = Self.seconds(release)
+            let a = min(tA, d)
+            let peak = tA > 0 ? a / tA : 1
+            if tA > 0 { add(0, 0) }
+            add(a, peak)
+            var atEnd = peak
+            if !sustained && a < d {
+                if tD == 0 {
+                    add(a, 0)
+                    atEnd = 0
+                } else {
+                    let stop = min(a + tD, d)
+                    atEnd = peak * (1 - (stop - a) / tD)
+                    add(stop, atEnd)
+                }
+            }
+            add(d, atEnd)
+            if tR > 0 { add(d + tR, 0) } else { add(d, 0) }
+            return Curve(points)
+        }
     }
 
     private struct ControlCurve {
@@ -90,6 +146,7 @@ enum AHAPCodec {
                     let time = try reader.number(timeNode, p + ".Time")
                     guard time >= 0 else { throw reader.error(.negativeTime, at: timeNode, p + ".Time", "time \(JSONWriter.format(time)) is negative; times start at 0") }
                     var eventIntensity = 1.0, eventSharpness = 0.5
+                    var envelope = Envelope()
                     if let params = node["EventParameters"] {
                         for (k, param) in try reader.array(params, p + ".EventParameters").enumerated() {
                             let pp = "\(p).EventParameters[\(k)]"
@@ -99,6 +156,11 @@ enum AHAPCodec {
                             switch id {
                             case "HapticIntensity": eventIntensity = clamp(value, 0...1)
                             case "HapticSharpness": eventSharpness = clamp(value, 0...1)
+                            // Read on every haptic event; transients keep their own shape (§10).
+                            case "AttackTime": envelope.attack = clamp(value, 0...1)
+                            case "DecayTime": envelope.decay = clamp(value, 0...1)
+                            case "ReleaseTime": envelope.release = clamp(value, 0...1)
+                            case "Sustained": envelope.sustained = value != 0
                             default:
                                 if type.hasPrefix("Haptic") {
                                     reader.warn(.ignored, at: param, pp, "parameter \(id) is not part of the Pulsar model and is ignored")
@@ -118,7 +180,8 @@ enum AHAPCodec {
                         if duration == 0 {
                             reader.warn(.ignored, at: node, p, "continuous event of zero duration ignored")
                         } else {
-                            events.append(Event(time: time, end: time + duration, intensity: eventIntensity, sharpness: eventSharpness, isTransient: false, order: i))
+                            events.append(Event(time: time, end: time + duration, intensity: eventIntensity, sharpness: eventSharpness,
+                                                isTransient: false, order: i, envelope: envelope.gain(duration: duration)))
                         }
                     default:
                         reader.warn(.ignored, at: node, p, "\(type) event ignored: only haptic events become a pattern")
@@ -199,7 +262,7 @@ enum AHAPCodec {
     /// their inputs changes, plus the times where the frequency crosses its clamp bounds.
     private static func buildCurves(_ events: [Event], intensity: Control, sharpness: Control) -> ContinuousPattern {
         guard !events.isEmpty else { return ContinuousPattern() }
-        let finalEnd = events.map(\.end).max()!
+        let finalEnd = events.map(\.releaseEnd).max()!
 
         let byStart = events.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
 
@@ -212,32 +275,44 @@ enum AHAPCodec {
             /// The winning event at `t` (right limit) or just before it (left limit).
             mutating func active(_ t: Double, left: Bool) -> Event? {
                 while next < events.count, events[next].time <= t { open.append(events[next]); next += 1 }
-                open.removeAll { $0.end < t }
+                open.removeAll { $0.releaseEnd < t }
                 var best: Event?
-                for e in open where left ? (e.time < t && t <= e.end) : (e.time <= t && t < e.end) {
+                for e in open where left ? (e.time < t && t <= e.releaseEnd) : (e.time <= t && t < e.releaseEnd) {
                     if best == nil || e.intensity > best!.intensity { best = e }
                 }
                 return best
             }
         }
 
-        func curve(control: Control, combine: (Event, Double) -> Double, crossings: Bool, silentValue: Double?) -> [ValuePoint] {
+        /// `combine(event, t, left, control)`: the value the winning event gives at `t`.
+        func curve(control: Control, combine: (Event, Double, Bool, Double) -> Double, crossings: Bool, silentValue: Double?) -> [ValuePoint] {
             var times = Set(control.breakpoints.filter { $0 < finalEnd })
-            for e in events { times.insert(e.time); times.insert(e.end) }
+            for e in events {
+                times.insert(e.time)
+                times.insert(e.end)
+                for p in e.envelope.points { times.insert(e.time + p.time) }
+            }
             var sorted = times.filter { $0 >= 0 && $0 <= finalEnd }.sorted()
-            if crossings {
-                var extra: [Double] = []
-                var sweepA = Sweep(events: byStart), sweepB = Sweep(events: byStart)
-                for (a, b) in zip(sorted, sorted.dropFirst()) {
-                    guard let ea = sweepA.active(a, left: false), let eb = sweepB.active(b, left: true), ea.order == eb.order else { continue }
-                    let va = combine(ea, control.value(at: a, left: false))
-                    let vb = combine(eb, control.value(at: b, left: true))
+            var extra: [Double] = []
+            var sweepA = Sweep(events: byStart), sweepB = Sweep(events: byStart)
+            for (a, b) in zip(sorted, sorted.dropFirst()) {
+                guard let ea = sweepA.active(a, left: false), let eb = sweepB.active(b, left: true), ea.order == eb.order else { continue }
+                let va = combine(ea, a, false, control.value(at: a, left: false))
+                let vb = combine(eb, b, true, control.value(at: b, left: true))
+                if crossings {
                     for bound in [0.0, 1.0] where (va - bound) * (vb - bound) < 0 {
                         extra.append(a + (bound - va) / (vb - va) * (b - a))
                     }
+                } else {
+                    // A ramp of the envelope times a ramp of the control is a parabola: points
+                    // every h keep the lines within 1e-4 of it (its midpoint bulge is q''h²/8).
+                    let m = (a + b) / 2
+                    let bulge = abs(combine(ea, m, false, control.value(at: m, left: false)) - (va + vb) / 2)
+                    let n = min(64, Int((bulge / 1e-4).squareRoot().rounded(.up)))
+                    if n > 1 { for k in 1..<n { extra.append(a + (b - a) * Double(k) / Double(n)) } }
                 }
-                sorted = Set(sorted + extra).sorted()
             }
+            if !extra.isEmpty { sorted = Set(sorted + extra).sorted() }
             var points: [ValuePoint] = []
             func emit(_ t: Double, _ v: Double) {
                 points.append(ValuePoint(time: t * 1000, value: min(max(v, 0), 1)))
@@ -246,8 +321,8 @@ enum AHAPCodec {
             for t in sorted {
                 let leftEvent = sweep.active(t, left: true)
                 let rightEvent = t < finalEnd ? sweep.active(t, left: false) : nil
-                let leftValue = leftEvent.map { combine($0, control.value(at: t, left: true)) } ?? silentValue
-                let rightValue = rightEvent.map { combine($0, control.value(at: t, left: false)) } ?? (t < finalEnd ? silentValue : nil)
+                let leftValue = leftEvent.map { combine($0, t, true, control.value(at: t, left: true)) } ?? silentValue
+                let rightValue = rightEvent.map { combine($0, t, false, control.value(at: t, left: false)) } ?? (t < finalEnd ? silentValue : nil)
                 switch (leftValue, rightValue) {
                 case let (l?, r?):
                     if t > 0, abs(l - r) > 1e-12 { emit(t, l) }
@@ -260,8 +335,8 @@ enum AHAPCodec {
             return points
         }
 
-        let amplitude = curve(control: intensity, combine: { e, c in e.intensity * c }, crossings: false, silentValue: 0)
-        let frequency = curve(control: sharpness, combine: { e, c in e.sharpness + c }, crossings: true, silentValue: nil)
+        let amplitude = curve(control: intensity, combine: { e, t, left, c in e.gain(at: t, left: left) * c }, crossings: false, silentValue: 0)
+        let frequency = curve(control: sharpness, combine: { e, _, _, c in e.sharpness + c }, crossings: true, silentValue: nil)
         return ContinuousPattern(amplitude: amplitude, frequency: frequency)
     }
 
