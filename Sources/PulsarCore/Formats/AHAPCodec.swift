@@ -17,10 +17,14 @@ import Darwin
 ///   its control points interpolate linearly with their ends held. Control-point times are
 ///   relative to the curve's `Time` (Apple), unless every curve with a non-zero `Time` starts with
 ///   a control point at exactly that time — then they are absolute (Lofelt Studio exports).
+/// - `AttackTime`, `DecayTime`, `ReleaseTime` and `Sustained` shape a continuous event's
+///   amplitude as a piecewise-linear gain (`Envelope`; docs/signal-model.md §10); the release
+///   extends the event past its duration. Transients keep their own shape.
 /// - `Parameter` entries act as one-point curves. Audio events and unknown entries are ignored
 ///   with a warning; values out of range are clamped with a warning.
 ///
-/// Export writes one continuous event spanning the curves, intensity 1 and sharpness 0, with the
+/// Export writes one continuous event spanning the curves, intensity 1 and sharpness 0, a neutral
+/// envelope (the envelope is already in the curve), with the
 /// amplitude and frequency curves as control curves of at most 16 points (Core Haptics' limit),
 /// consecutive curves sharing their boundary point, and one `HapticTransient` per transient.
 enum AHAPCodec {
@@ -54,30 +58,30 @@ enum AHAPCodec {
         /// 1.023 s at 1, each tenth doubling it.
         static func seconds(_ p: Double) -> Double { (pow(2, 10 * p) - 1) / 1000 }
 
+        /// The shortest decay: the model's smoothing width (§4.3), so that an unsustained event
+        /// with `DecayTime` 0 is still a felt blip.
+        static let shortestDecay = 0.008
+
         /// The gain over an event of `duration` seconds, as points in seconds from its start:
         /// a linear attack from 0, then a hold (sustained) or a linear decay to 0, cut at the
-        /// end; then a linear release from the value reached to 0. A zero time is a step.
+        /// end; then a linear release from the value reached to 0. A zero attack or release is a
+        /// step (which the model smooths over 8 ms).
         func gain(duration d: Double) -> Curve {
             var points: [ValuePoint] = []
             func add(_ t: Double, _ v: Double) {
                 if let last = points.last, last.time == t, last.value == v { return }
                 points.append(ValuePoint(time: t, value: v))
             }
-            let tA = Self.seconds(attack), tD = Self.seconds(decay), tR = Self.seconds(release)
+            let tA = Self.seconds(attack), tD = max(Self.seconds(decay), Self.shortestDecay), tR = Self.seconds(release)
             let a = min(tA, d)
             let peak = tA > 0 ? a / tA : 1
             if tA > 0 { add(0, 0) }
             add(a, peak)
             var atEnd = peak
             if !sustained && a < d {
-                if tD == 0 {
-                    add(a, 0)
-                    atEnd = 0
-                } else {
-                    let stop = min(a + tD, d)
-                    atEnd = peak * (1 - (stop - a) / tD)
-                    add(stop, atEnd)
-                }
+                let stop = min(a + tD, d)
+                atEnd = peak * (1 - (stop - a) / tD)
+                add(stop, atEnd)
             }
             add(d, atEnd)
             if tR > 0 { add(d + tR, 0) } else { add(d, 0) }
@@ -355,6 +359,11 @@ enum AHAPCodec {
                 "EventParameters": .arr([
                     .obj(["ParameterID": .str("HapticIntensity"), "ParameterValue": .num(1)]),
                     .obj(["ParameterID": .str("HapticSharpness"), "ParameterValue": .num(sharpness)]),
+                    // The envelope is already in the intensity curve: play it as it stands.
+                    .obj(["ParameterID": .str("AttackTime"), "ParameterValue": .num(0)]),
+                    .obj(["ParameterID": .str("DecayTime"), "ParameterValue": .num(0)]),
+                    .obj(["ParameterID": .str("ReleaseTime"), "ParameterValue": .num(0)]),
+                    .obj(["ParameterID": .str("Sustained"), "ParameterValue": .num(1)]),
                 ]),
             ])]))
             entries += controlCurves("HapticIntensityControl", c.amplitude)
