@@ -202,7 +202,7 @@ struct FormatTests {
 
     // MARK: Lofelt
 
-    @Test("Lofelt emphasis becomes transients and times go from seconds to milliseconds")
+    @Test("Lofelt: times seconds → ms, values √ (as Lofelt's iOS player), the carrier ducked 20 % at an emphasis, which becomes a transient")
     func lofeltEmphasis() throws {
         let text = #"""
         {"version": {"major": 1, "minor": 0, "patch": 0},
@@ -216,9 +216,15 @@ struct FormatTests {
         #expect(loaded.format == .lofelt)
         #expect(!loaded.scaledFromSeconds)
         let p = loaded.pattern
-        #expect(p.continuousPattern.amplitude == [ValuePoint(time: 0, value: 0.2), ValuePoint(time: 250, value: 0.9),
-                                                  ValuePoint(time: 1500, value: 0.1)])
-        #expect(p.continuousPattern.frequency == [ValuePoint(time: 0, value: 0.3), ValuePoint(time: 1500, value: 0.8)])
+        #expect(p.continuousPattern.amplitude.map(\.time) == [0, 250, 1500])
+        // √0.2, √0.9 · 0.8 (the duck under the emphasis), √0.1.
+        for (point, value) in zip(p.continuousPattern.amplitude, [0.447213595, 0.758946638, 0.316227766]) {
+            Self.near(point.value, value, 1e-9)
+        }
+        #expect(p.continuousPattern.frequency.map(\.time) == [0, 1500])
+        Self.near(p.continuousPattern.frequency[0].value, 0.547722558, 1e-9)   // √0.3
+        Self.near(p.continuousPattern.frequency[1].value, 0.894427191, 1e-9)   // √0.8
+        // The emphasis: amplitude √1, frequency as it stands.
         #expect(p.discretePattern == [DiscretePoint(time: 250, amplitude: 1, frequency: 0.7)])
         // Sniffed by content when no format is given.
         #expect(try Self.decode(text, format: nil).format == .lofelt)
@@ -230,6 +236,19 @@ struct FormatTests {
         let error = try #require(#expect(throws: PatternDiagnostic.self) { try Self.decode(text, format: .lofelt, file: "e.haptic") })
         #expect(error.rule == .valueOutOfRange)
         #expect(error.path == "$.signals.continuous.envelopes.amplitude[0].emphasis.amplitude")
+    }
+
+    @Test("every golden .haptic plays as the AHAP Lofelt's own converter made of it: curves and transients within 1e-3",
+          .enabled(if: Corpus.available, "corpus absent: ../shared/corpus"))
+    func lofeltAgainstItsConverter() throws {
+        let root = try #require(Corpus.root)
+        let pairs = ["2_points", "3_points", "16_points", "17_points", "long_clip"]
+        for name in pairs {
+            let clip = try PatternLoader().load(contentsOf: "\(root)/lofelt/golden/\(name).haptic").pattern
+            let converted = try PatternLoader().load(contentsOf: "\(root)/lofelt/golden/\(name).ahap").pattern
+            let problems = Self.differences(clip, converted)
+            #expect(problems.isEmpty, "\(name): \(problems.prefix(6).joined(separator: "; "))")
+        }
     }
 
     @Test("every corpus .haptic: one transient per emphasis, envelope times x 1000",
@@ -474,7 +493,7 @@ struct FormatTests {
           {"time": 1, "amplitude": 0}]}}}}
         """#
         let lofelt = try Self.decode(haptic, format: .lofelt, file: "step.haptic")
-        #expect(lofelt.pattern.discretePattern == [DiscretePoint(time: 500, amplitude: 0.6, frequency: 0.9)])
+        #expect(lofelt.pattern.discretePattern == [DiscretePoint(time: 500, amplitude: 0.6.squareRoot(), frequency: 0.9)])
         let warning = try #require(lofelt.warnings.first { $0.rule == .duplicateTime })
         #expect(warning.path == "$.signals.continuous.envelopes.amplitude[2].emphasis")
     }

@@ -1,8 +1,16 @@
-/// Lofelt / Nice Vibrations `.haptic` import (docs/formats.md): envelope times are seconds and
-/// become milliseconds; amplitude and frequency values are taken as they are (0...1, linear);
-/// each amplitude point's `emphasis` becomes a transient at that time with the emphasis'
-/// amplitude and frequency.
+/// Lofelt / Nice Vibrations `.haptic` import (docs/formats.md), mapped as Lofelt's own iOS
+/// player maps a clip to Core Haptics: envelope times are seconds and become milliseconds; an
+/// amplitude `a` becomes `√a`, ducked by 20 % at a point that carries an emphasis; a frequency `f`
+/// becomes `√f`; each `emphasis` becomes a transient at its point's time with amplitude
+/// `√amplitude` and the emphasis' frequency as it stands. Values outside 0...1 are kept as they
+/// are, for the validator to name.
 enum LofeltCodec {
+    /// Lofelt's carrier duck under an emphasis.
+    static let emphasisDuck = 0.2
+
+    /// `√v` for a value in range; anything else unchanged.
+    static func perceptual(_ v: Double) -> Double { (0...1).contains(v) ? v.squareRoot() : v }
+
     static func decode(_ doc: JSONValue, reader: inout JSONFieldReader, maximumPoints: Int) throws(PatternDiagnostic) -> DecodedPattern {
         _ = try reader.object(doc, "$")
         reader.warnUnknownMembers(of: doc, known: ["version", "metadata", "signals"], "$")
@@ -26,13 +34,14 @@ enum LofeltCodec {
             _ = try reader.object(node, path)
             let time = try reader.number(try reader.required("time", in: node, path), path + ".time") * 1000
             let value = try reader.number(try reader.required("amplitude", in: node, path), path + ".amplitude")
-            pattern.continuousPattern.amplitude.append(ValuePoint(time: time, value: value))
+            let ducked = node["emphasis"] != nil && (0...1).contains(value)
+            pattern.continuousPattern.amplitude.append(ValuePoint(time: time, value: perceptual(value) * (ducked ? 1 - emphasisDuck : 1)))
             if let emphasis = node["emphasis"] {
                 let ep = path + ".emphasis"
                 _ = try reader.object(emphasis, ep)
                 let point = DiscretePoint(
                     time: time,
-                    amplitude: try reader.number(try reader.required("amplitude", in: emphasis, ep), ep + ".amplitude"),
+                    amplitude: perceptual(try reader.number(try reader.required("amplitude", in: emphasis, ep), ep + ".amplitude")),
                     frequency: try reader.number(try reader.required("frequency", in: emphasis, ep), ep + ".frequency"))
                 // Both points of an envelope step may carry an emphasis: one transient, the stronger.
                 if let last = pattern.discretePattern.last, last.time == time {
@@ -52,7 +61,7 @@ enum LofeltCodec {
             _ = try reader.object(node, path)
             pattern.continuousPattern.frequency.append(ValuePoint(
                 time: try reader.number(try reader.required("time", in: node, path), path + ".time") * 1000,
-                value: try reader.number(try reader.required("frequency", in: node, path), path + ".frequency")))
+                value: perceptual(try reader.number(try reader.required("frequency", in: node, path), path + ".frequency"))))
         }
         let locate: (PatternLocation) -> (path: String, value: JSONValue?) = { location in
             switch location.part {
