@@ -22,7 +22,7 @@ import PulsarCore
 /// (exact sign). The exception is §1's rule for where a curve breakpoint takes effect, used by the
 /// silence test of §4.3 and by `N_K` (§8): sample `n` is at or after a point time `T` iff
 /// `n >= ceil(fl(fl(T·R)/1000))` (`pointOrder`), at or after `T + ρ` iff
-/// `n >= ceil(fl(fl((T + 8)·R)/1000))`.
+/// `n >= ceil(fl(fl(fl(T + 8)·R)/1000))`.
 ///
 /// Readings chosen where the document leaves room (see the report that came with this file):
 /// - `a(t)` itself is evaluated in real time (it is continuous and C1, so which side of a change a
@@ -30,15 +30,13 @@ import PulsarCore
 ///   §4.3 (points against `t`, points and `T_end` plus `ρ` against `t`, so the carrier is silent
 ///   exactly from `N_K` on); the frequency curve's points are placed in real time (the phase is a
 ///   real-time integral);
-/// - in `fl((T_end + 8)·R)` (§8) and the silence test the sum `T + 8` is exact (`fl` is written
-///   around the product only), evaluated as one fused multiply-add `fl(T·R + 8R)`;
+/// - in §8 and the silence test the sum `T + 8` is rounded to a double before the product, as §8
+///   writes it (`fl(fl(fl(T + 8)·R)/1000)`);
 /// - when no amplitude point lies at or before `max(t − ρ, 0)`, the silence test starts at the
 ///   first point (the curve holds `v_0` before it);
 /// - the silence test is the file-value rule as written, also where it disagrees with `a(t) = 0`:
 ///   a curve ending in a step up at `T_end` (`(T_end, 0), (T_end, v > 0)`) is not silent on
 ///   `(T_end, T_end + ρ)` although `A⁰` is 0 there;
-/// - `S(x) = 3x² − 2x³` in §5 (the document uses `S` without defining it; this is the cubic with
-///   `S(0) = 0`, `S(1) = 1` and zero slope at both ends that §5 describes);
 /// - a carrier whose `T_end <= 0` is "no carrier" (`N_K = 0`); with no carrier, every `t` is silent;
 /// - a riding transient whose onset is shared with an earlier at-rest one takes `φ` from the phase
 ///   that transient has just set;
@@ -146,10 +144,10 @@ struct ReferenceSignal {
     }
 
     /// §8 (and §4.3's silence test): the first sample at or after `T + ρ`,
-    /// `ceil(fl(fl((T + 8) · R) / 1000))` with the sum exact — `fl(T·R + 8R)` is one fused
-    /// multiply-add (`8R` is an integer, exact in a double).
+    /// `ceil(fl(fl(fl(T + 8) · R) / 1000))`, every operation rounded to a double.
     static func firstSampleAtOrAfterPlusRho(_ T: Double, rate: Int) -> Int {
-        let product = Double(8 * rate).addingProduct(T, Double(rate))
+        let sum = T + 8
+        let product = sum * Double(rate)
         return Int((product / 1000).rounded(.up))
     }
 
