@@ -376,9 +376,9 @@ struct ReferenceSignal {
                     // Riding.
                     let phi = Self.frac(phase)
                     let x = 0.25 - phi - nu * Ta
-                    let delta = x - (x + 0.5).rounded(.down)
+                    let delta = x - (2 * x + 0.5).rounded(.down) / 2
                     var rise = nu + delta / Ta
-                    if rise <= 0 { rise += 1 / Ta }
+                    if rise <= 0 { rise += 1 / (2 * Ta) }
                     transients[i].nuRise = rise
                 }
                 nextOnset += 1

@@ -39,9 +39,10 @@ import Testing
 
     /// How far each transient falls short of the half-cycle rule: in every complete half-cycle of
     /// the output inside its burst, the peak against the larger of the transient alone's and the
-    /// carrier alone's peaks there. `whole` over the burst; `fallAlone` and `fallCarrier` from the
-    /// peak sample on, against each part separately.
-    struct Shortfall { var time: Double; var whole: Float; var fallAlone: Float; var fallCarrier: Float }
+    /// carrier alone's peaks there. `whole` over the burst; `alone` over the burst against the
+    /// transient alone only; `fallAlone` and `fallCarrier` from the peak sample on, against each
+    /// part separately.
+    struct Shortfall { var time: Double; var whole: Float; var alone: Float; var fallAlone: Float; var fallCarrier: Float }
 
     static func shortfalls(_ pattern: PatternData) throws -> [Shortfall] {
         let total = Int(try PatternRenderer(pattern: pattern, sampleRate: rate).frameCount)
@@ -58,11 +59,12 @@ import Testing
             let burst = max(0, onset)..<min(total, Int(alone.frameCount))
             guard burst.count > 2 else { continue }
             let ya = alone.render(frames: FrameIndex(burst.lowerBound)..<FrameIndex(burst.upperBound))
-            var s = Shortfall(time: t.time, whole: 0, fallAlone: 0, fallCarrier: 0)
+            var s = Shortfall(time: t.time, whole: 0, alone: 0, fallAlone: 0, fallCarrier: 0)
             for h in SignalMeasure.halfCycles(of: y, in: burst).dropFirst().dropLast() {
                 let a = SignalMeasure.peak(of: ya, in: (h.lowerBound - burst.lowerBound)..<(h.upperBound - burst.lowerBound))
                 let c = SignalMeasure.peak(of: yc, in: h), out = SignalMeasure.peak(of: y, in: h)
                 s.whole = max(s.whole, max(a, c) - out)
+                s.alone = max(s.alone, a - out)
                 if h.lowerBound >= onset + 192 {
                     s.fallAlone = max(s.fallAlone, a - out)
                     s.fallCarrier = max(s.fallCarrier, c - out)
@@ -83,7 +85,7 @@ import Testing
         for r in result { #expect(r.whole <= 0.01, "Hail transient at \(r.time) ms falls short by \(r.whole)") }
     }
 
-    @Test("The half-cycle rule over every corpus transient: after its peak no transient is ever weaker than alone; over whole bursts 99 % hold it within 0.01",
+    @Test("The half-cycle rule over every corpus transient: never more than 0.03 below the transient alone, never below it after its peak; 99.5 % hold the whole rule within 0.01",
           .enabled(if: Corpus.available, "corpus absent: ../shared/corpus"))
     func halfCycleRuleOverCorpus() throws {
         var count = 0, whole = 0, fallCarrier = 0
@@ -94,6 +96,7 @@ import Testing
                 count += 1
                 let place = "\(Corpus.name(file)) at \(r.time) ms"
                 #expect(r.fallAlone <= 0.01, "\(place): after its peak the output is \(r.fallAlone) below the transient alone")
+                #expect(r.alone <= 0.03, "\(place): in its rise the output is \(r.alone) below the transient alone")
                 if r.whole <= 0.01 { whole += 1 }
                 if r.fallCarrier <= 0.01 { fallCarrier += 1 }
                 if r.whole > worst.0 { worst = (r.whole, place) }
@@ -101,9 +104,9 @@ import Testing
             }
         }
         #expect(count > 2900)
-        #expect(Double(whole) >= 0.99 * Double(count), "\(whole) of \(count) transients hold the rule over their bursts")
+        #expect(Double(whole) >= 0.995 * Double(count), "\(whole) of \(count) transients hold the rule over their bursts")
         #expect(count - fallCarrier <= 4, "\(count - fallCarrier) transients fall below the carrier alone after their peaks")
-        #expect(worst.0 <= 0.2 && worstFall.0 <= 0.1)
+        #expect(worst.0 <= 0.1 && worstFall.0 <= 0.1)
         print("note: half-cycle rule held over the whole burst by \(whole) of \(count) corpus transients; worst shortfall \(worst.0) (\(worst.1))")
         print("note: after the peak: never below the transient alone; below the carrier alone for \(count - fallCarrier), worst \(worstFall.0) (\(worstFall.1))")
     }

@@ -179,9 +179,9 @@ struct SynthesisPlan: Sendable {
                     riseHertz[i] = s.hertz
                 } else {
                     let x = 0.25 - phase - s.hertz * riseSeconds
-                    let delta = x - (x + 0.5).rounded(.down)
+                    let delta = x - (2 * x + 0.5).rounded(.down) / 2
                     var hz = s.hertz + delta / riseSeconds
-                    if hz <= 0 { hz += 1 / riseSeconds }
+                    if hz <= 0 { hz += 0.5 / riseSeconds }
                     riseHertz[i] = hz
                 }
                 transients = transients + s.rise(at: position, rate: rate)
