@@ -25,6 +25,8 @@ struct CarrierKernel {
     var amplitude1: Double
     var amplitude2: Double
     var amplitude3: Double
+    /// `e^{i·phase1}` when `phase2 == 0` (precomputed by the plan); ignored otherwise.
+    var step: Complex
 
     /// Writes samples `writeRange` of the chunk to `out[k - writeRange.lowerBound]` and returns
     /// how many of them the envelope limiter touched. With `limit`, each lane's amplitude passes
@@ -66,10 +68,15 @@ struct CarrierKernel {
         @inline(__always)
         func p(_ k: Double) -> Double { amplitude0 + k * (amplitude1 + k * (amplitude2 + k * amplitude3)) }
         var z = Complex(angle: phase0)
-        var g = Complex(angle: phase1 + phase2)          // φ(l+1) − φ(l) at l = 0
-        let gStep = Complex(angle: 2 * phase2)
-        var v = Complex(re: 1, im: 0)
-        let vStep = Complex(angle: 16 * phase2)
+        let g0 = chirp ? Complex(angle: phase1 + phase2) : step   // φ(l+1) − φ(l) at l = 0
+        var g = g0
+        // Without a chirp the steps are 1, the per-sample turn comes with the piece and the
+        // 8-step rotation is its 8th power (three squarings in 64-bit): one `sin`/`cos` pair a
+        // chunk instead of six.
+        let one = Complex(re: 1, im: 0)
+        let gStep = chirp ? Complex(angle: 2 * phase2) : one
+        var v = one
+        let vStep = chirp ? Complex(angle: 16 * phase2) : one
         for lane in 0..<8 {
             let l = Double(lane)
             zr[lane] = Float(z.re)
@@ -92,8 +99,14 @@ struct CarrierKernel {
                 v = v * vStep
             }
         }
-        var rotation = Complex(angle: 8 * phase1 + 64 * phase2)
-        let rotationStep = Complex(angle: 128 * phase2)
+        var rotation: Complex
+        if chirp {
+            rotation = Complex(angle: 8 * phase1 + 64 * phase2)
+        } else {
+            let g2 = g0 * g0, g4 = g2 * g2
+            rotation = g4 * g4
+        }
+        let rotationStep = chirp ? Complex(angle: 128 * phase2) : one
         // Without a chirp every lane turns by the same constant.
         let constantR = SIMD8<Float>(repeating: Float(rotation.re)), constantI = SIMD8<Float>(repeating: Float(rotation.im))
 
@@ -121,23 +134,6 @@ struct CarrierKernel {
         }
 
         var limited = 0
-        let knee = SIMD8<Float>(repeating: Limiter.knee)
-        let ceiling = SIMD8<Float>(repeating: Limiter.ceiling)
-        /// The samples of the current step: the (limited) envelope times the sine.
-        @inline(__always)
-        func samples(_ first: Int, _ end: Int) -> SIMD8<Float> {
-            guard limit else { return amp * zi }
-            let above = amp .> knee
-            guard any(above) else { return amp * zi }
-            var e = amp
-            for lane in 0..<8 where above[lane] {
-                e[lane] = Limiter.apply(amp[lane])
-                if lane >= first && lane < end { limited += 1 }
-            }
-            // The 32-bit phasor's magnitude drifts from 1 by a few parts in a million: cap the
-            // product so a limited sample stays inside (−1, 1).
-            return (e * zi).clamped(lowerBound: -ceiling, upperBound: ceiling)
-        }
         let start = range.lowerBound, end = range.upperBound
         var base = 0
         while base + 8 <= start {
@@ -146,7 +142,7 @@ struct CarrierKernel {
         }
         // Partial vector at the start.
         if base < start || (base < end && base + 8 > end) {
-            let y = samples(start - base, end - base)
+            let y = Self.samples(amp, zi, limit, start - base, end - base, &limited)
             for lane in 0..<8 where base + lane >= start && base + lane < end {
                 out[base + lane - start] = y[lane]
             }
@@ -154,15 +150,49 @@ struct CarrierKernel {
             base += 8
         }
         while base + 8 <= end {
-            UnsafeMutableRawPointer(out + (base - start)).storeBytes(of: samples(0, 8), as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(out + (base - start)).storeBytes(of: Self.samples(amp, zi, limit, 0, 8, &limited), as: SIMD8<Float>.self)
             advance()
             base += 8
         }
         if base < end {
-            let y = samples(0, end - base)
+            let y = Self.samples(amp, zi, limit, 0, end - base, &limited)
             for lane in 0..<(end - base) { out[base + lane - start] = y[lane] }
         }
         return limited
+    }
+}
+
+extension CarrierKernel {
+    /// The samples of one step: the envelope `amp` (through the limiter when `limit`) times the
+    /// sine `zi`; lanes `first ..< end` that the limiter touched are counted into `limited`.
+    /// A static function with no captures, so the loop's state needs no run-time access checks.
+    @inline(__always)
+    static func samples(_ amp: SIMD8<Float>, _ zi: SIMD8<Float>, _ limit: Bool, _ first: Int, _ end: Int,
+                        _ limited: inout Int) -> SIMD8<Float> {
+        guard limit else { return amp * zi }
+        let above = amp .> SIMD8<Float>(repeating: Limiter.knee)
+        guard any(above) else { return amp * zi }
+        return limitedSamples(amp, zi, above, first, end, &limited)
+    }
+
+    /// The step's samples when some lane's envelope is above the knee (out of line, so the
+    /// common path stays small enough to inline).
+    @inline(never)
+    static func limitedSamples(_ amp: SIMD8<Float>, _ zi: SIMD8<Float>, _ above: SIMDMask<SIMD8<Int32>>,
+                               _ first: Int, _ end: Int, _ limited: inout Int) -> SIMD8<Float> {
+        let e = amp.replacing(with: Limiter.applyAboveKnee(amp), where: above)
+        let ones = SIMD8<Float>().replacing(with: 1, where: above)
+        // Lanes `first ..< end` are stored (`end` may lie past this step's 8 lanes).
+        let lo = max(first, 0), hi = min(end, 8)
+        if lo == 0 && hi == 8 {
+            limited += Int(ones.sum())
+        } else if lo < hi {
+            for lane in lo..<hi { limited += Int(ones[lane]) }
+        }
+        // The 32-bit phasor's magnitude drifts from 1 by a few parts in a million: cap the
+        // product so a limited sample stays inside (−1, 1).
+        let y = e * zi, ceiling = Limiter.ceiling
+        return y.replacing(with: ceiling, where: y .> ceiling).replacing(with: -ceiling, where: y .< -ceiling)
     }
 }
 
@@ -180,7 +210,7 @@ enum No: KernelFlag {
 }
 
 /// A 64-bit complex number, for the kernel's exact lane set-up.
-struct Complex {
+struct Complex: Sendable {
     var re: Double
     var im: Double
 

@@ -39,6 +39,25 @@ struct Cubic: Sendable, Equatable {
         Cubic(c0: k * a.c0, c1: k * a.c1, c2: k * a.c2, c3: k * a.c3)
     }
 
+    /// The largest value over `0 ... length`: at the ends or where the slope is 0.
+    func maximum(upTo length: Double) -> Double {
+        var m = max(c0, value(at: length))
+        // Roots of c1 + 2·c2·u + 3·c3·u².
+        let a = 3 * c3, b = 2 * c2, c = c1
+        if a == 0 {
+            if b != 0 { let u = -c / b; if u > 0 && u < length { m = max(m, value(at: u)) } }
+        } else {
+            let d = b * b - 4 * a * c
+            if d >= 0 {
+                let r = d.squareRoot()
+                let u1 = (-b - r) / (2 * a), u2 = (-b + r) / (2 * a)
+                if u1 > 0 && u1 < length { m = max(m, value(at: u1)) }
+                if u2 > 0 && u2 < length { m = max(m, value(at: u2)) }
+            }
+        }
+        return m
+    }
+
     /// The line `v0 + slope·u`.
     static func line(_ v0: Double, slope: Double) -> Cubic { Cubic(c0: v0, c1: slope) }
 

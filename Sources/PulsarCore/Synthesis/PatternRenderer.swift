@@ -98,13 +98,14 @@ public struct PatternRenderer: Sendable {
             phase0: 2 * Double.pi * (cycles - cycles.rounded(.down)),
             phase1: 2 * Double.pi * (piece.hertz + piece.hertzSlope * u) / rate,
             phase2: Double.pi * piece.hertzSlope / (rate * rate),
-            amplitude0: envelope.c0, amplitude1: envelope.c1, amplitude2: envelope.c2, amplitude3: envelope.c3)
-        // The limiter is the identity up to its knee, so a chunk whose envelope surely stays below
-        // it skips the check; the bound only decides speed, never the samples.
-        let k = Double(chunkEnd - chunkStart)
-        let bound = abs(envelope.c0) + k * (abs(envelope.c1) + k * (abs(envelope.c2) + k * abs(envelope.c3)))
+            amplitude0: envelope.c0, amplitude1: envelope.c1, amplitude2: envelope.c2, amplitude3: envelope.c3,
+            step: piece.step)
+        // The limiter is the identity up to its knee, so a chunk whose envelope stays below it
+        // (with a margin far above the kernel's rounding) skips the check: this decides speed,
+        // never the samples.
+        let peak = envelope.maximum(upTo: Double(chunkEnd - chunkStart))
         limited += kernel.run(out, writeRange: Int(n - chunkStart)..<Int(writeEnd - chunkStart),
-                              limit: bound > Double(Limiter.knee))
+                              limit: !(peak <= Double(Limiter.knee) - 1e-4))
         return writeEnd
     }
 

@@ -22,6 +22,9 @@ struct SynthesisPlan: Sendable {
         var hertzSlope: Double
         /// `E` (before the gain), a cubic in seconds from `startSeconds`.
         var amplitude: Cubic
+        /// `e^{2πi·ν*/R}`, the phasor's turn per sample when the frequency is constant
+        /// (`hertzSlope == 0`), so chunks of such a piece need no `sin`/`cos` for it.
+        var step: Complex
     }
 
     private(set) var pieces: [Piece] = []
@@ -131,7 +134,8 @@ struct SynthesisPlan: Sendable {
                     let end = max(b.frame, frame)
                     if end > frame {
                         pieces.append(Piece(firstFrame: frame, endFrame: end, startSeconds: seconds, phase: phase,
-                                            hertz: hz, hertzSlope: slope, amplitude: carrierAmplitude() + transients))
+                                            hertz: hz, hertzSlope: slope, amplitude: carrierAmplitude() + transients,
+                                            step: slope == 0 ? Complex(angle: 2 * Double.pi * hz / rate) : Complex(re: 1, im: 0)))
                     }
                     let d = b.seconds - seconds
                     let cycles = phase + hz * d + slope * d * d / 2
