@@ -12,7 +12,7 @@ public enum Limiter {
     /// Level up to which the limiter is transparent.
     public static let knee: Float = 0.8
     /// Largest output magnitude: the largest float below 1.
-    public static let ceiling: Float = Float(1).nextDown
+    public static let ceiling: Float = 0x1.fffffep-1
     /// `1 − knee` and its inverse: the tanh's scale.
     static let span: Float = 0.2
     static let inverseSpan: Float = 5
