@@ -110,4 +110,35 @@ import Testing
         print("note: half-cycle rule held over the whole burst by \(whole) of \(count) corpus transients; worst shortfall \(worst.0) (\(worst.1))")
         print("note: after the peak: never below the transient alone; below the carrier alone for \(count - fallCarrier), worst \(worstFall.0) (\(worstFall.1))")
     }
+
+    @Test("Every corpus transient: nothing of it before its onset sample (bit for bit), nothing at it, full height at its peak sample 4 ms later",
+          .enabled(if: Corpus.available, "corpus absent: ../shared/corpus"))
+    func onsetsAndPeaks() throws {
+        var checked = 0, peaks = 0
+        for file in Self.corpusPatterns {
+            let pattern = try PatternLoader().load(contentsOf: file).pattern
+            let full = try PatternRenderer(pattern: pattern, sampleRate: Self.rate)
+            let onsets = pattern.discretePattern.map { Int(($0.time * 48_000 / 1000).rounded(.toNearestOrAwayFromZero)) }
+            for (i, t) in pattern.discretePattern.enumerated() {
+                let onset = onsets[i], place = "\(Corpus.name(file)) at \(t.time) ms"
+                // The pattern with this transient and every later one removed.
+                var earlier = pattern
+                earlier.discretePattern = Array(pattern.discretePattern[..<i])
+                let before = try PatternRenderer(pattern: earlier, sampleRate: Self.rate)
+                let window = FrameIndex(max(0, onset - 256))..<FrameIndex(onset)
+                #expect(full.render(frames: window) == before.render(frames: window), "\(place): changed a sample before its onset")
+                let at = FrameIndex(onset)..<FrameIndex(onset + 1)
+                #expect(abs(full.render(frames: at)[0] - before.render(frames: at)[0]) <= 1e-5, "\(place): sounds at its onset sample")
+                checked += 1
+                // Full height at the peak sample, unless a later transient starts within the rise.
+                let peak = onset + 192
+                guard !onsets[(i + 1)...].contains(where: { $0 <= peak }) else { continue }
+                let y = full.render(frames: FrameIndex(peak)..<FrameIndex(peak + 1))[0]
+                #expect(abs(y) >= Limiter.apply(Float(t.amplitude)) - 1e-5, "\(place): \(y) at its peak sample")
+                peaks += 1
+            }
+        }
+        #expect(checked > 2900 && peaks > 2500)
+        print("note: onsets checked for \(checked) corpus transients, full height at the peak sample for \(peaks)")
+    }
 }
