@@ -159,4 +159,21 @@ import Testing
         Self.near(a1.value(at: 406.5), 0.8 * 0.3 * 0.5, 1e-3)
         Self.near(a1.value(at: 531.5), 0.6 * 0.5 * 0.3, 1e-3)
     }
+
+    @Test("Rendered, an event ends where it says: full level up to its end, the 8 ms fall after it, silence from end + 8 ms")
+    func renderedEnd() throws {
+        let pattern = try Self.event([]).pattern  // 0.8 on [125, 375) ms at sharpness 0.25 (120 Hz)
+        let r = try PatternRenderer(pattern: pattern, sampleRate: SampleRate(48_000)!)
+        #expect(r.frameCount == 18_384, "(375 + 8) ms at 48 kHz")
+        let y = r.render(frames: 0..<20_000)
+        #expect(y[18_384...].allSatisfy { $0 == 0 })
+        // The last full period before the end (8.3 ms) still reaches the event's level…
+        let lastPeriod = y[(18_000 - 400)..<18_000].map { abs($0) }.max()!
+        #expect(abs(lastPeriod - 0.8) < 0.01, "\(lastPeriod)")
+        // …and 7 ms after it the fall has left 0.8 · 2 (1/8)² = 0.025 at most (§4.3's Hs).
+        let tail = y[(18_000 + 336)..<18_384].map { abs($0) }.max()!
+        #expect(tail <= 0.025 + 1e-5, "\(tail)")
+        // Nothing before the start: the first sample that can sound is the one after 125 ms.
+        #expect(y[..<6_001].allSatisfy { $0 == 0 })
+    }
 }
