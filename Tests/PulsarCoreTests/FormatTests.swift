@@ -433,6 +433,19 @@ struct FormatTests {
         Self.near(g.value(at: 600), 0.6, 1e-12)
     }
 
+    @Test("20 000 unknown members, one per line: each warning names its own line")
+    func manyWarningsPlaced() throws {
+        var text = #"{"continuousPattern": {"amplitude": [{"time": 0, "value": 0.5}, {"time": 100, "value": 0.5}], "frequency": [{"time": 0, "value": 0.5}]}"#
+        for k in 0..<20_000 { text += ",\n\"extra\(k)\": \(k)" }
+        text += "\n}"
+        let loaded = try Self.decode(text, format: .pulsarJSON, file: "many.json")
+        let ignored = loaded.warnings.filter { $0.rule == .ignored }
+        #expect(ignored.count == 20_000)
+        for (k, w) in ignored.enumerated() where k % 997 == 0 || k == 19_999 {
+            #expect(w.line == k + 2 && w.path == "$.extra\(k)", "\(w.description)")
+        }
+    }
+
     @Test("unknown entries, AudioCustom events and foreign parameters are ignored with warnings")
     func ignoredEntries() throws {
         let text = #"""

@@ -87,6 +87,16 @@ struct JSONParserTests {
         #expect(try parse(#""x\u0000y""#).string == "x\u{0}y")
         #expect(try parse("\"héllo 😀\"").string == "héllo 😀", "raw UTF-8 passes through")
         #expect(try parse("\"\u{7F}\"").string == "\u{7F}", "DEL is not a control character in JSON")
+        #expect(try parse("\"é\\n€\\u00e9😀\\t\"").string == "é\n€é😀\t", "multi-byte runs between escapes")
+        // Invalid UTF-8 before an escape is repaired as it is without one.
+        #expect(try parse(bytes: [0x22, 0xE2, 0x5C, 0x6E, 0x22]).string == "\u{FFFD}\n")
+    }
+
+    @Test("A string of 200 000 escapes decodes to its 200 000 characters (unescaping is one pass)")
+    func manyEscapes() throws {
+        let text = "\"" + String(repeating: #"a\n\u00e9"#, count: 200_000) + "\""
+        let value = try #require(try parse(text).string)
+        #expect(value == String(repeating: "a\né", count: 200_000))
     }
 
     // MARK: Syntax rules

@@ -205,10 +205,12 @@ public struct JSONParser: Sendable {
             return value
         }
 
+        /// A string, unescaped in one pass: runs of plain bytes and the UTF-8 of each escape are
+        /// copied into one byte buffer, decoded once at the end (linear in the string's length).
         mutating func parseString() throws(SyntaxError) -> String {
             let start = index
             index += 1  // opening quote
-            var scalars = String.UnicodeScalarView()
+            var utf8: [UInt8] = []
             var runStart = index
             var hasEscapes = false
             while true {
@@ -220,27 +222,25 @@ public struct JSONParser: Sendable {
                         index += 1
                         return s
                     }
-                    scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self).unicodeScalars)
+                    utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                     index += 1
-                    return String(scalars)
+                    return String(decoding: utf8, as: UTF8.self)
                 }
                 if c < 0x20 { throw error("control character in string") }
                 if c == UInt8(ascii: "\\") {
                     hasEscapes = true
-                    scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self).unicodeScalars)
+                    utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                     index += 1
                     guard index < end else { throw error("unterminated string", at: start) }
                     let e = bytes[index]
                     index += 1
                     switch e {
-                    case UInt8(ascii: "\""): scalars.append("\"")
-                    case UInt8(ascii: "\\"): scalars.append("\\")
-                    case UInt8(ascii: "/"): scalars.append("/")
-                    case UInt8(ascii: "b"): scalars.append("\u{08}")
-                    case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                    case UInt8(ascii: "n"): scalars.append("\n")
-                    case UInt8(ascii: "r"): scalars.append("\r")
-                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(e)
+                    case UInt8(ascii: "b"): utf8.append(0x08)
+                    case UInt8(ascii: "f"): utf8.append(0x0C)
+                    case UInt8(ascii: "n"): utf8.append(0x0A)
+                    case UInt8(ascii: "r"): utf8.append(0x0D)
+                    case UInt8(ascii: "t"): utf8.append(0x09)
                     case UInt8(ascii: "u"):
                         var code = try parseHex4()
                         if (0xD800...0xDBFF).contains(code) {
@@ -254,7 +254,7 @@ public struct JSONParser: Sendable {
                         } else if (0xDC00...0xDFFF).contains(code) {
                             throw error("unpaired surrogate in \\u escape")
                         }
-                        scalars.append(Unicode.Scalar(code)!)
+                        utf8.append(contentsOf: UTF8.encode(Unicode.Scalar(code)!)!)
                     default:
                         throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))' in string", at: index - 2)
                     }
