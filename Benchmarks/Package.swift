@@ -14,6 +14,11 @@ let package = Package(
             path: "Sources/RenderThroughput"
         ),
         .executableTarget(
+            name: "reader-scaling",
+            dependencies: [.product(name: "PulsarCore", package: "pulsar")],
+            path: "Sources/ReaderScaling"
+        ),
+        .executableTarget(
             name: "mix-throughput",
             dependencies: [
                 .product(name: "PulsarCore", package: "pulsar"),

@@ -176,4 +176,19 @@ import Testing
         // Nothing before the start: the first sample that can sound is the one after 125 ms.
         #expect(y[..<6_001].allSatisfy { $0 == 0 })
     }
+
+    @Test("Overlapping events: the higher intensity wins, ties go to the earlier start, a release keeps its event in the running")
+    func overlapWinners() throws {
+        func event(_ time: Double, _ duration: Double, _ intensity: Double, release: Double = 0) -> String {
+            #"{"Event": {"Time": \#(time), "EventType": "HapticContinuous", "EventDuration": \#(duration), "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": \#(intensity)}, {"ParameterID": "ReleaseTime", "ParameterValue": \#(release)}]}}"#
+        }
+        // A 0.5 on [0, 500) ms; B 0.5 on [125, 250) (a tie: A started first); C 0.75 on
+        // [187.5, 312.5) then a 15 ms release (ReleaseTime 0.4) to 327.5.
+        let text = #"{"Version": 1, "Pattern": ["# + [event(0, 0.5, 0.5), event(0.125, 0.125, 0.5), event(0.1875, 0.125, 0.75, release: 0.4)].joined(separator: ",") + "]}"
+        let a = Curve(try PatternLoader().decode(Array(text.utf8), file: "o.ahap", format: .ahap).pattern.continuousPattern.amplitude)
+        Self.near(a.value(at: 150), 0.5)
+        Self.near(a.value(at: 200), 0.75)
+        Self.near(a.value(at: 320), 0.75 * 0.5, 1e-9, "C's release, half way, still beats A")
+        Self.near(a.value(at: 330), 0.5, 1e-9, "A again after C's release")
+    }
 }

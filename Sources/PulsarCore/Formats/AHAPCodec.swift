@@ -270,21 +270,52 @@ enum AHAPCodec {
 
         let byStart = events.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
 
-        /// Answers "which event wins at t" for non-decreasing t in O(events active at t).
+        /// Answers "which event wins at t" for non-decreasing t: a heap of the started events,
+        /// best first (higher intensity, then earlier start, then written first), whose ended
+        /// events are dropped when they reach the top — O(log n) a question, amortised.
+        /// At one `t`, ask for the left limit before the right one.
         struct Sweep {
             let events: [Event]
             var next = 0
-            var open: [Event] = []
+            var heap: [Int] = []
+
+            private func better(_ a: Int, _ b: Int) -> Bool {
+                let x = events[a], y = events[b]
+                if x.intensity != y.intensity { return x.intensity > y.intensity }
+                return (x.time, x.order) < (y.time, y.order)
+            }
+
+            private mutating func push(_ i: Int) {
+                heap.append(i)
+                var c = heap.count - 1
+                while c > 0 {
+                    let p = (c - 1) / 2
+                    guard better(heap[c], heap[p]) else { break }
+                    heap.swapAt(c, p)
+                    c = p
+                }
+            }
+
+            private mutating func popTop() {
+                heap.swapAt(0, heap.count - 1)
+                heap.removeLast()
+                var p = 0
+                while true {
+                    let l = 2 * p + 1, r = l + 1
+                    var m = p
+                    if l < heap.count && better(heap[l], heap[m]) { m = l }
+                    if r < heap.count && better(heap[r], heap[m]) { m = r }
+                    if m == p { break }
+                    heap.swapAt(p, m)
+                    p = m
+                }
+            }
 
             /// The winning event at `t` (right limit) or just before it (left limit).
             mutating func active(_ t: Double, left: Bool) -> Event? {
-                while next < events.count, events[next].time <= t { open.append(events[next]); next += 1 }
-                open.removeAll { $0.releaseEnd < t }
-                var best: Event?
-                for e in open where left ? (e.time < t && t <= e.releaseEnd) : (e.time <= t && t < e.releaseEnd) {
-                    if best == nil || e.intensity > best!.intensity { best = e }
-                }
-                return best
+                while next < events.count, left ? events[next].time < t : events[next].time <= t { push(next); next += 1 }
+                while let top = heap.first, left ? events[top].releaseEnd < t : events[top].releaseEnd <= t { popTop() }
+                return heap.first.map { events[$0] }
             }
         }
 
