@@ -43,7 +43,9 @@ struct TransportScript {
 
     init(text: String, name: String) throws(CommandFailure) {
         lines = []
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line break ends a line: "\n", "\r\n" (one Character in Swift, so splitting on "\n"
+        // alone would leave a CRLF script as one line) or a lone "\r".
+        for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let body = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let words = body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             if words.isEmpty { continue }

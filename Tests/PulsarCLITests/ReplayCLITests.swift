@@ -101,6 +101,20 @@ struct ReplayCLITests {
         #expect(r.stderrLines.count == 1 && r.stderr.contains("s.txt:"), "\(r)")
     }
 
+    @Test("A script with CRLF line ends: a bad second line is named as line 2, on one clean line; a good one plays")
+    func crlfScript() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let pattern = try dir.write(#"{"discretePattern": [{"time": 0, "amplitude": 0.5, "frequency": 0.5}]}"#, to: "p.json")
+        let bad = try dir.write("at 0 play\r\nat 10 jump\r\n", to: "bad.txt")
+        let r = try CLI.run(["play", pattern, "--script", bad, "--device", "sim"])
+        #expect(r.status == 65 && r.stderr.contains("bad.txt:2:"), "\(r)")
+        #expect(r.stderrLines.count == 1 && !r.stderr.contains("\r"), "\(r)")
+        let good = try dir.write("at 0 play\r\nat 5 pause\r\nat 10 resume\r\n", to: "good.txt")
+        let g = try CLI.run(["play", pattern, "--script", good, "--device", "sim"])
+        #expect(g.status == 0, "\(g)")
+    }
+
     @Test("The demo bundle played with a script full of seeks, pauses, loop, offset, haptics and gain changes: recording = replay; the clock log has a line per tick",
           .enabled(if: BundleCLITests.bundles != nil, "corpus absent: ../shared/corpus"))
     func demoBundleLiveChanges() throws {
