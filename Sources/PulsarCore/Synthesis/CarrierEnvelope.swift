@@ -1,5 +1,5 @@
 /// The carrier of docs/signal-model.md §4: the amplitude curve smoothed by a causal tent of
-/// `ρ = 4 ms` (§4.3), the frequency curve (§4.2), and the rule that says where it is silent.
+/// `ρ = 8 ms` (§4.3), the frequency curve (§4.2), and the rule that says where it is silent.
 ///
 /// Built once off the real-time path; a plain value type afterwards, safe from any thread.
 struct CarrierEnvelope: Sendable {

@@ -17,18 +17,18 @@ public enum Limiter {
     static let span: Float = 0.2
     static let inverseSpan: Float = 5
 
-    /// The limiter's transfer function.
+    /// The limiter's transfer function: the vector path on one lane, so the samples the kernel
+    /// limits eight at a time and the ones the mixer limits one at a time are the same function.
     @inline(__always)
     public static func apply(_ x: Float) -> Float {
         let m = abs(x)
         if m <= knee { return x }
-        // The rational tanh reaches 1 for large inputs: cap just below 1 to keep |y| < 1.
-        let y = min(knee + span * tanh((m - knee) * inverseSpan), ceiling)
+        let y = applyAboveKnee(SIMD8(repeating: m))[0]
         return x < 0 ? -y : y
     }
 
-    /// `apply` on eight magnitudes above the knee at once, bit for bit the same as the scalar
-    /// function on each lane (the same operations in the same order).
+    /// `apply` on eight magnitudes above the knee at once. The rational tanh reaches 1 for large
+    /// inputs: the result is capped just below 1 to keep `|y| < 1`.
     @inline(__always)
     static func applyAboveKnee(_ m: SIMD8<Float>) -> SIMD8<Float> {
         let y = knee + span * tanh((m - knee) * inverseSpan)
@@ -37,25 +37,7 @@ public enum Limiter {
 
     /// `tanh(x)` for `x >= 0` as the rational function `x·P(x²)/Q(x²)` (degrees 13 and 6, the
     /// coefficients of Eigen's float tanh), with `x` capped at 7.905 where it reaches 1: within
-    /// 3.5e−7 of the true value, and with no `libm` call, so the kernel can run it on whole
-    /// vectors.
-    @inline(__always)
-    static func tanh(_ x: Float) -> Float {
-        let c = min(x, 7.90531110763549805), c2 = c * c
-        var p: Float = -2.76076847742355e-16
-        p = p * c2 + 2.00018790482477e-13
-        p = p * c2 + -8.60467152213735e-11
-        p = p * c2 + 5.12229709037114e-08
-        p = p * c2 + 1.48572235717979e-05
-        p = p * c2 + 6.37261928875436e-04
-        p = p * c2 + 4.89352455891786e-03
-        var q: Float = 1.19825839466702e-06
-        q = q * c2 + 1.18534705686654e-04
-        q = q * c2 + 2.26843463243900e-03
-        q = q * c2 + 4.89352518554385e-03
-        return c * p / q
-    }
-
+    /// 3.5e−7 of the true value, and with no `libm` call, so the kernel runs it on whole vectors.
     @inline(__always)
     static func tanh(_ x: SIMD8<Float>) -> SIMD8<Float> {
         let c = x.replacing(with: 7.90531110763549805, where: x .> 7.90531110763549805), c2 = c * c
