@@ -510,17 +510,6 @@ struct ReferenceSignal {
         return Self.frac(p.phase + p.nu * u + p.slope * u * u / 2)
     }
 
-    /// `ν*` at sample `n` (Hz).
-    func frequency(atFrame n: Int) -> Double {
-        var lo = 0, hi = pieces.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if order(pieces[mid].start, .frame(n)) <= 0 { lo = mid + 1 } else { hi = mid }
-        }
-        let p = pieces[max(lo - 1, 0)]
-        return p.nu + p.slope * secondsBetween(p.start, .frame(n))
-    }
-
     /// §6 and §7: `y[n] = L(g·E(t_n))·sin(2πΦ(t_n))` (or `s[n] = g·E(t_n)·sin(2πΦ(t_n))` when
     /// `limited == false`) for `n` in `range`; 0 outside `firstFrame ..< frameCount`.
     func samples(_ range: Range<Int>, limited: Bool = true) -> [Double] {
@@ -530,13 +519,4 @@ struct ReferenceSignal {
             return (limited ? Self.limit(e) : e) * sin(2 * Double.pi * phase(atFrame: n))
         }
     }
-
-    /// `n_i + N_a` for each transient, in model order.
-    func peakFrames() -> [Int] { transients.map { $0.onset + attack } }
-
-    /// `n_i` for each transient, in model order.
-    func onsetFrames() -> [Int] { transients.map(\.onset) }
-
-    /// `ν'_i` for each transient, in model order.
-    func riseFrequencies() -> [Double] { transients.map(\.nuRise) }
 }
