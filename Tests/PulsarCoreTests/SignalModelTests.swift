@@ -86,7 +86,8 @@ import Testing
         }
     }
 
-    @Test("Heartbeat: before each onset the render equals the render without that transient and the later ones; at its peak sample it reaches at least its amplitude")
+    @Test("Heartbeat: before each onset the render equals the render without that transient and the later ones; at its peak sample it reaches at least its amplitude",
+          .enabled(if: Corpus.available, "corpus absent: ../shared/corpus"))
     func heartbeatOnsets() throws {
         let root = try #require(Corpus.root, "corpus absent: ../shared/corpus")
         let pattern = try PatternLoader().load(contentsOf: root + "/pulsar-presets/Heartbeat.json").pattern
