@@ -165,7 +165,8 @@ final class PipeWireServer: @unchecked Sendable {
         let environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, session in session }
         return try Self.spawn(["/usr/bin/env", "pw-record", "--target", "test-sink", "-P", "{ stream.capture.sink=true }",
                                "--format", "f32", "--rate", "48000", "--channels", "2", file.path],
-                              environment: environment, output: directory.appendingPathComponent("pw-record.log").path)
+                              environment: environment,
+                              output: directory.appendingPathComponent("pw-record-\(file.deletingPathExtension().lastPathComponent).log").path)
     }
 
     /// Ends a `pw-record` with SIGINT (it then completes the WAV header) and waits for it.
