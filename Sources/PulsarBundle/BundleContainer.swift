@@ -1,4 +1,5 @@
 import Foundation
+import PulsarCore
 
 /// The files of a bundle, whether a `.pulsar` ZIP archive or an unpacked folder, after every
 /// entry-level rule has been checked: safe names, no symlinks, no duplicates, no encryption,
@@ -57,6 +58,9 @@ struct BundleContainer: @unchecked Sendable {
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             return try openDirectory(path)
+        }
+        if case .special(let what) = InputFile.kind(of: path) {
+            throw BundleError(.unreadable, bundle: path, message: "is \(what), not a bundle file or folder")
         }
         return try openZip(path)
     }

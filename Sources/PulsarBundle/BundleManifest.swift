@@ -6,8 +6,9 @@ import PulsarCore
 /// Contract: a value that exists passed every manifest rule: `schema` equals `"pulsar.bundle/1"`;
 /// `id` is reverse-DNS; `name` is a non-empty string; `revision`, when present, a whole number
 /// ≥ 0; `hash`, when present, `sha256:` + 64 lowercase hex digits; `presets` a non-empty array of
-/// presets with unique ids matching `^[A-Za-z_$][A-Za-z0-9_$]*$`, `duration` ≥ 0, safe relative
-/// paths, audio `volume` ≥ 0, animation `frameRate` > 0 and `totalFrames` ≥ 0. No object may
+/// presets with unique ids matching `^[A-Za-z_$][A-Za-z0-9_$]*$`, `duration` in 0…24 h, safe
+/// relative paths, audio `volume` in 0…16 and `offset` within ±24 h, animation `frameRate` in
+/// (0, 1000] and `totalFrames` in 0…86 400 000 (`Limits`). No object may
 /// repeat a key. Unknown members are ignored (kept by `BundlePacker`). Whether the files it
 /// names exist is checked by `PresetBundle.open`, not here.
 ///
@@ -189,6 +190,16 @@ private struct ManifestReader {
         return (number, value)
     }
 
+    /// A number member already read by `number`, checked against `Limits` by `check`; its
+    /// `RangeError` becomes a `.badValue` at the member.
+    func limited(_ node: JSONValue, _ path: String, _ check: (Double, String) throws(RangeError) -> Double) throws(BundleError) -> Double {
+        do {
+            return try check(node.number ?? .nan, String(path.split(separator: ".").last ?? ""))
+        } catch {
+            throw self.error(.badValue, at: node, path, "\(error.statement) (\(error.rule.rawValue))")
+        }
+    }
+
     /// A bundle-relative path member: present, a string, and a safe relative path.
     func filePath(_ parent: JSONValue, _ key: String, _ path: String) throws(BundleError) -> String {
         let text = try string(parent, key, path, required: true)!
@@ -245,9 +256,8 @@ private struct ManifestReader {
             }
             let presetName = try string(node, "name", path, required: true)!
             var duration: Double?
-            if let (value, valueNode) = try number(node, "duration", path) {
-                guard value >= 0 else { throw error(.badValue, at: valueNode, path + ".duration", "duration must be ≥ 0 ms") }
-                duration = value
+            if let (_, valueNode) = try number(node, "duration", path) {
+                duration = try limited(valueNode, path + ".duration") { v, q throws(RangeError) in try Limits.milliseconds(v, q) }
             }
             let haptics = try filePath(node, "haptics", path)
             var audio: BundleManifest.Audio?
@@ -256,11 +266,13 @@ private struct ManifestReader {
                 _ = try object(audioNode, audioPath)
                 let src = try filePath(audioNode, "src", audioPath)
                 var volume: Double?
-                if let (value, valueNode) = try number(audioNode, "volume", audioPath) {
-                    guard value >= 0 else { throw error(.badValue, at: valueNode, audioPath + ".volume", "volume must be ≥ 0") }
-                    volume = value
+                if let (_, valueNode) = try number(audioNode, "volume", audioPath) {
+                    volume = try limited(valueNode, audioPath + ".volume") { v, q throws(RangeError) in try Limits.number(v, q, in: 0...16) }
                 }
-                let offset = try number(audioNode, "offset", audioPath)?.0
+                var offset: Double?
+                if let (_, valueNode) = try number(audioNode, "offset", audioPath) {
+                    offset = try limited(valueNode, audioPath + ".offset") { v, q throws(RangeError) in try Limits.milliseconds(v, q, signed: true) }
+                }
                 audio = BundleManifest.Audio(src: src, volume: volume, offset: offset)
             }
             var animation: BundleManifest.Animation?
@@ -271,12 +283,14 @@ private struct ManifestReader {
                 var frameRate: Double?
                 if let (value, valueNode) = try number(animationNode, "frameRate", animationPath) {
                     guard value > 0 else { throw error(.badValue, at: valueNode, animationPath + ".frameRate", "frameRate must be > 0") }
-                    frameRate = value
+                    frameRate = try limited(valueNode, animationPath + ".frameRate") { v, q throws(RangeError) in try Limits.number(v, q, in: 0...1000) }
                 }
                 var totalFrames: Double?
-                if let (value, valueNode) = try number(animationNode, "totalFrames", animationPath) {
-                    guard value >= 0 else { throw error(.badValue, at: valueNode, animationPath + ".totalFrames", "totalFrames must be ≥ 0") }
-                    totalFrames = value
+                if let (_, valueNode) = try number(animationNode, "totalFrames", animationPath) {
+                    // At most 1000 frames a second for 24 h.
+                    totalFrames = try limited(valueNode, animationPath + ".totalFrames") { v, q throws(RangeError) in
+                        try Limits.number(v, q, in: 0...86_400_000)
+                    }
                 }
                 animation = BundleManifest.Animation(src: src, frameRate: frameRate, totalFrames: totalFrames)
             }

@@ -108,8 +108,10 @@ public enum BundlePacker {
             fsync(fd)
             close(fd)
         }
-        guard rename(temporary, output) == 0 else {
-            throw BundleError(.writeFailed, bundle: output, message: "cannot rename the finished archive into place: \(String(cString: strerror(errno)))")
+        do {
+            try OutputFile.commit(temporary, to: output)
+        } catch {
+            throw BundleError(.writeFailed, bundle: output, message: error.message)
         }
     }
 

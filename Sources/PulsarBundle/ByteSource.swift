@@ -54,7 +54,8 @@ public final class FileByteSource: ByteSource {
     /// of `path` is refused (`O_NOFOLLOW`), as bundle folders require.
     public init(path: String, followSymlinks: Bool) throws {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (followSymlinks ? 0 : O_NOFOLLOW))
+        // O_NONBLOCK: a FIFO named as a file must not block the open; it is refused below.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followSymlinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// A small command-line parser: `--name value`, `--name=value`, `-o value`, flags, positionals,
 /// and `--` to end options. Unknown options and missing values are usage errors (exit 64).
 struct Arguments {
@@ -80,6 +82,38 @@ struct Arguments {
             throw CommandFailure(.usage, "\(command): \(name) must be a number, not '\(text)'")
         }
         return v
+    }
+
+    /// A time or duration option in milliseconds within `Limits` (24 h; negative only when
+    /// `signed`), or nil when absent.
+    func milliseconds(_ name: String, signed: Bool = false, command: String) throws(CommandFailure) -> Double? {
+        guard let v = try number(name, command: command) else { return nil }
+        do {
+            return try Limits.milliseconds(v, name, signed: signed)
+        } catch {
+            throw CommandFailure(.usage, "\(command): \(error)")
+        }
+    }
+
+    /// A number option within `range`, or nil when absent.
+    func number(_ name: String, in range: ClosedRange<Double>, command: String) throws(CommandFailure) -> Double? {
+        guard let v = try number(name, command: command) else { return nil }
+        do {
+            return try Limits.number(v, name, in: range)
+        } catch {
+            throw CommandFailure(.usage, "\(command): \(error)")
+        }
+    }
+
+    /// Refuses (exit 64) an output that is the same file as an input: writing it would destroy
+    /// the input. Paths not given are skipped.
+    static func refuseOverwriting(_ outputs: [String?], inputs: [String?], command: String) throws(CommandFailure) {
+        for case let output? in outputs {
+            for case let input? in inputs where OutputFile.isSameFile(output, input) {
+                throw CommandFailure(.usage, "\(command): the output \(MessageText.excerpt(output)) is the input \(MessageText.excerpt(input)); "
+                                     + "choose another path [output-is-input]")
+            }
+        }
     }
 
     /// One of `choices`, or `fallback` when absent.

@@ -1,3 +1,5 @@
+import PulsarCore
+import PulsarLottie
 import PulsarLottieRender
 
 /// `--size WxH` and `--mode fit|fill|stretch`, as `frame` and `view` read them.
@@ -5,9 +7,13 @@ enum CanvasOptions {
     /// The `--size` given, or nil.
     static func size(_ args: Arguments, command: String) throws(CommandFailure) -> (width: Int, height: Int)? {
         guard let text = args.value("--size") else { return nil }
+        let side = LottieLimits.maximumCanvasSide
         let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, (1...16_384).contains(parts[0]), (1...16_384).contains(parts[1]) else {
-            throw CommandFailure(.usage, "\(command): --size is WxH, each 1…16384, not '\(text)'")
+        guard parts.count == 2, (1...side).contains(parts[0]), (1...side).contains(parts[1]) else {
+            throw CommandFailure(.usage, "\(command): --size is WxH, each 1…\(side), not '\(MessageText.excerpt(text))'")
+        }
+        guard parts[0] * parts[1] <= LottieLimits.maximumCanvasPixels else {
+            throw CommandFailure(.usage, "\(command): --size \(text) is more than \(LottieLimits.maximumCanvasPixels) pixels [too-large]")
         }
         return (parts[0], parts[1])
     }

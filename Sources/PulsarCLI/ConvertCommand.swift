@@ -35,6 +35,7 @@ enum ConvertCommand {
             guard format == .pulsarJSON else { throw CommandFailure(.usage, "pulsar convert: --raw needs a .json output") }
             format = .pulsarRaw
         }
+        try Arguments.refuseOverwriting([output], inputs: [input], command: "pulsar convert")
         let setup = try RenderSetup(args, command: "pulsar convert")
         let loaded = try setup.load(input)
         do {

@@ -33,17 +33,17 @@ enum FrameCommand {
         ], command: command)
         let input = try args.singleInput(command: command)
         guard let output = args.value("-o") else { throw CommandFailure(.usage, "\(command): -o OUT.png is required") }
+        try Arguments.refuseOverwriting([output], inputs: [input], command: command)
         let animation = try LottieInput.load(input, preset: args.value("--preset"), command: command)
         let timing = animation.timing
 
         let frame: Double
         switch (args.value("--at"), args.value("--frame")) {
-        case let (at?, nil):
-            guard let ms = Double(at), ms.isFinite, ms >= 0 else { throw CommandFailure(.usage, "\(command): --at takes a time in ms ≥ 0") }
-            frame = timing.frame(atMilliseconds: ms).value
-        case let (nil, n?):
-            guard let f = Double(n), f.isFinite else { throw CommandFailure(.usage, "\(command): --frame takes a frame number") }
-            frame = f
+        case (_?, nil):
+            frame = timing.frame(atMilliseconds: try args.milliseconds("--at", command: command)!).value
+        case (nil, _?):
+            let bound = LottieLimits.maximumFrameNumber
+            frame = try args.number("--frame", in: -bound...bound, command: command)!
         default:
             throw CommandFailure(.usage, "\(command): give one of --at MS or --frame N")
         }
@@ -140,7 +140,8 @@ enum LottieInput {
         do {
             return try LottieAnimation.load(path: path)
         } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(error)")
+            // As for patterns: a file that cannot be read as a file is no input (66), bad content 65.
+            throw CommandFailure([.notFound, .unreadable].contains(error.rule) ? .noInput : .dataError, "pulsar: error: \(error)")
         }
     }
 }

@@ -14,16 +14,40 @@ struct MixOptions {
             throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic or a map like L+H,R+H, not '\(layoutText)'")
         }
         settings = MixSettings(sampleRate: setup.rate, layout: layout, profile: setup.profile)
-        settings.audioGain = try args.number("--audio-gain", command: command) ?? 1
+        settings.audioGain = try args.number("--audio-gain", in: 0...16, command: command) ?? 1
         settings.hapticsEnabled = !args.flag("--no-haptics")
-        settings.hapticOffset = try args.number("--offset", command: command) ?? 0
-        settings.audioOffset = try args.number("--audio-offset", command: command)
-        range = PlaybackRange(from: try args.number("--from", command: command),
-                              to: try args.number("--to", command: command),
+        settings.hapticOffset = try args.milliseconds("--offset", signed: true, command: command) ?? 0
+        settings.audioOffset = try args.milliseconds("--audio-offset", signed: true, command: command)
+        range = PlaybackRange(from: try args.milliseconds("--from", command: command),
+                              to: try args.milliseconds("--to", command: command),
                               loopCount: args.value("--loop") == "forever" && endlessLoops
                                 ? PlaybackTimeline.endless
                                 : try args.integer("--loop", default: 1, in: 1...1_000_000, command: command),
                               reverse: args.flag("--reverse"),
-                              duration: try args.number("--duration", command: command))
+                              duration: try args.milliseconds("--duration", command: command))
+    }
+}
+
+extension CommandFailure {
+    /// An audio file failure: writing an output is an I/O error (74); reading `input`'s audio
+    /// (damaged or unreadable) is data (65), whatever the command.
+    init(_ error: AudioFileError, input: String) {
+        switch error.side {
+        case .output: self.init(.ioError, "pulsar: error: cannot write \(error)")
+        case .input: self.init(.dataError, "pulsar: error: \(MessageText.oneLine(input)): audio \(error)")
+        }
+    }
+
+    /// A mixer that could not be built, with one exit code per kind of failure whatever the
+    /// command: damaged or unreadable audio is data (65); settings out of range are usage (64)
+    /// when `fromCommandLine`, else data (65: they came from a manifest or a log).
+    init(_ error: PresetMixer.SetupError, input: String, command: String, fromCommandLine: Bool) {
+        switch error {
+        case .audio(let e):
+            self.init(.dataError, "pulsar: error: \(MessageText.oneLine(input)): audio \(e)")
+        case .badSettings, .outOfRange:
+            self.init(fromCommandLine ? .usage : .dataError,
+                      fromCommandLine ? "\(command): \(error)" : "pulsar: error: \(MessageText.oneLine(input)): \(error)")
+        }
     }
 }

@@ -73,9 +73,10 @@ enum PlayCommand {
         let verbose = args.flag("--verbose")
         let choice = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
         let script = try args.value("--script").map { p throws(CommandFailure) in try TransportScript(contentsOf: p).lines } ?? []
-        let tickRate = try args.number("--tick-rate", command: command) ?? 60
-        guard tickRate >= 1, tickRate <= 1000 else { throw CommandFailure(.usage, "\(command): --tick-rate must be 1…1000 Hz") }
+        let tickRate = try args.number("--tick-rate", in: 1...1000, command: command) ?? 60
         let clockLogPath = args.value("--clock-log")
+        try Arguments.refuseOverwriting([args.value("--log"), clockLogPath, choice.recordPath], inputs: [inputPath, args.value("--script")],
+                                        command: command)
         let (period, buffer) = try choice.periodAndBuffer(args, command: command)
 
         let input = try PresetInput(inputPath, setup: setup, strict: false)
@@ -88,7 +89,7 @@ enum PlayCommand {
         do {
             mixer = try PresetMixer(preset: preset, settings: settings, range: range)
         } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(inputPath): \(error)")
+            throw CommandFailure(error, input: inputPath, command: command, fromCommandLine: true)
         }
         let rate = setup.rate
         let monotonic = SystemMonotonicClock()
@@ -215,11 +216,10 @@ enum PlayCommand {
                                           loopCount: range.loopCount, reverse: range.reverse, from: range.from, to: range.to,
                                           duration: range.duration)
             do {
-                try Data(EngineLog.text(header: header, events: player.loggedEvents, playedFrames: playedFrames,
-                                        firstWrite: player.core.firstWriteTime).utf8)
-                    .write(to: URL(fileURLWithPath: log), options: .atomic)
+                try OutputFile.write(Array(EngineLog.text(header: header, events: player.loggedEvents, playedFrames: playedFrames,
+                                                          firstWrite: player.core.firstWriteTime).utf8), to: log)
             } catch {
-                throw CommandFailure(.ioError, "pulsar: error: cannot write \(log): \(error.localizedDescription)")
+                throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
             }
         }
         if let recordPath = choice.recordPath, let sim {
@@ -294,9 +294,9 @@ enum PlayCommand {
             text += JSONWriter(indent: 0).write(line).replacingOccurrences(of: "\n", with: "") + "\n"
         }
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try OutputFile.write(Array(text.utf8), to: path)
         } catch {
-            throw CommandFailure(.ioError, "pulsar: error: cannot write \(path): \(error.localizedDescription)")
+            throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
         }
     }
 }

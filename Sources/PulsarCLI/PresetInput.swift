@@ -21,7 +21,8 @@ struct PresetInput {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return path.hasSuffix(".pulsar") }
         if isDirectory.boolValue { return FileManager.default.fileExists(atPath: path + "/manifest.json") }
         if path.lowercased().hasSuffix(".pulsar") { return true }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        // Only a regular file is opened: a FIFO would block the open.
+        guard case .regular = InputFile.kind(of: path), let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let magic = (try? handle.read(upToCount: 4)) ?? Data()
         return magic.elementsEqual([0x50, 0x4B, 0x03, 0x04])

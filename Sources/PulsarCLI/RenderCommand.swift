@@ -77,10 +77,12 @@ enum RenderCommand {
             guard args.positionals.isEmpty else {
                 throw CommandFailure(.usage, "\(command): --replay takes its input from the log; give no INPUT")
             }
+            try Arguments.refuseOverwriting([output], inputs: [log], command: command)
             try ReplayRender.run(log: log, output: output, format: format, quiet: args.flag("--quiet"))
             return
         }
         let inputPath = try args.singleInput(command: command)
+        try Arguments.refuseOverwriting([output], inputs: [inputPath], command: command)
         let setup = try RenderSetup(args, command: command)
         let input = try PresetInput(inputPath, setup: setup, strict: args.flag("--strict"))
         let preset = try input.select(args.value("--preset"), command: command)
@@ -91,10 +93,7 @@ enum RenderCommand {
         do {
             mixer = try PresetMixer(preset: preset, settings: options.settings, range: options.range)
         } catch {
-            switch error {
-            case .badSettings(let why): throw CommandFailure(.usage, "\(command): \(why)")
-            case .audio(let e): throw CommandFailure(.dataError, "pulsar: error: \(inputPath): audio \(e)")
-            }
+            throw CommandFailure(error, input: inputPath, command: command, fromCommandLine: true)
         }
 
         // A bar only when it is worth watching: more than ten minutes of output.
@@ -107,7 +106,7 @@ enum RenderCommand {
             report = try WAVExporter(format: format).export(mixer, to: output) { bar.update($0) }
         } catch {
             bar.finish()
-            throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
+            throw CommandFailure(error, input: inputPath)
         }
         bar.finish()
         if !setup.quiet {

@@ -9,8 +9,11 @@ import PulsarEngine
 enum ReplayRender {
     static func run(log path: String, output: String, format: SampleFormat, quiet: Bool) throws(CommandFailure) {
         let command = "pulsar render"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(.noInput, "pulsar: error: \(path): cannot read the event log")
+        let data: [UInt8]
+        do {
+            data = try InputFile.read(path, limit: EngineLog.maximumSize)
+        } catch {
+            throw CommandFailure(error.reason.isTooLarge ? .dataError : .noInput, "pulsar: error: \(error)")
         }
         let parsed: (header: EngineLog.Header, events: [EngineEvent], playedFrames: FrameIndex)
         do {
@@ -45,19 +48,22 @@ enum ReplayRender {
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(path): a logged mix change does not build a mixer: \(error)")
         }
-        let stream: [Float]
-        do {
-            stream = try replay.deviceStream(frames: Int(parsed.playedFrames), renderer: renderer)
-        } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(h.input): audio \(error)")
+        guard parsed.playedFrames <= FrameIndex(rate.hertz) * 86_400 else {
+            throw CommandFailure(.dataError, "pulsar: error: \(path): \"playedFrames\" \(parsed.playedFrames) is beyond 24 h at \(rate) [too-long]")
         }
         let channels = mixer.channelCount
         InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }
+        // Block by block: memory stays one block however long the play was.
+        var cursor = Replay.Cursor()
         do {
-            _ = try WAVExporter(format: format).export(stream, to: output, sampleRate: rate, channels: channels)
+            _ = try WAVExporter(format: format).export(to: output, sampleRate: rate, channels: channels,
+                                                       frames: parsed.playedFrames) { block, _ throws(AudioFileError) in
+                try replay.render(into: block, cursor: &cursor, renderer: renderer)
+                return 0
+            }
         } catch {
-            throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
+            throw CommandFailure(error, input: h.input)
         }
         if !quiet {
             Console.error("wrote \(output): \(parsed.playedFrames) frames × \(channels) channels replayed from \(path)")

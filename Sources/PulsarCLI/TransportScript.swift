@@ -1,4 +1,5 @@
 import Foundation
+import PulsarCore
 
 /// A transport script: one command a line, `at <ms since start> <command> [args]`, `#` comments,
 /// times that never go back. A bad line is a usage error naming the file and line.
@@ -28,6 +29,9 @@ struct TransportScript {
 
     var lines: [Line]
 
+    /// Largest script read (64 MiB: over a million lines).
+    static let maximumSize = 64 << 20
+
     static let grammar = "play [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G"
 
     init(lines: [Line]) {
@@ -35,8 +39,11 @@ struct TransportScript {
     }
 
     init(contentsOf path: String) throws(CommandFailure) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(.noInput, "pulsar: error: \(path): cannot read the script")
+        let data: [UInt8]
+        do {
+            data = try InputFile.read(path, limit: Self.maximumSize)
+        } catch {
+            throw CommandFailure(error.reason.isTooLarge ? .dataError : .noInput, "pulsar: error: \(error)")
         }
         try self.init(text: String(decoding: data, as: UTF8.self), name: path)
     }
@@ -50,11 +57,19 @@ struct TransportScript {
             let words = body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             if words.isEmpty { continue }
             let bad = { (why: String) in CommandFailure(.dataError, "pulsar: error: \(name):\(i + 1): \(why)") }
-            guard words.count >= 3, words[0] == "at", let at = Double(words[1]), at.isFinite, at >= 0 else {
+            guard words.count >= 3, words[0] == "at", let number = Double(words[1]) else {
                 throw bad("expected 'at <ms> <command> [args]'")
             }
+            let at: Double
+            do {
+                at = try Limits.milliseconds(number, "at")
+            } catch {
+                throw bad(error.description)
+            }
             let command = try Self.command(Array(words[2...]), bad: bad)
-            if let last = lines.last, at < last.at { throw bad("times must not go back (\(words[1]) after \(last.at))") }
+            if let last = lines.last, at < last.at {
+                throw bad("times must not go back (\(JSONWriter.format(at)) after \(JSONWriter.format(last.at)))")
+            }
             lines.append(Line(at: at, command: command, line: i + 1))
         }
     }
@@ -62,9 +77,14 @@ struct TransportScript {
     private static func command(_ words: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> Command {
         let name = words[0]
         let args = Array(words.dropFirst())
-        func number(_ what: String) throws(CommandFailure) -> Double {
-            guard args.count == 1, let v = Double(args[0]), v.isFinite else { throw bad("'\(name)' needs \(what)") }
-            return v
+        /// The one argument, a time in ms within `Limits` (negative only when `signed`).
+        func milliseconds(_ what: String, signed: Bool = false) throws(CommandFailure) -> Double {
+            guard args.count == 1, let v = Double(args[0]) else { throw bad("'\(name)' needs \(what)") }
+            do {
+                return try Limits.milliseconds(v, name, signed: signed)
+            } catch {
+                throw bad(error.description)
+            }
         }
         switch name {
         case "pause", "resume", "stop":
@@ -72,17 +92,23 @@ struct TransportScript {
             return name == "pause" ? .pause : name == "resume" ? .resume : .stop
         case "play":
             if args.isEmpty { return .play(nil) }
-            return .play(try number("at most a time in ms"))
+            return .play(try milliseconds("at most a time in ms"))
         case "seek":
-            return .seek(try number("a time in ms"))
+            return .seek(try milliseconds("a time in ms"))
         case "offset":
-            return .offset(try number("a haptic offset in ms"))
+            return .offset(try milliseconds("a haptic offset in ms", signed: true))
         case "haptics":
             guard args.count == 1, args[0] == "on" || args[0] == "off" else { throw bad("'haptics' takes on or off") }
             return .haptics(args[0] == "on")
         case "gain":
-            guard args.count == 2, args[0] == "audio" || args[0] == "haptic", let g = Double(args[1]), g.isFinite, g >= 0 else {
-                throw bad("'gain' takes audio or haptic and a gain ≥ 0")
+            guard args.count == 2, args[0] == "audio" || args[0] == "haptic", let v = Double(args[1]) else {
+                throw bad("'gain' takes audio or haptic and a gain in 0…16")
+            }
+            let g: Double
+            do {
+                g = try Limits.number(v, "gain \(args[0])", in: 0...16)
+            } catch {
+                throw bad(error.description)
             }
             return args[0] == "audio" ? .audioGain(g) : .hapticGain(g)
         case "loop":
@@ -101,7 +127,7 @@ struct TransportScript {
                 return .loop(n, reverse: reverse)
             }
         default:
-            throw bad("unknown command '\(name)' (\(grammar))")
+            throw bad("unknown command '\(MessageText.excerpt(name))' (\(grammar))")
         }
     }
 }

@@ -77,19 +77,18 @@ enum ViewCommand {
             .init(names: ["--time-unit"], takesValue: true), .init(names: ["--display-latency"], takesValue: true),
         ], command: command)
         let inputPath = try args.singleInput(command: command)
+        try Arguments.refuseOverwriting([args.value("--screenshot"), args.value("--frame-stats")], inputs: [inputPath], command: command)
         let setup = try RenderSetup(args, command: command)
         let choice = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
         let (period, buffer) = try choice.periodAndBuffer(args, command: command)
         let mode = try CanvasOptions.contentMode(args, command: command)
         let size = try CanvasOptions.size(args, command: command)
         let screenshot = args.value("--screenshot")
-        let at = try args.number("--at", command: command)
+        let at = try args.milliseconds("--at", command: command)
         if screenshot != nil, at == nil { throw CommandFailure(.usage, "\(command): --screenshot needs --at MS") }
         if screenshot == nil, at != nil { throw CommandFailure(.usage, "\(command): --at goes with --screenshot OUT.png") }
-        if let at, !(at >= 0) { throw CommandFailure(.usage, "\(command): --at takes a time in ms ≥ 0") }
-        let displayLatency = try args.number("--display-latency", command: command) ?? 0
-        guard displayLatency >= 0, displayLatency <= 500 else { throw CommandFailure(.usage, "\(command): --display-latency is in ms, 0…500") }
-        let exitAfter = try args.number("--exit-after", command: command)
+        let displayLatency = try args.number("--display-latency", in: 0...500, command: command) ?? 0
+        let exitAfter = try args.number("--exit-after", in: 0...86_400, command: command)
         if let exitAfter, !(exitAfter > 0) { throw CommandFailure(.usage, "\(command): --exit-after takes seconds > 0") }
         if let screenshot, !screenshot.lowercased().hasSuffix(".png") {
             throw CommandFailure(.usage, "\(command): --screenshot writes a PNG: give a name ending in .png, not '\(screenshot)'")
@@ -149,9 +148,9 @@ enum ViewCommand {
         }
         if let path = args.value("--frame-stats") {
             do {
-                try Data(outcome.stats.json.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try OutputFile.write(Array(outcome.stats.json.utf8), to: path)
             } catch {
-                throw CommandFailure(.ioError, "pulsar: error: cannot write \(path): \(error.localizedDescription)")
+                throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
             }
         }
         if !setup.quiet {
@@ -235,7 +234,7 @@ enum ViewCommand {
             return Prepared(title: isBundle ? "\(URL(fileURLWithPath: path).lastPathComponent), preset \(preset.id)" : URL(fileURLWithPath: path).lastPathComponent,
                             presetIDs: ids, presetIndex: ids.firstIndex(of: preset.id) ?? 0, mixer: mixer, pattern: preset.pattern, animation: animation, resourcePath: resourcePath)
         } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(path): \(error)")
+            throw CommandFailure(error, input: path, command: command, fromCommandLine: true)
         }
     }
 
@@ -261,8 +260,8 @@ enum ViewCommand {
     static func isLottie(_ path: String) -> Bool {
         let lower = path.lowercased()
         if lower.hasSuffix(".lottie") { return true }
-        guard lower.hasSuffix(".json"), let data = FileManager.default.contents(atPath: path),
-              let value = try? JSONParser().parse(Array(data)) else { return false }
+        guard lower.hasSuffix(".json"), let data = try? InputFile.read(path, limit: LottieLimits.maximumFileSize),
+              let value = try? JSONParser().parse(data) else { return false }
         return value["layers"] != nil && value["fr"] != nil
     }
 }

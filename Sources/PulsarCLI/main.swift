@@ -35,6 +35,18 @@ let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> 
     "view": (ViewCommand.help, ViewCommand.run),
 ]
 
+// Arguments are file names and values as bytes; Swift's decoding would turn invalid UTF-8 into
+// U+FFFD and a file name into one that does not exist. Say so instead.
+for index in 1..<Int(CommandLine.argc) {
+    guard let raw = CommandLine.unsafeArgv[index] else { continue }
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
+    if String(validating: bytes, as: UTF8.self) == nil {
+        let shown = bytes.prefix(80).map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+        Console.error("pulsar: error: argument \(index) is not valid UTF-8 (\(shown)): names and values must be UTF-8 [not-utf8]")
+        exit(ExitCode.usage.rawValue)
+    }
+}
+
 var words = Array(CommandLine.arguments.dropFirst())
 guard let name = words.first else {
     Console.error(usage)

@@ -1,4 +1,5 @@
 import Foundation
+import PulsarCore
 
 /// A Lottie animation: its timing, size, markers and the layer tree that keypaths address,
 /// read from a `.json` file or from the first animation of a `.lottie` (dotLottie) archive.
@@ -107,23 +108,14 @@ public struct LottieAnimation: Sendable {
     // MARK: Files
 
     private static func readFile(_ path: String) throws(LottieError) -> [UInt8] {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR {
-                throw LottieError(.notFound, file: path, message: "no such file")
+        do {
+            return try InputFile.read(path, limit: LottieLimits.maximumFileSize)
+        } catch {
+            switch error.reason {
+            case .missing: throw LottieError(.notFound, file: path, message: "no such file")
+            case .tooLarge: throw LottieError(.tooLarge, file: path, message: error.message)
+            case .directory, .special, .unreadable: throw LottieError(.unreadable, file: path, message: error.message)
             }
-            throw LottieError(.unreadable, file: path, message: String(cString: strerror(errno)))
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw LottieError(.unreadable, file: path, message: "not a regular file")
-        }
-        guard info.st_size <= LottieLimits.maximumFileSize else {
-            throw LottieError(.tooLarge, file: path,
-                              message: "\(info.st_size) bytes, more than the limit of \(LottieLimits.maximumFileSize)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LottieError(.unreadable, file: path, message: "the file cannot be read")
-        }
-        return [UInt8](data)
     }
 }

@@ -1,3 +1,5 @@
+import PulsarCore
+import PulsarLottie
 /// How a composition is placed on a canvas of another size or aspect ratio.
 public enum LottieContentMode: String, Sendable, CaseIterable {
     /// Uniform scale so the whole composition shows, centred; the uncovered bands are transparent.
@@ -72,6 +74,7 @@ public final class LottieRenderer {
         guard width > 0, height > 0 else {
             throw RlottieError.invalidRenderTarget(width: width, height: height, bytesPerRow: width * 4, bufferCount: 0)
         }
+        try Self.checkSize(width, height)
         var canvas = ARGB32Image(width: width, height: height)
         try render(frame: frame, into: &canvas, contentMode: contentMode)
         return canvas
@@ -85,6 +88,7 @@ public final class LottieRenderer {
         guard cw > 0, ch > 0 else {
             throw RlottieError.invalidRenderTarget(width: cw, height: ch, bytesPerRow: cw * 4, bufferCount: 0)
         }
+        try Self.checkSize(cw, ch)
         if contentMode == .aspectFit {
             // rlottie clears the whole buffer before drawing (checked: a pre-filled canvas comes
             // back transparent outside the composition).
@@ -97,8 +101,13 @@ public final class LottieRenderer {
         // fit (the smaller of the two scales) is set by the canvas side and no edge is left bare.
         let cover = LottiePlacement(compositionWidth: animation.width, compositionHeight: animation.height,
                                     canvasWidth: cw, canvasHeight: ch, mode: .aspectFill)
-        let rw = max(cw, Int((cover.width - 1e-6).rounded(.up)))
-        let rh = max(ch, Int((cover.height - 1e-6).rounded(.up)))
+        let coverWidth = (cover.width - 1e-6).rounded(.up), coverHeight = (cover.height - 1e-6).rounded(.up)
+        guard coverWidth * coverHeight <= Double(LottieLimits.maximumCanvasPixels) else {
+            throw RlottieError.renderTargetTooLarge(width: Int(FrameIndex(saturating: coverWidth)),
+                                                    height: Int(FrameIndex(saturating: coverHeight)))
+        }
+        let rw = max(cw, Int(coverWidth))
+        let rh = max(ch, Int(coverHeight))
         if scratch.count != rw * rh {
             scratch = [UInt32](repeating: 0, count: rw * rh)
         }
@@ -115,6 +124,14 @@ public final class LottieRenderer {
         } else {
             Self.boxResample(scratch, width: rw, height: rh, compositionWidth: animation.width,
                              compositionHeight: animation.height, into: &canvas.pixels, width: cw, height: ch)
+        }
+    }
+
+    /// A render target within `LottieLimits` (sides and pixel count), or `renderTargetTooLarge`.
+    public static func checkSize(_ width: Int, _ height: Int) throws(RlottieError) {
+        let side = LottieLimits.maximumCanvasSide
+        guard width <= side, height <= side, width * height <= LottieLimits.maximumCanvasPixels else {
+            throw .renderTargetTooLarge(width: width, height: height)
         }
     }
 

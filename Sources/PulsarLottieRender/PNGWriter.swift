@@ -1,5 +1,6 @@
 import CPNG
 import Foundation
+import PulsarCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -130,38 +131,12 @@ public enum PNGWriter {
         return text.isEmpty ? "libpng reported no message" : text
     }
 
-    /// Writes `bytes` to a new temporary sibling of `path`, flushes it and renames it over `path`.
+    /// Writes `bytes` all or nothing through a flushed temporary sibling (`OutputFile.write`).
     private static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        func failure(_ what: String) -> PNGError {
-            .writeFailed(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
+        do {
+            try OutputFile.write(bytes, to: path)
+        } catch {
+            throw PNGError.writeFailed(path: path, reason: error.message)
         }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot create a temporary file in \(folder)") }
-        var done = false
-        defer {
-            if !done { unlink(temporary) }
-        }
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let error = failure("write")
-                close(fd)
-                throw error
-            }
-            offset += count
-        }
-        guard fsync(fd) == 0 else {
-            let error = failure("fsync")
-            close(fd)
-            throw error
-        }
-        guard close(fd) == 0 else { throw failure("close") }
-        guard rename(temporary, path) == 0 else { throw failure("rename") }
-        done = true
     }
 }

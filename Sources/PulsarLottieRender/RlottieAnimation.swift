@@ -24,6 +24,9 @@ public enum RlottieError: Error, Equatable, CustomStringConvertible {
     case emptyComposition(source: String)
     /// A render size or row stride that cannot describe the buffer.
     case invalidRenderTarget(width: Int, height: Int, bytesPerRow: Int, bufferCount: Int)
+    /// A render target (or the covering render behind a fill) beyond `LottieLimits`'
+    /// `maximumCanvasSide` or `maximumCanvasPixels`.
+    case renderTargetTooLarge(width: Int, height: Int)
     /// An override whose value rlottie cannot take for its property: of another type than
     /// `property.valueType`, or outside rlottie's range (rlottie would ignore it silently).
     case invalidProperty(keypath: String, property: RlottieProperty, value: LottieValue, reason: String)
@@ -38,6 +41,9 @@ public enum RlottieError: Error, Equatable, CustomStringConvertible {
             return "the animation \(source) has no size or no frames"
         case let .invalidRenderTarget(width, height, bytesPerRow, count):
             return "cannot render \(width)×\(height) with \(bytesPerRow) bytes per row into \(count) pixels"
+        case let .renderTargetTooLarge(width, height):
+            return "cannot render \(width)×\(height): a render target is at most \(LottieLimits.maximumCanvasSide) pixels a side "
+                + "and \(LottieLimits.maximumCanvasPixels) pixels in all [too-large]"
         case let .invalidProperty(keypath, property, value, reason):
             return "override \(property.rawValue) = \(Self.text(of: value)) at '\(keypath)': \(reason)"
         case let .invalidKeypath(keypath):

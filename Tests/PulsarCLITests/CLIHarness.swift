@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// What one run of the `pulsar` executable produced.
@@ -60,6 +63,65 @@ enum CLI {
         return CLIResult(status: process.terminationStatus,
                          stdout: try String(contentsOfFile: outPath, encoding: .utf8),
                          stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+    }
+}
+
+/// What one measured run of `pulsar` used, from the kernel's accounting of the child (`wait4`).
+struct CLIUsage {
+    var result: CLIResult
+    /// Largest resident set, in bytes.
+    var maxResidentBytes: Int
+    /// User plus system CPU time, in seconds: what the run cost, whatever else loads the machine.
+    var cpuSeconds: Double
+    /// Whether it had to be killed (still running after `CLI.hangLimit` of wall time).
+    var killed: Bool
+}
+
+extension CLI {
+    /// Wall time after which a measured run is killed and reported as a hang (a safety net so a
+    /// hang fails one test instead of stopping the suite; the assertions use CPU time).
+    static let hangLimit: Double = 60
+
+    /// Runs `pulsar arguments` (stdin /dev/null, output to files) and reports its resource use
+    /// as well as its result.
+    static func runMeasured(_ arguments: [String],
+                            sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIUsage {
+        let executable = try #require(executable, "the pulsar executable is not built", sourceLocation: sourceLocation)
+        let scratch = try TempDir()
+        defer { scratch.remove() }
+        let outPath = scratch.path + "/stdout", errPath = scratch.path + "/stderr"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        try #require(spawned == 0, "posix_spawn failed: \(spawned)", sourceLocation: sourceLocation)
+        var status: Int32 = 0
+        var usage = rusage()
+        var killed = false
+        let start = Date()
+        while true {
+            let r = wait4(pid, &status, WNOHANG, &usage)
+            if r == pid { break }
+            if r < 0 && errno != EINTR { break }
+            if Date().timeIntervalSince(start) > hangLimit, !killed {
+                kill(pid, SIGKILL)
+                killed = true
+            }
+            usleep(2000)
+        }
+        let exited = (status & 0x7f) == 0
+        let code = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let result = CLIResult(status: code, stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                               stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return CLIUsage(result: result, maxResidentBytes: usage.ru_maxrss * 1024, cpuSeconds: cpu, killed: killed)
     }
 }
 

@@ -2,7 +2,8 @@ import Foundation
 import PulsarCore
 
 /// Writes a render to a WAV file all or nothing: the samples go to a hidden temporary file next
-/// to the destination, which is renamed into place only when complete, and removed on any failure.
+/// to the destination, which is put in place only when complete (`OutputFile.commit`: renamed, or
+/// copied into a device or FIFO such as `/dev/null`), and removed on any failure.
 ///
 /// Thread rules: call from any thread except the real-time one; `export` blocks until done. The
 /// progress callback runs on the calling thread.
@@ -33,10 +34,22 @@ public struct WAVExporter: Sendable {
                        source: (UnsafeMutableBufferPointer<Float>, FrameIndex) throws(AudioFileError) -> Int) throws(AudioFileError) -> Report {
         let temporary = Self.temporaryPath(for: path)
         var report = Report(frames: frames, channels: channels, limitedSamples: 0, peak: 0)
+        /// `body`, its failure marked as the output's.
+        func writing<T>(_ body: () throws(AudioFileError) -> T) throws(AudioFileError) -> T {
+            do {
+                return try body()
+            } catch {
+                var e = error
+                e.side = .output
+                throw e
+            }
+        }
         do throws(AudioFileError) {
             let dataBytes = Int64(frames) * Int64(channels) * Int64(format.bytesPerSample)
-            let file = try SoundFile(writing: temporary, sampleRate: sampleRate.hertz, channels: channels, format: format,
-                                     large: dataBytes > Self.largestRIFFData)
+            let file = try writing { () throws(AudioFileError) in
+                try SoundFile(writing: temporary, sampleRate: sampleRate.hertz, channels: channels, format: format,
+                              large: dataBytes > Self.largestRIFFData)
+            }
             let whole = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames * channels)
             defer { whole.deallocate() }
             var position: FrameIndex = 0
@@ -45,13 +58,15 @@ public struct WAVExporter: Sendable {
                 let block = UnsafeMutableBufferPointer(rebasing: whole[0..<(n * channels)])
                 report.limitedSamples += try source(block, position)
                 report.peak = max(report.peak, Self.peak(block))
-                try file.write(UnsafeBufferPointer(block))
+                try writing { () throws(AudioFileError) in try file.write(UnsafeBufferPointer(block)) }
                 position += FrameIndex(n)
                 progress?(Double(position) / Double(frames))
             }
-            try file.close()
-            guard rename(temporary, path) == 0 else {
-                throw AudioFileError(path: path, message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
+            try writing { () throws(AudioFileError) in try file.close() }
+            do {
+                try OutputFile.commit(temporary, to: path)
+            } catch {
+                throw AudioFileError(path: path, message: error.message, side: .output)
             }
         } catch {
             unlink(temporary)
@@ -82,11 +97,7 @@ public struct WAVExporter: Sendable {
     public static let largestRIFFData: Int64 = 0xFFFF_0000
 
     /// The hidden sibling a file is written to before it is renamed to `path`.
-    public static func temporaryPath(for path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        return "\(directory)/.\(url.lastPathComponent).partial-\(getpid())"
-    }
+    public static func temporaryPath(for path: String) -> String { OutputFile.temporaryPath(for: path) }
 
     static func peak(_ block: UnsafeMutableBufferPointer<Float>) -> Float {
         // Magnitudes compared as bit patterns (non-negative floats order like their bits).

@@ -14,11 +14,14 @@ import PulsarCore
 public final class PresetMixer {
     public enum SetupError: Error, CustomStringConvertible, Sendable {
         case badSettings(String)
+        /// A time, duration, gain or loop total outside `Limits`.
+        case outOfRange(RangeError)
         case audio(AudioFileError)
 
         public var description: String {
             switch self {
             case .badSettings(let why): return why
+            case .outOfRange(let error): return error.description
             case .audio(let e): return e.description
             }
         }
@@ -74,8 +77,12 @@ public final class PresetMixer {
         var track: AudioTrack?
         var audioEnd: Double?
         if let audio = preset.audio {
-            let offset = settings.audioOffset ?? audio.offset
-            guard offset.isFinite else { throw .badSettings("the audio offset must be finite") }
+            let offset: Double
+            do {
+                offset = try Limits.milliseconds(settings.audioOffset ?? audio.offset, "the audio offset", signed: true)
+            } catch {
+                throw .outOfRange(error)
+            }
             do {
                 let stream = try AudioStream(bytes: audio.bytes, name: audio.source, outputRate: rate,
                                              channels: max(layout.audioChannelsNeeded, 1))
@@ -126,7 +133,11 @@ public final class PresetMixer {
         self.audioEnd = audioEnd
         let rate = settings.sampleRate
         audioGain = Float((preset.audio?.volume ?? 1) * settings.audioGain)
-        guard settings.audioGain.isFinite, settings.audioGain >= 0 else { throw .badSettings("the audio gain must be 0 or more") }
+        do {
+            try Self.checkLimits(settings: settings, range: range)
+        } catch {
+            throw .outOfRange(error)
+        }
 
         let resolved = DurationRule.resolve(explicit: range.duration, preset: preset,
                                             patternEnd: rate.milliseconds(atFrame: forward.frameCount), audioEnd: audioEnd)
@@ -148,8 +159,14 @@ public final class PresetMixer {
         } catch {
             throw .badSettings(error.description)
         }
+        if timeline.loopCount != PlaybackTimeline.endless {
+            let total = rate.milliseconds(atFrame: timeline.segmentEnd - timeline.segmentStart) * Double(timeline.loopCount)
+            guard total <= Limits.maximumMilliseconds else {
+                throw .outOfRange(RangeError("the loops' total (\(timeline.loopCount) × \(JSONWriter.format(to - from)) ms)", total, .tooLong,
+                                             "is beyond the 24 h limit (\(JSONWriter.format(Limits.maximumMilliseconds)) ms)"))
+            }
+        }
 
-        guard settings.hapticOffset.isFinite else { throw .badSettings("the haptic offset must be finite") }
         hapticShift = rate.nearestFrame(atMilliseconds: settings.hapticOffset)
         if timeline.runsBackwards(iteration: 0) || (timeline.loopCount > 1 && timeline.runsBackwards(iteration: 1)) {
             // Backward iteration frame j must sound the haptic track at content time `to − j`,
@@ -170,6 +187,15 @@ public final class PresetMixer {
         hapticBuffer = .allocate(capacity: Self.blockFrames)
         audioBuffer = .allocate(capacity: Self.blockFrames * 2)
         channelBuffer = .allocate(capacity: Self.blockFrames)
+    }
+
+    /// The settings and range numbers a caller gave, against `Limits`.
+    private static func checkLimits(settings: MixSettings, range: PlaybackRange) throws(RangeError) {
+        _ = try Limits.number(settings.audioGain, "the audio gain", in: 0...16)
+        _ = try Limits.milliseconds(settings.hapticOffset, "the haptic offset", signed: true)
+        if let v = range.duration { _ = try Limits.milliseconds(v, "the duration") }
+        if let v = range.from { _ = try Limits.milliseconds(v, "--from") }
+        if let v = range.to { _ = try Limits.milliseconds(v, "--to") }
     }
 
     deinit {

@@ -36,33 +36,20 @@ public struct PatternLoader: Sendable {
 
     /// Loads `path`, choosing the format by extension and then by content.
     public func load(contentsOf path: String) throws(PatternDiagnostic) -> LoadedPattern {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw PatternDiagnostic(.error, .missingInput, file: path, message: "no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw PatternDiagnostic(.error, .missingInput, file: path, message: "is a directory, not a pattern file")
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= maximumFileSize else {
-            throw PatternDiagnostic(.error, .fileTooLarge, file: path,
-                                    message: "file is \(size) bytes, more than the limit of \(maximumFileSize) bytes (64 MiB)")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PatternDiagnostic(.error, .unreadable, file: path, message: "cannot open the file for reading")
-        }
-        defer { try? handle.close() }
-        // Read at most one byte past the limit so a file that grew after the check is still refused.
-        var bytes: [UInt8] = []
+        let bytes: [UInt8]
         do {
-            while bytes.count <= maximumFileSize, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                bytes.append(contentsOf: chunk)
-            }
+            bytes = try InputFile.read(path, limit: maximumFileSize)
         } catch {
-            throw PatternDiagnostic(.error, .unreadable, file: path, message: "read failed: \(error.localizedDescription)")
-        }
-        guard bytes.count <= maximumFileSize else {
-            throw PatternDiagnostic(.error, .fileTooLarge, file: path, message: "file is larger than the limit of \(maximumFileSize) bytes (64 MiB)")
+            switch error.reason {
+            case .missing:
+                throw PatternDiagnostic(.error, .missingInput, file: path, message: "no such file")
+            case .directory:
+                throw PatternDiagnostic(.error, .missingInput, file: path, message: "is a directory, not a pattern file")
+            case .tooLarge:
+                throw PatternDiagnostic(.error, .fileTooLarge, file: path, message: error.message + " (64 MiB)")
+            case .special, .unreadable:
+                throw PatternDiagnostic(.error, .unreadable, file: path, message: error.message)
+            }
         }
         return try decode(bytes, file: path, format: PatternFormat.forPath(path))
     }

@@ -26,9 +26,9 @@ public enum PatternWriter {
             throw WriteError(path: path, message: error.description)
         }
         do {
-            try Data(body.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try OutputFile.write(Array(body.utf8), to: path)
         } catch {
-            throw WriteError(path: path, message: "cannot write: \(error.localizedDescription)")
+            throw WriteError(path: path, message: "cannot write: \(error.message)")
         }
     }
 

@@ -2,7 +2,9 @@
 public typealias FrameIndex = Int64
 
 /// A sample rate, and the named conversions between frames and content milliseconds.
-/// Every frame ↔ time conversion in the project goes through these functions.
+/// Every frame ↔ time conversion in the project goes through these functions. They never trap:
+/// a time beyond `Limits` saturates (`FrameIndex(saturating:)`); times from outside are checked
+/// by `Limits` where they enter, so a saturated value never reaches a render.
 ///
 /// A plain value type: safe to use from any thread, including the real-time path.
 public struct SampleRate: Hashable, Sendable, CustomStringConvertible {
@@ -28,16 +30,16 @@ public struct SampleRate: Hashable, Sendable, CustomStringConvertible {
     /// The frame nearest to a time: `round(ms · rate / 1000)`, halves away from zero
     /// (where a transient starts).
     public func nearestFrame(atMilliseconds ms: Double) -> FrameIndex {
-        FrameIndex((ms * Double(hertz) / 1000).rounded())
+        FrameIndex(saturating: (ms * Double(hertz) / 1000).rounded())
     }
 
     /// The first frame at or after a time: `ceil(ms · rate / 1000)` (where a segment starts).
     public func firstFrame(atOrAfterMilliseconds ms: Double) -> FrameIndex {
-        FrameIndex((ms * Double(hertz) / 1000).rounded(.up))
+        FrameIndex(saturating: (ms * Double(hertz) / 1000).rounded(.up))
     }
 
     /// Whole frames in a duration, rounded to nearest.
     public func frameCount(forSeconds seconds: Double) -> FrameIndex {
-        FrameIndex((seconds * Double(hertz)).rounded())
+        FrameIndex(saturating: (seconds * Double(hertz)).rounded())
     }
 }

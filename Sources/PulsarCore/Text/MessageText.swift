@@ -22,6 +22,16 @@ public enum MessageText {
         return out
     }
 
+    /// Input echoed in a message: on one line, and cut after `limit` characters with the count
+    /// of the rest (`unknown command 'xxxx… (19 999 920 more characters)'`), so hostile input
+    /// cannot make a message long.
+    public static func excerpt(_ text: String, limit: Int = 80) -> String {
+        guard text.utf8.count > limit else { return oneLine(text) }
+        let head = text.prefix(limit)
+        let rest = text.count - head.count
+        return rest > 0 ? "\(oneLine(String(head)))… (\(rest) more characters)" : oneLine(text)
+    }
+
     /// A name quoted for a message: `"name"` with control characters escaped.
     public static func quoted(_ name: String) -> String { "\"\(oneLine(name))\"" }
 }

@@ -10,6 +10,9 @@ import PulsarCore
 ///
 /// Thread rules: plain values and pure functions; build and parse off the real-time thread.
 public enum EngineLog {
+    /// Largest log read (256 MiB).
+    public static let maximumSize = 256 << 20
+
     /// What the mixer was built from.
     public struct Header: Hashable, Sendable {
         public var input: String
@@ -90,7 +93,9 @@ public enum EngineLog {
     private static func loopCount(_ value: JSONValue, _ line: Int) throws -> Int {
         if value["loopCount"]?.string == "forever" { return PlaybackTimeline.endless }
         let n = try number(value, line, "loopCount")
-        guard n >= 1, n < 1e15, n == n.rounded() else { throw ParseError(line: line, message: "\"loopCount\" must be a whole number ≥ 1 or \"forever\"") }
+        guard n >= 1, n <= 1_000_000, n == n.rounded() else {
+            throw ParseError(line: line, message: "\"loopCount\" must be a whole number in 1…1000000 or \"forever\"")
+        }
         return Int(n)
     }
 
@@ -105,13 +110,14 @@ public enum EngineLog {
     }
 
     private static func mixChange(_ value: JSONValue, _ line: Int) throws -> MixChange {
-        let generation = try frame(value, line, "generation")
-        guard generation >= 1 else { throw ParseError(line: line, message: "a mix generation must be 1 or more") }
-        return MixChange(generation: Int(generation), loopCount: try loopCount(value, line),
-                         reverse: flag(value, "reverse", default: false), from: value["from"]?.number, to: value["to"]?.number,
-                         hapticOffset: try number(value, line, "hapticOffset"),
+        let n = try number(value, line, "generation")
+        let generation = try checked(line) { () throws(RangeError) in try Limits.integer(n, "\"generation\"", in: 1...Int(Int32.max)) }
+        return MixChange(generation: generation, loopCount: try loopCount(value, line),
+                         reverse: flag(value, "reverse", default: false),
+                         from: try milliseconds(value, line, "from"), to: try milliseconds(value, line, "to"),
+                         hapticOffset: try milliseconds(value, line, "hapticOffset", signed: true, required: true)!,
                          hapticsEnabled: flag(value, "hapticsEnabled", default: true),
-                         audioGain: try number(value, line, "audioGain"), hapticGain: try number(value, line, "hapticGain"),
+                         audioGain: try gain(value, line, "audioGain"), hapticGain: try gain(value, line, "hapticGain"),
                          startsBackwards: flag(value, "startsBackwards", default: false))
     }
 
@@ -124,10 +130,41 @@ public enum EngineLog {
         return n
     }
 
+    /// `body`'s value, its `RangeError` a `ParseError` at `line`.
+    private static func checked<T>(_ line: Int, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as RangeError {
+            throw ParseError(line: line, message: error.description)
+        }
+    }
+
+    /// A frame index (stream or timeline): a whole number in 0…`Limits.maximumFrames`.
     private static func frame(_ value: JSONValue, _ line: Int, _ key: String) throws -> FrameIndex {
         let n = try number(value, line, key)
-        guard n == n.rounded(), abs(n) < 1e15 else { throw ParseError(line: line, message: "\"\(key)\" is not a frame index") }
-        return FrameIndex(n)
+        return FrameIndex(try checked(line) { () throws(RangeError) in try Limits.integer(n, "\"\(key)\"", in: 0...Int(Limits.maximumFrames)) })
+    }
+
+    /// A monotonic time in nanoseconds: a whole number in 0…2⁶².
+    private static func nanoseconds(_ value: JSONValue, _ line: Int, _ key: String) throws -> MonotonicTime {
+        let n = try number(value, line, key)
+        return MonotonicTime(nanoseconds: Int64(try checked(line) { () throws(RangeError) in try Limits.integer(n, "\"\(key)\"", in: 0...(1 << 62)) }))
+    }
+
+    /// A time in ms within `Limits`; nil when absent or null unless `required`.
+    private static func milliseconds(_ value: JSONValue, _ line: Int, _ key: String, signed: Bool = false,
+                                     required: Bool = false) throws -> Double? {
+        guard let n = value[key]?.number else {
+            if required { throw ParseError(line: line, message: "missing number \"\(key)\"") }
+            return nil
+        }
+        return try checked(line) { () throws(RangeError) in try Limits.milliseconds(n, "\"\(key)\"", signed: signed) }
+    }
+
+    /// A gain in 0…16.
+    private static func gain(_ value: JSONValue, _ line: Int, _ key: String) throws -> Double {
+        let n = try number(value, line, key)
+        return try checked(line) { () throws(RangeError) in try Limits.number(n, "\"\(key)\"", in: 0...16) }
     }
 
     private static func command(_ name: String, _ argument: FrameIndex?) -> TransportCommand? {
@@ -196,17 +233,17 @@ public enum EngineLog {
             guard let input = value["input"]?.string, let layout = value["layout"]?.string, let profile = value["profile"]?.string else {
                 throw ParseError(line: number, message: "the header needs input, layout and profile")
             }
-            let rate = try Self.number(value, number, "sampleRate")
-            let gain = try Self.number(value, number, "gain")
-            let audioGain = try Self.number(value, number, "audioGain")
-            let hapticOffset = try Self.number(value, number, "hapticOffset")
+            let rateValue = try Self.number(value, number, "sampleRate")
+            let rate = try checked(number) { () throws(RangeError) in try Limits.integer(rateValue, "\"sampleRate\"", in: SampleRate.supported) }
             let loops = try loopCount(value, number)
-            return .header(Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: Int(rate),
-                                  profile: profile, gain: gain, audioGain: audioGain,
+            return .header(Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: rate,
+                                  profile: profile, gain: try gain(value, number, "gain"), audioGain: try gain(value, number, "audioGain"),
                                   hapticsEnabled: flag(value, "hapticsEnabled", default: true),
-                                  hapticOffset: hapticOffset, audioOffset: value["audioOffset"]?.number, loopCount: loops,
+                                  hapticOffset: try milliseconds(value, number, "hapticOffset", signed: true, required: true)!,
+                                  audioOffset: try milliseconds(value, number, "audioOffset", signed: true), loopCount: loops,
                                   reverse: flag(value, "reverse", default: false),
-                                  from: value["from"]?.number, to: value["to"]?.number, duration: value["duration"]?.number,
+                                  from: try milliseconds(value, number, "from"), to: try milliseconds(value, number, "to"),
+                                  duration: try milliseconds(value, number, "duration"),
                                   startsBackwards: flag(value, "startsBackwards", default: false)))
         }
         if kind == "command" {
@@ -215,8 +252,7 @@ public enum EngineLog {
         if kind == "underrun" {
             let from = try frame(value, number, "lostFrom")
             let to = try frame(value, number, "lostTo")
-            let time = try Self.number(value, number, "timeNs")
-            return .event(.underrun(lostFrom: from, lostTo: to, time: MonotonicTime(nanoseconds: Int64(time))))
+            return .event(.underrun(lostFrom: from, lostTo: to, time: try nanoseconds(value, number, "timeNs")))
         }
         if kind == "completion" {
             let at = try frame(value, number, "streamFrame")
@@ -231,7 +267,7 @@ public enum EngineLog {
     private static func commandEvent(_ value: JSONValue, _ number: Int) throws -> EngineEvent {
         let name = value["name"]?.string ?? ""
         var argument: FrameIndex?
-        if let a = value["argument"]?.number { argument = FrameIndex(a) }
+        if value["argument"]?.number != nil { argument = try frame(value, number, "argument") }
         let command: TransportCommand
         if name == "mix" {
             guard let change = value["change"] else { throw ParseError(line: number, message: "a mix command without \"change\"") }
@@ -243,13 +279,13 @@ public enum EngineLog {
         }
         let stateValue = value["state"] ?? JSONValue(.null)
         let modeName = stateValue["mode"]?.string
-        let tf = try Self.number(stateValue, number, "timelineFrame")
-        let anchor = try Self.number(stateValue, number, "anchor")
+        let tf = try frame(stateValue, number, "timelineFrame")
+        let anchor = try frame(stateValue, number, "anchor")
         guard let mode = mode(modeName) else { throw ParseError(line: number, message: "a bad state") }
-        let request = try Self.number(value, number, "requestTimeNs")
+        let request = try nanoseconds(value, number, "requestTimeNs")
         let effective = try frame(value, number, "effectiveFrame")
-        let mix = stateValue["mix"]?.number ?? 0
-        guard mix >= 0, mix < 1e9, mix == mix.rounded() else { throw ParseError(line: number, message: "a bad mix generation") }
+        let mixValue = stateValue["mix"]?.number ?? 0
+        let mix = try checked(number) { () throws(RangeError) in try Limits.integer(mixValue, "\"mix\"", in: 0...Int(Int32.max)) }
         let ramp: TransportState.Ramp
         switch stateValue["ramp"]?.string {
         case nil, "none"?: ramp = .none
@@ -262,8 +298,8 @@ public enum EngineLog {
         guard rampOffset >= 0, rampOffset < 1e6, rampOffset == rampOffset.rounded() else {
             throw ParseError(line: number, message: "a bad ramp offset")
         }
-        return .command(command, requestTime: MonotonicTime(nanoseconds: Int64(request)), effectiveFrame: effective,
-                        state: TransportState(mode: mode, timelineFrame: FrameIndex(tf), anchor: FrameIndex(anchor), mix: Int(mix), ramp: ramp,
+        return .command(command, requestTime: request, effectiveFrame: effective,
+                        state: TransportState(mode: mode, timelineFrame: tf, anchor: anchor, mix: mix, ramp: ramp,
                                               rampOffset: Int(rampOffset)))
     }
 

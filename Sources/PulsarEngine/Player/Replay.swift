@@ -32,6 +32,23 @@ public struct Replay: Sendable {
         }
         changes.sort { $0.generation < $1.generation }
         states = states.enumerated().sorted { ($0.element.anchor, $0.offset) < ($1.element.anchor, $1.offset) }.map(\.element)
+        // Generations as logged may be any numbers (a log is input): renumber them 1, 2, 3… in
+        // order, so the mixer table is sized by how many changes the log holds. A state naming a
+        // generation no change logged keeps the mixer before it, as a live table does.
+        let logged = changes.map(\.generation)
+        for i in changes.indices { changes[i].generation = i + 1 }
+        for i in states.indices { states[i].mix = Self.denseGeneration(states[i].mix, logged: logged) }
+        lost.sort { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// 1 + the index of the highest logged generation at or below `generation`; 0 below them all.
+    private static func denseGeneration(_ generation: Int, logged: [Int]) -> Int {
+        var lo = 0, hi = logged.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if logged[mid] <= generation { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// The state sounding at stream frame `frame`.
@@ -43,35 +60,51 @@ public struct Replay: Sendable {
 
     /// A renderer holding `base` as generation 0 and every logged mix change rebuilt from it.
     public func renderer(base: PresetMixer) throws(PresetMixer.SetupError) -> TransportRenderer {
-        let table = MixerTable(base: base, capacity: (changes.last?.generation ?? 0) + 1)
+        let table = MixerTable(base: base, capacity: changes.count + 1)
         for change in changes {
             table.installForReplay(try base.adjusted(change.adjustment), as: change.generation)
         }
         return TransportRenderer(mixers: table)
     }
 
-    /// The first `deviceFrames` frames the device played, interleaved.
-    public func deviceStream(frames deviceFrames: Int, renderer: TransportRenderer) throws(AudioFileError) -> [Float] {
+    /// Where a block-wise replay has got to: device frames produced and the stream frame next.
+    public struct Cursor: Sendable {
+        public fileprivate(set) var deviceFrame = 0
+        fileprivate var streamFrame: FrameIndex = 0
+        public init() {}
+    }
+
+    /// Renders the next `block.count / channels` frames the device played, interleaved, after
+    /// those `cursor` has produced; memory stays one block whatever the length.
+    public func render(into block: UnsafeMutableBufferPointer<Float>, cursor: inout Cursor,
+                       renderer: TransportRenderer) throws(AudioFileError) {
         let channels = renderer.mixer.channelCount
-        var out = [Float](repeating: 0, count: deviceFrames * channels)
-        var streamFrame: FrameIndex = 0
+        let wanted = block.count / channels
         var produced = 0
-        try out.withUnsafeMutableBufferPointer { (whole: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in
-            while produced < deviceFrames {
-                if let gap = lost.first(where: { $0.contains(streamFrame) }) {
-                    streamFrame = gap.upperBound
-                    continue
-                }
-                // Run until the next state change, the next loss, or the end.
-                var end = streamFrame + FrameIndex(deviceFrames - produced)
-                if let next = states.first(where: { $0.anchor > streamFrame }) { end = min(end, next.anchor) }
-                if let gap = lost.first(where: { $0.lowerBound > streamFrame }) { end = min(end, gap.lowerBound) }
-                let n = Int(end - streamFrame)
-                let block = UnsafeMutableBufferPointer(rebasing: whole[(produced * channels)..<((produced + n) * channels)])
-                try renderer.render(state(atStreamFrame: streamFrame), into: block, fromStreamFrame: streamFrame)
-                produced += n
-                streamFrame = end
+        while produced < wanted {
+            if let gap = lost.first(where: { $0.contains(cursor.streamFrame) }) {
+                cursor.streamFrame = gap.upperBound
+                continue
             }
+            // Run until the next state change, the next loss, or the end.
+            var end = cursor.streamFrame + FrameIndex(wanted - produced)
+            if let next = states.first(where: { $0.anchor > cursor.streamFrame }) { end = min(end, next.anchor) }
+            if let gap = lost.first(where: { $0.lowerBound > cursor.streamFrame }) { end = min(end, gap.lowerBound) }
+            let n = Int(end - cursor.streamFrame)
+            let part = UnsafeMutableBufferPointer(rebasing: block[(produced * channels)..<((produced + n) * channels)])
+            try renderer.render(state(atStreamFrame: cursor.streamFrame), into: part, fromStreamFrame: cursor.streamFrame)
+            produced += n
+            cursor.streamFrame = end
+        }
+        cursor.deviceFrame += produced
+    }
+
+    /// The first `deviceFrames` frames the device played, interleaved, in one array.
+    public func deviceStream(frames deviceFrames: Int, renderer: TransportRenderer) throws(AudioFileError) -> [Float] {
+        var out = [Float](repeating: 0, count: deviceFrames * renderer.mixer.channelCount)
+        var cursor = Cursor()
+        try out.withUnsafeMutableBufferPointer { (whole: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in
+            try render(into: whole, cursor: &cursor, renderer: renderer)
         }
         return out
     }

@@ -40,16 +40,27 @@ struct LottieDocumentReader {
         let op = try number(root, "op")
         let w = try number(root, "w")
         let h = try number(root, "h")
-        guard fr > 0 else {
-            throw fail(.badValue, at: root["fr"]!.offset, path: "$.fr", "the frame rate is \(fr); it must be above 0")
+        guard fr > 0, fr <= LottieLimits.maximumFrameRate else {
+            throw fail(.badValue, at: root["fr"]!.offset, path: "$.fr",
+                       "the frame rate is \(fr); it must be above 0 and at most \(Int(LottieLimits.maximumFrameRate))")
+        }
+        for (key, value) in [("ip", ip), ("op", op)] where abs(value) > LottieLimits.maximumFrameNumber {
+            throw fail(.badValue, at: root[key]!.offset, path: "$." + key,
+                       "the frame \(value) is beyond ±\(Int(LottieLimits.maximumFrameNumber)) (1000 frames a second for 24 h)")
         }
         guard let timing = LottieTiming(frameRate: fr, inPoint: ip, outPoint: op) else {
             throw fail(.badValue, at: root["op"]!.offset, path: "$.op",
                        "the out point \(op) is not after the in point \(ip)")
         }
-        guard w > 0, h > 0 else {
-            throw fail(.badValue, at: root[w > 0 ? "h" : "w"]!.offset, path: w > 0 ? "$.h" : "$.w",
-                       "the size is \(w)×\(h); both must be above 0")
+        guard (op - ip) / fr <= Limits.maximumMilliseconds / 1000 else {
+            throw fail(.badValue, at: root["op"]!.offset, path: "$.op",
+                       "the animation lasts \((op - ip) / fr) s (frames \(ip)…\(op) at \(fr) a second), beyond the 24 h limit")
+        }
+        let side = Double(LottieLimits.maximumCanvasSide)
+        guard w > 0, h > 0, w <= side, h <= side else {
+            let wOK = w > 0 && w <= side
+            throw fail(.badValue, at: root[wOK ? "h" : "w"]!.offset, path: wOK ? "$.h" : "$.w",
+                       "the size is \(w)×\(h); both must be above 0 and at most \(LottieLimits.maximumCanvasSide)")
         }
         guard let layerValues = root["layers"]!.array else {
             throw fail(.wrongType, at: root["layers"]!.offset, path: "$.layers",

@@ -95,6 +95,14 @@ public enum LottieLimits {
     public static let maximumDepth = 64
     /// Most layers plus shape items in the tree with every precomposition expanded.
     public static let maximumNodes = 1_000_000
+    /// Highest frame rate (`fr`), frames a second.
+    public static let maximumFrameRate: Double = 1000
+    /// Largest in or out point (`ip`, `op`), either sign: 1000 frames a second for 24 h.
+    public static let maximumFrameNumber: Double = 86_400_000
+    /// Longest side of a composition (`w`, `h`) and of a render target, in pixels.
+    public static let maximumCanvasSide = 8192
+    /// Most pixels in one render target, scratch buffers included (4096², 64 MiB).
+    public static let maximumCanvasPixels = 4096 * 4096
 }
 
 /// Text helpers for one-line messages.

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Putting a finished output in place. Every writer builds its output in a hidden temporary
+/// file next to the destination and hands it here: a regular destination (or a new one) is
+/// replaced by renaming, all or nothing; a destination that is a device or a FIFO
+/// (`-o /dev/null`, a pipe to another program) is written directly and never replaced.
+///
+/// Any thread except the real-time one.
+public enum OutputFile {
+    /// Why an output could not be put in place.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var path: String
+        public var message: String
+        public var description: String { "\(MessageText.oneLine(path)): \(message)" }
+    }
+
+    /// Whether `path` exists and is a device, a FIFO or a socket: written in place, not replaced.
+    public static func isSpecial(_ path: String) -> Bool {
+        if case .special = InputFile.kind(of: path) { return true }
+        return false
+    }
+
+    /// Moves the finished `temporary` to `path` (rename), or copies it into `path` when that is
+    /// a device or a FIFO and removes it. On failure `temporary` is removed and nothing at
+    /// `path` has changed (a device may have received part of the bytes).
+    public static func commit(_ temporary: String, to path: String) throws(Failure) {
+        defer { unlink(temporary) }
+        switch InputFile.kind(of: path) {
+        case .directory:
+            throw Failure(path: path, message: "is a directory")
+        case .special:
+            try copy(temporary, into: path)
+        case .missing, .regular:
+            guard rename(temporary, path) == 0 else {
+                throw Failure(path: path, message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    private static func copy(_ source: String, into path: String) throws(Failure) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw Failure(path: source, message: String(cString: strerror(errno))) }
+        defer { close(input) }
+        let output = open(path, O_WRONLY | O_CLOEXEC)
+        guard output >= 0 else { throw Failure(path: path, message: "cannot open for writing: \(String(cString: strerror(errno)))") }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: source, message: "read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return }
+            var written = 0
+            while written < n {
+                let m = buffer.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + written, n - written) }
+                if m < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(path: path, message: "write failed: \(String(cString: strerror(errno)))")
+                }
+                written += m
+            }
+        }
+    }
+
+    /// The hidden sibling an output is built in before `commit`: `DIR/.NAME.partial-PID`.
+    public static func temporaryPath(for path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return "\(directory).\(name).partial-\(getpid())"
+    }
+
+    /// Writes `bytes` to `path` all or nothing (a temporary file, then `commit`).
+    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let temporary = temporaryPath(for: path)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(path: path, message: "cannot create \(temporary): \(String(cString: strerror(errno)))") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let why = String(cString: strerror(errno))
+                close(fd)
+                unlink(temporary)
+                throw Failure(path: path, message: "write failed: \(why)")
+            }
+            written += n
+        }
+        fsync(fd)
+        guard close(fd) == 0 else {
+            unlink(temporary)
+            throw Failure(path: path, message: "write failed: \(String(cString: strerror(errno)))")
+        }
+        try commit(temporary, to: path)
+    }
+
+    /// Whether `a` and `b` name the same existing file (same device and inode): an output that
+    /// would overwrite an input.
+    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+}
