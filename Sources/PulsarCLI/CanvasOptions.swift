@@ -1,3 +1,4 @@
+import PulsarCommandLine
 import PulsarCore
 import PulsarLottie
 import PulsarLottieRender

@@ -1,3 +1,4 @@
+import PulsarCommandLine
 import PulsarCore
 
 /// `pulsar convert IN -o OUT`: between pattern formats, chosen by file extension.

@@ -1,3 +1,4 @@
+import PulsarCommandLine
 import PulsarALSA
 import PulsarAudio
 import PulsarCore

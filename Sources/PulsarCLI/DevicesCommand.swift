@@ -1,3 +1,4 @@
+import PulsarCommandLine
 import PulsarALSA
 
 /// `pulsar devices`: the ALSA playback PCMs `--device` can name, with their descriptions.

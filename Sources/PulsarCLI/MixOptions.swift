@@ -1,3 +1,4 @@
+import PulsarCommandLine
 import PulsarAudio
 import PulsarCore
 

@@ -1,3 +1,4 @@
+import PulsarCommandLine
 import Foundation
 import PulsarALSA
 import PulsarAudio

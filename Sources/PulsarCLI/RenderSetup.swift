@@ -1,3 +1,4 @@
+import PulsarCommandLine
 import PulsarCore
 
 /// The options shared by commands that load and render a pattern, turned into library values.

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import PulsarCommandLine
 import Glibc
 #endif
 

@@ -1,5 +1,5 @@
 /// The exit codes of `pulsar`, from BSD's sysexits.h (documented in the README).
-enum ExitCode: Int32 {
+public enum ExitCode: Int32, Sendable {
     case ok = 0
     /// Bad command line: unknown option, missing or malformed value.
     case usage = 64
@@ -16,11 +16,11 @@ enum ExitCode: Int32 {
 }
 
 /// A failure that ends the command with a one-line message and an exit code.
-struct CommandFailure: Error {
-    var code: ExitCode
-    var message: String
+public struct CommandFailure: Error {
+    public var code: ExitCode
+    public var message: String
 
-    init(_ code: ExitCode, _ message: String) {
+    public init(_ code: ExitCode, _ message: String) {
         self.code = code
         self.message = message
     }

@@ -2,20 +2,25 @@ import PulsarCore
 
 /// A small command-line parser: `--name value`, `--name=value`, `-o value`, flags, positionals,
 /// and `--` to end options. Unknown options and missing values are usage errors (exit 64).
-struct Arguments {
-    struct Option {
-        var names: [String]
-        var takesValue: Bool
+public struct Arguments {
+    public struct Option: Sendable {
+        public var names: [String]
+        public var takesValue: Bool
+
+        public init(names: [String], takesValue: Bool) {
+            self.names = names
+            self.takesValue = takesValue
+        }
     }
 
-    private(set) var values: [String: String] = [:]
+    public private(set) var values: [String: String] = [:]
     /// Every value of each option, in order (`values` keeps the last).
-    private(set) var allValues: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
-    private(set) var positionals: [String] = []
+    public private(set) var allValues: [String: [String]] = [:]
+    public private(set) var flags: Set<String> = []
+    public private(set) var positionals: [String] = []
 
     /// Parses `words` against `options`; the key of an option is its first name.
-    init(_ words: [String], options: [Option], command: String) throws(CommandFailure) {
+    public init(_ words: [String], options: [Option], command: String) throws(CommandFailure) {
         var index = 0
         var optionsEnded = false
         while index < words.count {
@@ -59,15 +64,15 @@ struct Arguments {
         }
     }
 
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    func value(_ name: String) -> String? { values[name] }
+    public func value(_ name: String) -> String? { values[name] }
 
     /// Every value given for a repeatable option, in order.
-    func repeatedValues(_ name: String) -> [String] { allValues[name] ?? [] }
+    public func repeatedValues(_ name: String) -> [String] { allValues[name] ?? [] }
 
     /// An integer option within `range`, or `fallback` when absent.
-    func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>, command: String) throws(CommandFailure) -> Int {
+    public func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>, command: String) throws(CommandFailure) -> Int {
         guard let text = values[name] else { return fallback }
         guard let v = Int(text), range.contains(v) else {
             throw CommandFailure(.usage, "\(command): \(name) must be a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
@@ -76,7 +81,7 @@ struct Arguments {
     }
 
     /// A finite number option, or nil when absent.
-    func number(_ name: String, command: String) throws(CommandFailure) -> Double? {
+    public func number(_ name: String, command: String) throws(CommandFailure) -> Double? {
         guard let text = values[name] else { return nil }
         guard let v = Double(text), v.isFinite else {
             throw CommandFailure(.usage, "\(command): \(name) must be a number, not '\(text)'")
@@ -86,7 +91,7 @@ struct Arguments {
 
     /// A time or duration option in milliseconds within `Limits` (24 h; negative only when
     /// `signed`), or nil when absent.
-    func milliseconds(_ name: String, signed: Bool = false, command: String) throws(CommandFailure) -> Double? {
+    public func milliseconds(_ name: String, signed: Bool = false, command: String) throws(CommandFailure) -> Double? {
         guard let v = try number(name, command: command) else { return nil }
         do {
             return try Limits.milliseconds(v, name, signed: signed)
@@ -96,7 +101,7 @@ struct Arguments {
     }
 
     /// A number option within `range`, or nil when absent.
-    func number(_ name: String, in range: ClosedRange<Double>, command: String) throws(CommandFailure) -> Double? {
+    public func number(_ name: String, in range: ClosedRange<Double>, command: String) throws(CommandFailure) -> Double? {
         guard let v = try number(name, command: command) else { return nil }
         do {
             return try Limits.number(v, name, in: range)
@@ -107,7 +112,7 @@ struct Arguments {
 
     /// Refuses (exit 64) an output that is the same file as an input: writing it would destroy
     /// the input. Paths not given are skipped.
-    static func refuseOverwriting(_ outputs: [String?], inputs: [String?], command: String) throws(CommandFailure) {
+    public static func refuseOverwriting(_ outputs: [String?], inputs: [String?], command: String) throws(CommandFailure) {
         for case let output? in outputs {
             for case let input? in inputs where OutputFile.isSameFile(output, input) {
                 throw CommandFailure(.usage, "\(command): the output \(MessageText.excerpt(output)) is the input \(MessageText.excerpt(input)); "
@@ -117,7 +122,7 @@ struct Arguments {
     }
 
     /// One of `choices`, or `fallback` when absent.
-    func choice<T: RawRepresentable>(_ name: String, default fallback: T, command: String) throws(CommandFailure) -> T
+    public func choice<T: RawRepresentable>(_ name: String, default fallback: T, command: String) throws(CommandFailure) -> T
     where T.RawValue == String, T: CaseIterable {
         guard let text = values[name] else { return fallback }
         guard let v = T(rawValue: text) else {
@@ -128,7 +133,7 @@ struct Arguments {
     }
 
     /// Exactly one positional argument.
-    func singleInput(command: String) throws(CommandFailure) -> String {
+    public func singleInput(command: String) throws(CommandFailure) -> String {
         guard positionals.count == 1 else {
             throw CommandFailure(.usage, positionals.isEmpty
                 ? "\(command): missing INPUT (see '\(command) --help')"

@@ -3,8 +3,8 @@ import PulsarCore
 
 /// A transport script: one command a line, `at <ms since start> <command> [args]`, `#` comments,
 /// times that never go back. A bad line is a usage error naming the file and line.
-struct TransportScript {
-    enum Command: Equatable {
+public struct TransportScript {
+    public enum Command: Equatable, Sendable {
         /// From the segment's start, or from a content time in ms.
         case play(Double?)
         case pause
@@ -21,24 +21,30 @@ struct TransportScript {
         case hapticGain(Double)
     }
 
-    struct Line: Equatable {
-        var at: Double
-        var command: Command
-        var line: Int
+    public struct Line: Equatable, Sendable {
+        public var at: Double
+        public var command: Command
+        public var line: Int
+
+        public init(at: Double, command: Command, line: Int) {
+            self.at = at
+            self.command = command
+            self.line = line
+        }
     }
 
-    var lines: [Line]
+    public var lines: [Line]
 
     /// Largest script read (64 MiB: over a million lines).
-    static let maximumSize = 64 << 20
+    public static let maximumSize = 64 << 20
 
-    static let grammar = "play [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G"
+    public static let grammar = "play [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G"
 
-    init(lines: [Line]) {
+    public init(lines: [Line]) {
         self.lines = lines
     }
 
-    init(contentsOf path: String) throws(CommandFailure) {
+    public init(contentsOf path: String) throws(CommandFailure) {
         let data: [UInt8]
         do {
             data = try InputFile.read(path, limit: Self.maximumSize)
@@ -48,7 +54,7 @@ struct TransportScript {
         try self.init(text: String(decoding: data, as: UTF8.self), name: path)
     }
 
-    init(text: String, name: String) throws(CommandFailure) {
+    public init(text: String, name: String) throws(CommandFailure) {
         lines = []
         // Any line break ends a line: "\n", "\r\n" (one Character in Swift, so splitting on "\n"
         // alone would leave a CRLF script as one line) or a lone "\r".
