@@ -11,7 +11,7 @@ OUT ?= out
 # The private PipeWire session `make test` runs the ALSA tests against.
 PW_DIR := $(CURDIR)/.build/pipewire-test
 
-.PHONY: all deps deps-test deps-bench build demo test bench clean
+.PHONY: all deps deps-test deps-bench build demo test bench fuzz clean
 
 all: build
 
@@ -73,6 +73,14 @@ test: deps-test
 	cd Benchmarks && .build/release/rt-allocations
 	# Four threads firing commands and mix changes at one player, under ThreadSanitizer.
 	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter "HapticPlayerThreadTests|SPSCQueueTests"
+
+# libFuzzer targets (Fuzz/): every reader, seeded from Resources/ and ../shared/corpus, each for
+# FUZZ_SECONDS (or FUZZ_RUNS inputs). Findings land in Tests/Fixtures/fuzz/<target>/, which
+# `make test` replays. Linked with the toolchain's lld (gold fails on the sanitizer runtime).
+FUZZ_SECONDS ?= 60
+fuzz: build
+	cd Fuzz && $(SWIFT) build -c release --toolset toolset.json -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 bench: deps-bench
 	$(SWIFT) build -c release

@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "PulsarLottieRender", targets: ["PulsarLottieRender"]),
         .library(name: "PulsarLottiePlayer", targets: ["PulsarLottiePlayer"]),
         .library(name: "PulsarViewer", targets: ["PulsarViewer"]),
+        .library(name: "PulsarCommandLine", targets: ["PulsarCommandLine"]),
+        // The entry points `make fuzz` builds its targets on, and `make test` replays findings through.
+        .library(name: "PulsarFuzzing", targets: ["PulsarFuzzing"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
     ],
     targets: [
@@ -67,7 +70,9 @@ let package = Package(
         .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "CSDL2"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
+        .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarCommandLine"]),
         .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer"]),
+        .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
         .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarTestSupport"]),
         .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarTestSupport"]),

@@ -1,0 +1,16 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets over `PulsarFuzzing`'s entries, one executable each. Built by `make fuzz`
+// (release, `-sanitize=fuzzer,address`, linked with lld: see the Makefile), never by `make test`.
+let targets = ["pattern", "bundle", "lottie", "replay", "script", "arguments"]
+
+let package = Package(
+    name: "PulsarFuzz",
+    dependencies: [.package(name: "pulsar", path: "..")],
+    targets: [
+        .target(name: "FuzzDriver", dependencies: [.product(name: "PulsarFuzzing", package: "pulsar")], path: "Sources/FuzzDriver"),
+    ] + targets.map { name in
+        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzDriver"], path: "Sources/fuzz-\(name)")
+    }
+)

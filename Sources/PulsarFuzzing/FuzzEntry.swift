@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PulsarAudio
+import PulsarBundle
+import PulsarCommandLine
+import PulsarCore
+import PulsarEngine
+import PulsarLottie
+
+/// One input through one reader, as a fuzz target runs it and as `make test` replays the
+/// findings kept under `Tests/Fixtures/fuzz/<target>/`: the same function either way. Each
+/// entry must return for any bytes — a crash, a trap, a hang or an allocation beyond bounds is
+/// a finding. Errors thrown by the readers are the expected outcome for most inputs and are
+/// dropped.
+///
+/// Thread rules: each call is independent; `bundle` uses a scratch file named by the process,
+/// so one process calls it from one thread at a time.
+public enum FuzzEntry {
+    /// The targets by name: the name is the fixture folder and the `make fuzz` target.
+    public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
+        "pattern": pattern, "bundle": bundle, "lottie": lottie, "replay": replay, "script": script, "arguments": arguments,
+    ]
+
+    /// Pulsar JSON, AHAP and Lofelt `.haptic`: decoded as each format and by content; a pattern
+    /// that loads is rendered (its first 4096 samples and its last).
+    public static func pattern(_ bytes: [UInt8]) {
+        for format in [PatternFormat.pulsarJSON, .ahap, .lofelt, nil] {
+            guard let loaded = try? PatternLoader().decode(bytes, format: format) else { continue }
+            renderEdges(loaded.pattern)
+        }
+    }
+
+    /// A `.pulsar` ZIP: opened (every entry and manifest rule), each preset mixed at 8 kHz with
+    /// its audio decoded, and its first block rendered. (A bundle folder goes through the same
+    /// manifest and pattern readers, which the other entries cover.)
+    public static func bundle(_ bytes: [UInt8]) {
+        let path = "/tmp/pulsar-fuzz-bundle-\(getpid()).pulsar"
+        defer { unlink(path) }
+        guard (try? OutputFile.write(bytes, to: path)) != nil, let opened = try? PresetBundle.open(path) else { return }
+        for preset in opened.presets {
+            var settings = MixSettings(sampleRate: SampleRate(8_000)!)
+            settings.preloadAudio = true
+            guard let mixer = try? PresetMixer(preset: preset, settings: settings) else { continue }
+            let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 1024 * mixer.channelCount)
+            defer { block.deallocate() }
+            _ = try? mixer.render(into: block, from: 0)
+        }
+    }
+
+    /// Lottie JSON or a dotLottie archive: the model, its timing, and every keypath.
+    public static func lottie(_ bytes: [UInt8]) {
+        guard let animation = try? LottieAnimation(bytes: bytes) else { return }
+        _ = animation.allHierarchyKeypaths()
+        _ = animation.timing.frame(atMilliseconds: 1000)
+    }
+
+    /// An event log: parsed, replayed over a small fixed pattern (at most 1 s of it).
+    public static func replay(_ bytes: [UInt8]) {
+        guard let parsed = try? EngineLog.parse(String(decoding: bytes, as: UTF8.self)) else { return }
+        var pattern = PatternData()
+        pattern.continuousPattern.amplitude = [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 200, value: 0)]
+        pattern.continuousPattern.frequency = [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 200, value: 0.5)]
+        let preset = PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern)
+        let h = parsed.header
+        guard let rate = SampleRate(h.sampleRate) else { return }
+        let settings = MixSettings(sampleRate: rate, layout: .haptic, audioGain: h.audioGain, hapticsEnabled: h.hapticsEnabled,
+                                   hapticOffset: h.hapticOffset, audioOffset: h.audioOffset)
+        let range = PlaybackRange(from: h.from, to: h.to, loopCount: h.loopCount, reverse: h.reverse, duration: h.duration,
+                                  startsBackwards: h.startsBackwards)
+        guard let base = try? PresetMixer(preset: preset, settings: settings, range: range) else { return }
+        let replay = Replay(events: parsed.events)
+        guard let renderer = try? replay.renderer(base: base) else { return }
+        let frames = Int(min(parsed.playedFrames, FrameIndex(rate.hertz)))
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(frames, 1) * renderer.mixer.channelCount)
+        defer { block.deallocate() }
+        var cursor = Replay.Cursor()
+        _ = try? replay.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(frames * renderer.mixer.channelCount)]),
+                               cursor: &cursor, renderer: renderer)
+    }
+
+    /// A transport script.
+    public static func script(_ bytes: [UInt8]) {
+        _ = try? TransportScript(text: String(decoding: bytes, as: UTF8.self), name: "script")
+    }
+
+    /// A command line (words separated by NUL bytes) against `render`'s and `play`'s options,
+    /// then every typed accessor on every option.
+    public static func arguments(_ bytes: [UInt8]) {
+        let words = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let valued = ["--preset", "--rate", "--profile", "--gain", "--offset", "--audio-offset", "--duration", "--from", "--to",
+                      "--loop", "--layout", "--format", "-o", "--script", "--log", "--size", "--at", "--frame", "--set"]
+        let flags = ["--quiet", "--reverse", "--no-haptics", "--strict", "--verbose"]
+        let options = valued.map { Arguments.Option(names: [$0], takesValue: true) } + flags.map { Arguments.Option(names: [$0], takesValue: false) }
+        guard let args = try? Arguments(words, options: options, command: "pulsar fuzz") else { return }
+        for name in valued {
+            _ = try? args.number(name, command: "c")
+            _ = try? args.milliseconds(name, signed: true, command: "c")
+            _ = try? args.number(name, in: 0...16, command: "c")
+            _ = try? args.integer(name, default: 1, in: 1...1_000_000, command: "c")
+            _ = args.repeatedValues(name)
+        }
+        _ = try? args.singleInput(command: "c")
+    }
+
+    /// Renders a pattern's first and last 4096 samples at 48 kHz.
+    private static func renderEdges(_ pattern: PatternData) {
+        guard let renderer = try? PatternRenderer(pattern: pattern, sampleRate: SampleRate(48_000)!) else { return }
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096)
+        defer { block.deallocate() }
+        _ = renderer.render(into: block, from: 0)
+        _ = renderer.render(into: block, from: max(renderer.frameCount - 4096, 0))
+    }
+}

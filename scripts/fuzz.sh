@@ -1,0 +1,86 @@
+#!/bin/bash
+# Runs every libFuzzer target built by `make fuzz` (Fuzz/.build/release/fuzz-*) for a given time
+# or number of runs, seeded from Resources/ and ../shared/corpus when present. Findings (crash-,
+# timeout-, oom-, leak-) are copied to Tests/Fixtures/fuzz/<target>/, which `make test` replays.
+# A summary line per target: executions, coverage, findings; exit 1 when anything was found.
+#
+# usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]   (FUZZ_RUNS=N runs N inputs instead)
+set -u
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments)
+bin=Fuzz/.build/release
+work=.build/fuzz
+corpus=../shared/corpus
+pulsar=.build/release/pulsar
+[[ -x $pulsar ]] || pulsar=.build/debug/pulsar
+mkdir -p "$work"
+
+seed() { # target
+    local t=$1 dir=$work/corpus/$1
+    mkdir -p "$dir"
+    case $t in
+    pattern)
+        cp Resources/patterns/*.json Resources/demo-bundle/haptics/*.json Resources/demo-bundle-src/*.json "$dir"/ 2>/dev/null
+        [[ -d $corpus ]] && find "$corpus/pulsar-presets" "$corpus/pulsar-docs-presets" "$corpus/ahap" "$corpus/lofelt" \
+            -type f \( -name '*.json' -o -name '*.ahap' -o -name '*.haptic' \) -size -64k -exec cp {} "$dir"/ \; 2>/dev/null ;;
+    bundle)
+        python3 - "$dir" <<'PY'
+import sys, zipfile, os
+out = sys.argv[1]
+with zipfile.ZipFile(os.path.join(out, 'resources.pulsar'), 'w', zipfile.ZIP_DEFLATED) as z:
+    for root, _, files in os.walk('Resources/demo-bundle'):
+        for f in files:
+            p = os.path.join(root, f)
+            z.write(p, os.path.relpath(p, 'Resources/demo-bundle'))
+PY
+        [[ -f $corpus/bundles/demo.pulsar ]] && cp "$corpus/bundles/demo.pulsar" "$dir"/ ;;
+    lottie)
+        cp Resources/demo-bundle/animation/*.json "$dir"/
+        python3 - "$dir" <<'PY'
+import sys, zipfile, os, json
+out = sys.argv[1]
+with zipfile.ZipFile(os.path.join(out, 'pulse.lottie'), 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('manifest.json', json.dumps({"version": "2", "animations": [{"id": "pulse"}]}))
+    z.write('Resources/demo-bundle/animation/pulse.json', 'a/pulse.json')
+PY
+        [[ -d $corpus/lottie ]] && find "$corpus/lottie" -name '*.json' -size -128k -exec cp {} "$dir"/ \; ;;
+    replay)
+        if [[ -x $pulsar ]]; then
+            printf 'at 0 play\nat 50 seek 100\nat 80 pause\nat 120 resume\nat 150 loop 2 reverse\nat 200 gain audio 0.5\nat 250 offset 10\nat 300 stop\n' >"$work/seed-script.txt"
+            "$pulsar" play Resources/patterns/demo.json --device sim --quiet --script "$work/seed-script.txt" --log "$dir/play.jsonl" >/dev/null 2>&1
+        fi ;;
+    script)
+        printf 'at 0 play\nat 150 loop 3 reverse\nat 300 seek 1200\nat 420 pause\nat 520 resume\nat 760 offset 30\nat 1150 haptics off\nat 2200 gain audio 0.7\nat 2600 loop off\nat 3100 stop\n' >"$dir/busy.txt"
+        printf '# comment\r\nat 0 play 100\r\nat 10 loop forever\r\nat 20 gain haptic 2\r\n' >"$dir/crlf.txt" ;;
+    arguments)
+        printf 'x.json\0--offset\0-12.5\0--duration\0900\0--loop\0003\0-o\0out.wav\0--quiet' >"$dir/render"
+        printf 'b.pulsar\0--preset\0tap\0--from=100\0--to=900\0--reverse\0--\0-x' >"$dir/play" ;;
+    esac
+}
+
+status=0
+for t in "${targets[@]}"; do
+    [[ -x $bin/fuzz-$t ]] || { echo "fuzz: $bin/fuzz-$t is not built (make fuzz builds it)"; exit 2; }
+    seed "$t"
+    mkdir -p "$work/findings/$t" "Tests/Fixtures/fuzz/$t"
+    limit=(-max_total_time="$seconds")
+    [[ -n ${FUZZ_RUNS:-} ]] && limit=(-runs="$FUZZ_RUNS")
+    log=$work/$t.log
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/fuzz-$t" "${limit[@]}" -timeout=10 -rss_limit_mb=1024 \
+        -max_len=131072 -print_final_stats=1 -artifact_prefix="$work/findings/$t/" "$work/corpus/$t" >"$log" 2>&1
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
+    found=0
+    for f in "$work/findings/$t"/*; do
+        [[ -f $f ]] || continue
+        cp "$f" "Tests/Fixtures/fuzz/$t/$(basename "$f")"
+        found=$((found + 1))
+    done
+    rm -f "$work/findings/$t"/*
+    echo "fuzz $t: ${runs:-?} executions, coverage ${cov:-?} edges, $found findings (log $log)"
+    [[ $found -eq 0 ]] || status=1
+done
+exit $status
