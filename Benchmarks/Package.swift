@@ -15,7 +15,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "reader-scaling",
-            dependencies: [.product(name: "PulsarCore", package: "pulsar")],
+            dependencies: [.product(name: "PulsarCore", package: "pulsar"), .product(name: "PulsarCommandLine", package: "pulsar")],
             path: "Sources/ReaderScaling"
         ),
         .executableTarget(

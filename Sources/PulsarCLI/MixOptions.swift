@@ -46,6 +46,8 @@ extension CommandFailure {
         switch error {
         case .audio(let e):
             self.init(.dataError, "pulsar: error: \(MessageText.oneLine(input)): audio \(e)")
+        case .emptyContent:
+            self.init(.dataError, "pulsar: error: \(MessageText.oneLine(input)): \(error)")
         case .badSettings, .outOfRange:
             self.init(fromCommandLine ? .usage : .dataError,
                       fromCommandLine ? "\(command): \(error)" : "pulsar: error: \(MessageText.oneLine(input)): \(error)")

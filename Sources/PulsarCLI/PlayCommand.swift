@@ -125,7 +125,10 @@ enum PlayCommand {
         }
 
         let start = monotonic.now()
-        var pending = script.isEmpty ? [TransportScript.Line(at: 0, command: .play(nil), line: 0)] : script
+        let pending = script.isEmpty ? [TransportScript.Line(at: 0, command: .play(nil), line: 0)] : script
+        // Lines are taken by index (removing the first of an array would make a long script quadratic).
+        var nextLine = 0
+        var delayedLines = 0
         var ticks: [(time: MonotonicTime, content: Double?, frame: Double?)] = []
         var nextTick = start
         var paused = false
@@ -135,18 +138,26 @@ enum PlayCommand {
             let rt = player.hasRealtimeScheduling.map { $0 ? "SCHED_FIFO priority \(HapticPlayer.realtimePriority)" : "normal priority (SCHED_FIFO refused)" } ?? "normal priority (simulated device)"
             Console.error("\(command): real-time thread: \(rt)")
         }
-        while !done || !pending.isEmpty {
+        while !done || nextLine < pending.count {
             let elapsedMs = monotonic.now().seconds(since: start) * 1000
-            while let next = pending.first, next.at <= elapsedMs {
-                pending.removeFirst()
-                if case .pause = next.command { paused = true }
-                if case .resume = next.command { paused = false }
+            while nextLine < pending.count, pending[nextLine].at <= elapsedMs {
+                let next = pending[nextLine]
+                let accepted: Bool
                 do {
-                    try perform(next.command, on: player)
+                    accepted = try perform(next.command, on: player)
                 } catch {
                     player.shutdown()
                     throw CommandFailure(.dataError, "pulsar: error: \(args.value("--script") ?? "script"):\(next.line): \(error)")
                 }
+                // The player is full: the line waits (never dropped) until the real-time thread
+                // has taken what is queued.
+                guard accepted else {
+                    delayedLines += 1
+                    break
+                }
+                nextLine += 1
+                if case .pause = next.command { paused = true }
+                if case .resume = next.command { paused = false }
             }
             for key in keys?.keys() ?? [] {
                 let now = monotonic.now()
@@ -161,7 +172,7 @@ enum PlayCommand {
                     paused = false
                     player.play()
                 case .quit:
-                    pending.removeAll()
+                    nextLine = pending.count
                     player.stop()
                 }
             }
@@ -181,13 +192,17 @@ enum PlayCommand {
             // Nothing will play any more: stopped with no script left.
             // (Not while a command just sent has yet to reach the clock: right after a resume the
             // clock still shows the pause.)
-            if pending.isEmpty, !player.hasPendingCommands, player.clock.isIdle, !paused || keys?.isActive != true { done = true }
-            // Sleep to the next script line, clock-log tick or status/key check (10 ms at most).
+            if nextLine == pending.count, !player.hasPendingCommands, player.clock.isIdle, !paused || keys?.isActive != true { done = true }
+            // Sleep to the next script line, clock-log tick or status/key check (10 ms at most;
+            // 1 ms while a line waits for the player).
             var wake = now.adding(seconds: 0.010)
-            if let next = pending.first { wake = min(wake, start.adding(seconds: next.at / 1000)) }
+            if nextLine < pending.count { wake = min(wake, max(start.adding(seconds: pending[nextLine].at / 1000), now.adding(seconds: 0.001))) }
             if clockLogPath != nil { wake = min(wake, nextTick) }
             let sleep = wake.seconds(since: monotonic.now())
             if sleep > 0 { usleep(UInt32(sleep * 1e6)) }
+        }
+        if delayedLines > 0, !setup.quiet {
+            Console.error("pulsar: warning: \(delayedLines) times a script line waited for the player (its command queue or mix table was full): those lines took effect later than written")
         }
         // Let the device play out what is queued, then stop the thread.
         usleep(UInt32(Double(player.core.configuration.bufferFrames) / Double(rate.hertz) * 1e6) + 20_000)
@@ -236,26 +251,25 @@ enum PlayCommand {
     }
 
     /// One script command, on the control thread.
-    static func perform(_ command: TransportScript.Command, on player: HapticPlayer) throws(PresetMixer.SetupError) {
+    /// One script command, on the control thread; false when the player cannot take it yet (its
+    /// command queue is full, or too many mix changes are in flight): the caller retries.
+    static func perform(_ command: TransportScript.Command, on player: HapticPlayer) throws(PresetMixer.SetupError) -> Bool {
         switch command {
         case .play(let ms):
-            if let ms {
-                let m = player.mixer
-                let frame = m.settings.sampleRate.nearestFrame(atMilliseconds: ms) - m.timeline.segmentStart
-                player.play(fromFrame: min(max(frame, 0), m.timeline.segmentLength - 1))
-            } else {
-                player.play()
-            }
-        case .pause: player.pause()
-        case .resume: player.resume()
-        case .stop: player.stop()
-        case .seek(let ms): player.setTimestamp(ms)
-        case let .loop(count, reverse): try player.setLoop(true, count: count, reverse: reverse)
-        case .loopOff: try player.setLoop(false)
-        case .offset(let ms): try player.adjust(MixAdjustment(hapticOffset: ms))
-        case .haptics(let on): try player.adjust(MixAdjustment(hapticsEnabled: on))
-        case .audioGain(let g): try player.adjust(MixAdjustment(audioGain: g))
-        case .hapticGain(let g): try player.adjust(MixAdjustment(hapticGain: g))
+            guard let ms else { return player.play() }
+            let m = player.mixer
+            let frame = m.settings.sampleRate.nearestFrame(atMilliseconds: ms) - m.timeline.segmentStart
+            return player.play(fromFrame: min(max(frame, 0), m.timeline.segmentLength - 1))
+        case .pause: return player.pause()
+        case .resume: return player.resume()
+        case .stop: return player.stop()
+        case .seek(let ms): return player.setTimestamp(ms)
+        case let .loop(count, reverse): return try player.setLoop(true, count: count, reverse: reverse)
+        case .loopOff: return try player.setLoop(false)
+        case .offset(let ms): return try player.adjust(MixAdjustment(hapticOffset: ms))
+        case .haptics(let on): return try player.adjust(MixAdjustment(hapticsEnabled: on))
+        case .audioGain(let g): return try player.adjust(MixAdjustment(audioGain: g))
+        case .hapticGain(let g): return try player.adjust(MixAdjustment(hapticGain: g))
         }
     }
 

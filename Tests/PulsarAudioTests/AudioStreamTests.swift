@@ -207,6 +207,31 @@ import Testing
         #expect(S.maxDifference(tail[...], all[(all.count - 10)...]) < 1e-6)
     }
 
+    // MARK: Claims
+
+    /// A FLAC whose STREAMINFO claims 2³⁶ − 1 samples but holds 4000: the length is the one
+    /// decoding finds, so nothing is sized by the claim (a preset would otherwise last 99 days
+    /// and a preload try to hold 26 PB).
+    @Test func aFalseFrameClaimIsCountedNotBelieved() throws {
+        let dir = try S.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/claim.flac"
+        try S.write(S.sine(frames: 4000, rate: 8000, hz: [200], amplitude: 0.5), to: path, rate: 8000, channels: 1, encoding: .flacPCM16)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        try #require(bytes.count > 26 && bytes[0..<4] == [0x66, 0x4C, 0x61, 0x43], "fLaC")
+        // STREAMINFO's 64 bits at byte 18: rate (20), channels − 1 (3), bits − 1 (5), total samples (36).
+        var field = bytes[18..<26].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        #expect(field & 0xF_FFFF_FFFF == 4000)
+        field |= 0xF_FFFF_FFFF
+        for k in 0..<8 { bytes[18 + k] = UInt8(truncatingIfNeeded: field >> (56 - 8 * UInt64(k))) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let stream = try S.stream(path, rate: 48_000, channels: 1)
+        #expect(stream.sourceFormat.frames == 4000)
+        #expect(stream.frameCount == 24_000)
+        #expect(try S.readAll(stream).count == 24_000)
+    }
+
     // MARK: Memory
 
     @Test("A 10-minute FLAC streams with fixed buffers and no memory growth")

@@ -80,6 +80,8 @@ struct HostileInputTests {
             try (damaged.joined(separator: "\n") + "\n").write(toFile: f.file(name + ".jsonl"), atomically: true, encoding: .utf8)
         }
         try fm.copyItem(atPath: f.pattern, toPath: f.file("same.json"))
+        try #"{"continuousPattern": {"amplitude": [{"time": 0, "value": 0.5}], "frequency": [{"time": 0, "value": 0.5}]}}"#
+            .write(toFile: f.file("single.json"), atomically: true, encoding: .utf8)
         return f
     }
 
@@ -152,6 +154,7 @@ struct HostileInputTests {
         Case("frame %F/fifo.json --frame 0 -o %O/f.png", 66, "[unreadable]"),
         Case("render --replay %F/fifo.json -o %O/o.wav", 66, "[not-a-file]"),
         Case("render %F/same.json -o %F/same.json", 64, "[output-is-input]"),
+        Case("render %F/single.json -o %O/o.wav", 65, "[empty-pattern]"),
         Case("render --replay %F/good.jsonl -o %F/good.jsonl", 64, "[output-is-input]"),
     ] + logDamage.map { Case("render --replay %F/\($0.0).jsonl -o %O/o.wav", 65, $0.0.hasPrefix("h-") && $0.2.hasSuffix("Offset") || $0.2 == "from" || $0.2 == "duration" ? "[too-long]" : "[value-out-of-range]") }
 
@@ -219,6 +222,25 @@ struct HostileInputTests {
         p.waitUntilExit()
         #expect(p.terminationStatus == 64, "\(text)")
         #expect(text.contains("not valid UTF-8") && text.contains("\\xff\\xfe") && text.contains("[not-utf8]"), "\(text)")
+    }
+
+    /// Forty mix changes at one instant (more than the player's table holds in flight) all take
+    /// effect, in order: none is dropped.
+    @Test func manyMixChangesAtOneInstant() throws {
+        let f = try Self.fixture.get()
+        let dir = try TempDir()
+        defer { dir.remove() }
+        var script = "at 0 play\n"
+        for k in 0..<40 { script += "at 100 gain audio 0.\(k % 9 + 1)\n" }
+        script += "at 400 stop\n"
+        let path = try dir.write(script, to: "s.txt")
+        let run = try CLI.run(["play", f.pattern, "--device", "sim", "--script", path, "--log", dir.file("l.jsonl")])
+        #expect(run.status == 0, "\(run)")
+        let log = try String(contentsOfFile: dir.file("l.jsonl"), encoding: .utf8)
+        let gains = log.split(separator: "\n").filter { $0.contains("\"name\": \"mix\"") }
+            .compactMap { line in line.range(of: "\"audioGain\": ").map { line[$0.upperBound...].prefix(3) } }
+        #expect(gains.count == 40, "\(gains.count) mix changes logged")
+        #expect(gains == (0..<40).map { "0.\($0 % 9 + 1)"[...] }, "in script order")
     }
 
     /// A log whose mix generation is huge replays (generations are renumbered, not used as a

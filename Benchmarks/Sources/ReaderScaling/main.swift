@@ -1,10 +1,12 @@
 // Reader scaling: hostile-but-valid inputs that once took quadratic time, loaded by
-// `PatternLoader` beside Foundation's `JSONSerialization` on the same bytes.
+// `PatternLoader` beside Foundation's `JSONSerialization` on the same bytes; and a transport
+// script of a million lines read by `TransportScript` beside a bare split-and-parse of its words.
 //
 //   swift build -c release && .build/release/reader-scaling
 //
 // Each row is the best of 3 runs.
 import Foundation
+import PulsarCommandLine
 import PulsarCore
 
 func now() -> Double { Date().timeIntervalSinceReferenceDate }
@@ -54,3 +56,25 @@ try row("200 000 unknown members (a warning each)", members(200_000), format: .p
 for n in [20_000, 100_000] {
     try row("\(n) overlapping AHAP continuous events", overlappingEvents(n), format: .ahap)
 }
+
+/// A million-line script: pause and resume, 100 lines a millisecond.
+func script(_ n: Int) -> String {
+    var s = ""
+    s.reserveCapacity(n * 20)
+    for k in 0..<n { s += "at \(k / 100) \(k % 2 == 0 ? "pause" : "resume")\n" }
+    return s
+}
+let text = script(1_000_000)
+let ours = best { _ = try? TransportScript(text: text, name: "bench") }
+let bare = best {
+    var times = 0.0
+    for line in text.split(whereSeparator: \.isNewline) {
+        let words = line.split(separator: " ")
+        times += Double(words[1]) ?? 0
+    }
+    precondition(times > 0)
+}
+print("")
+print("| input | bytes | TransportScript | split lines and parse the time |")
+print("| --- | ---: | ---: | ---: |")
+print("| 1 000 000-line transport script | \(text.utf8.count) | \(String(format: "%.3f", ours)) s | \(String(format: "%.3f", bare)) s |")

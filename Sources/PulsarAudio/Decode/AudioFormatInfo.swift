@@ -42,9 +42,18 @@ public struct AudioFormatInfo: Hashable, Sendable, CustomStringConvertible {
     /// The format of an open file. Leaves the file at frame 0.
     init(file: SoundFile) throws(AudioFileError) {
         let names = SoundFile.formatNames(file.formatCode)
+        guard file.sampleRate >= 1, file.channels >= 1 else {
+            throw AudioFileError(path: file.path, message: "declares \(file.sampleRate) Hz and \(file.channels) channels [value-out-of-range]")
+        }
         var frames = file.frames
-        if !file.framesKnown {
+        // Unstated, or a claim over 10 minutes: counted by decoding, which costs what the file
+        // really holds (a header claiming hours over a second of data costs a second).
+        if !file.framesKnown || frames > FrameIndex(file.sampleRate) * 600 {
             frames = try Self.countFrames(file)
+        }
+        // A header's claim is checked before anything is sized by it.
+        guard frames >= 0, Double(frames) / Double(file.sampleRate) <= Limits.maximumMilliseconds / 1000 else {
+            throw AudioFileError(path: file.path, message: "declares \(frames) frames at \(file.sampleRate) Hz, more than the 24 h limit [too-long]")
         }
         self.init(sampleRate: file.sampleRate, channels: file.channels, frames: frames,
                   container: names.container, encoding: names.encoding, formatCode: file.formatCode)

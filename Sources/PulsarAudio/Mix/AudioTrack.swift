@@ -20,15 +20,19 @@ final class AudioTrack {
         self.offsetFrames = offsetFrames
         self.channels = stream.channels
         if preload {
-            var all = [Float](repeating: 0, count: Int(stream.frameCount) * stream.channels)
+            // Grown by what decodes, never sized by the header's claim: a file that declares
+            // more frames than it holds costs only what it holds (the rest reads as silence).
+            let blockFrames = 1 << 15
+            var all: [Float] = []
+            all.reserveCapacity(min(Int(stream.frameCount), blockFrames * 8) * stream.channels)
+            let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames * stream.channels)
+            defer { block.deallocate() }
             var done = 0
-            try all.withUnsafeMutableBufferPointer { (whole: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in
-                while done < Int(stream.frameCount) {
-                    let rest = UnsafeMutableBufferPointer(rebasing: whole[(done * stream.channels)...])
-                    let n = try stream.read(into: rest, frames: Int(stream.frameCount) - done)
-                    if n == 0 { break }
-                    done += n
-                }
+            while done < Int(stream.frameCount) {
+                let n = try stream.read(into: block, frames: min(blockFrames, Int(stream.frameCount) - done))
+                if n == 0 { break }
+                all.append(contentsOf: block.prefix(n * stream.channels))
+                done += n
             }
             memory = all
         } else {
@@ -51,9 +55,12 @@ final class AudioTrack {
         let last = min(range.upperBound - offsetFrames, stream.frameCount)
         guard first < last else { return }
         if let memory {
+            // Frames the file claimed but did not hold stay silent.
+            let held = min(last, FrameIndex(memory.count / channels))
+            guard first < held else { return }
             let skip = Int(first + offsetFrames - range.lowerBound) * channels
             memory.withUnsafeBufferPointer { source in
-                (base + skip).update(from: source.baseAddress! + Int(first) * channels, count: Int(last - first) * channels)
+                (base + skip).update(from: source.baseAddress! + Int(first) * channels, count: Int(held - first) * channels)
             }
             return
         }

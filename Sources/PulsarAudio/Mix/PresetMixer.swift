@@ -16,12 +16,16 @@ public final class PresetMixer {
         case badSettings(String)
         /// A time, duration, gain or loop total outside `Limits`.
         case outOfRange(RangeError)
+        /// The content lasts no time at all (a single point, or only points at time 0): nothing
+        /// to play or render. The data's fault, not the options'.
+        case emptyContent(String)
         case audio(AudioFileError)
 
         public var description: String {
             switch self {
             case .badSettings(let why): return why
             case .outOfRange(let error): return error.description
+            case .emptyContent(let why): return "\(why) [empty-pattern]"
             case .audio(let e): return e.description
             }
         }
@@ -144,6 +148,9 @@ public final class PresetMixer {
         durationMilliseconds = resolved.milliseconds
         durationRule = resolved.rule
         contentFrames = rate.nearestFrame(atMilliseconds: resolved.milliseconds)
+        if contentFrames == 0, range.duration == nil, range.from == nil, range.to == nil {
+            throw .emptyContent("the content lasts \(JSONWriter.format(resolved.milliseconds)) ms (\(resolved.rule.rawValue)): nothing to play")
+        }
 
         let from = range.from ?? 0
         let to = range.to ?? resolved.milliseconds

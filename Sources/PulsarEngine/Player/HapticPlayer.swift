@@ -178,7 +178,8 @@ public final class HapticPlayer: @unchecked Sendable {
     public var durationMs: Double { core.renderer.mixer.durationMilliseconds }
 
     /// Plays from the start of the segment.
-    public func play() { send(.play(fromTimelineFrame: 0)) }
+    @discardableResult
+    public func play() -> Bool { send(.play(fromTimelineFrame: 0)) }
     /// Plays from `progress` (0…1) of the whole timeline, loops included.
     public func play(fromProgress progress: Double) {
         let total = mixer.frameCount
@@ -186,21 +187,26 @@ public final class HapticPlayer: @unchecked Sendable {
         send(.play(fromTimelineFrame: FrameIndex((min(max(progress, 0), 1) * Double(span)).rounded(.down))))
     }
     /// Plays from timeline frame `frame`.
-    public func play(fromFrame frame: FrameIndex) { send(.play(fromTimelineFrame: max(frame, 0))) }
+    @discardableResult
+    public func play(fromFrame frame: FrameIndex) -> Bool { send(.play(fromTimelineFrame: max(frame, 0))) }
     /// Plays the segment `fromMs ..< toMs` of content (nil: the start / the end), with the
     /// current loop settings.
     @discardableResult
     public func play(fromMs: Double?, toMs: Double?) throws(PresetMixer.SetupError) -> Bool {
         try adjust(MixAdjustment(from: .some(fromMs), to: .some(toMs))) && send(.play(fromTimelineFrame: 0))
     }
-    public func pause() { send(.pause) }
-    public func resume() { send(.resume) }
+    @discardableResult
+    public func pause() -> Bool { send(.pause) }
+    @discardableResult
+    public func resume() -> Bool { send(.resume) }
     /// Stops; completion(false).
-    public func stop() { send(.stop) }
+    @discardableResult
+    public func stop() -> Bool { send(.stop) }
     /// `stop()` under lottie-ios's other name.
     public func reset() { stop() }
     /// Seeks to `ms` of content (clamped into 0…duration), in the current iteration's timeline.
-    public func setTimestamp(_ ms: Double) { send(.seek(toTimelineFrame: timelineFrame(atMs: ms))) }
+    @discardableResult
+    public func setTimestamp(_ ms: Double) -> Bool { send(.seek(toTimelineFrame: timelineFrame(atMs: ms))) }
 
     /// Holds paused at `ms` of content (clamped as `setTimestamp` does), whatever the state:
     /// the clock then reports exactly that content time, and `resume()` plays from it.
