@@ -80,6 +80,6 @@ enum InfoCommand {
         Console.out("frequency:   \(summary.frequencyPoints) points, values \(show(summary.frequencyRange))")
         Console.out("transients:  \(summary.transients), amplitude \(show(summary.transientAmplitudeRange)), frequency \(show(summary.transientFrequencyRange))")
         Console.out("warnings:    \(loaded.warnings.count)")
-        for w in loaded.warnings { Console.out("  - \(w)") }
+        WarningPrinter.print(loaded.warnings, prefix: "  - ", to: { Console.out($0) })
     }
 }

@@ -36,7 +36,7 @@ struct PresetInput {
                 self.bundle = bundle
                 presets = bundle.presets
                 if !setup.quiet {
-                    for w in bundle.warnings { Console.error("pulsar: warning: \(w)") }
+                    WarningPrinter.print(bundle.warnings)
                 }
             } catch {
                 let code: ExitCode = [.notFound, .unreadable].contains(error.rule) ? .noInput : .dataError

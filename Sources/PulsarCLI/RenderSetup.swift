@@ -29,7 +29,7 @@ struct RenderSetup {
         do {
             let loaded = try PatternLoader(timeUnit: timeUnit).load(contentsOf: path)
             if !quiet {
-                for w in loaded.warnings { Console.error("pulsar: warning: \(w)") }
+                WarningPrinter.print(loaded.warnings)
             }
             return loaded
         } catch {

@@ -224,6 +224,25 @@ struct HostileInputTests {
         #expect(text.contains("not valid UTF-8") && text.contains("\\xff\\xfe") && text.contains("[not-utf8]"), "\(text)")
     }
 
+    /// 100 000 unknown members and a 1 MB key: the warnings come grouped (each kind once, with
+    /// how many more), and nothing echoed from the input makes a line long.
+    @Test func warningsAreGroupedAndShort() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        var text = #"{"continuousPattern": {"amplitude": [{"time": 0, "value": 0.5}, {"time": 100, "value": 0.5}], "#
+            + #""frequency": [{"time": 0, "value": 0.5}]}"#
+        for k in 0..<100_000 { text += ",\"k\(k)\": \(k)" }
+        text += ",\"" + String(repeating: "x", count: 1_000_000) + "\": 1}"
+        let path = try dir.write(text, to: "w.json")
+        let run = try CLI.runMeasured(["render", path, "-o", dir.file("w.wav")])
+        #expect(run.result.status == 0, "\(run.result)")
+        let warnings = run.result.stderrLines.filter { $0.hasPrefix("pulsar: warning:") }
+        #expect(warnings.count == 1, "\(warnings.count) warning lines")
+        #expect(warnings.first?.hasSuffix("[ignored] (and 100000 more like it)") == true, "\(warnings.first ?? "")")
+        #expect(run.result.stderrLines.allSatisfy { $0.utf8.count < 1000 }, "a line of \(run.result.stderrLines.map(\.utf8.count).max() ?? 0) bytes")
+        #expect(run.cpuSeconds <= 2)
+    }
+
     /// Forty mix changes at one instant (more than the player's table holds in flight) all take
     /// effect, in order: none is dropped.
     @Test func manyMixChangesAtOneInstant() throws {

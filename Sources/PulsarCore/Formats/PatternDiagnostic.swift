@@ -58,10 +58,11 @@ public struct PatternDiagnostic: Error, CustomStringConvertible, Hashable, Senda
     }
 
     public var description: String {
-        var place = file ?? "<input>"
+        // Names and keys from the input are echoed cut short: one line, never megabytes.
+        var place = MessageText.excerpt(file ?? "<input>", limit: 200)
         if let line { place += ":\(line)" }
         if let column { place += ":\(column)" }
-        return "\(place): \(path): \(message) [\(rule.rawValue)]"
+        return "\(place): \(MessageText.excerpt(path, limit: 200)): \(MessageText.excerpt(message, limit: 300)) [\(rule.rawValue)]"
     }
 }
 
