@@ -87,6 +87,9 @@ enum FrameCommand {
             try PNGWriter.write(image, to: output)
         } catch let error as PNGError {
             throw CommandFailure(.ioError, "pulsar: error: \(error)")
+        } catch RlottieError.invalidProperty(let keypath, let property, let value, let reason) {
+            // A --set value out of range: the option's fault.
+            throw CommandFailure(.usage, "\(command): --set \(MessageText.excerpt(keypath)) \(property.rawValue) = \(value): \(reason)")
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(input): \(error)")
         }

@@ -204,14 +204,15 @@ public final class RlottieAnimation {
     /// nothing is accepted and changes nothing (rlottie does not report it).
     ///
     /// Values are in rlottie's units and ranges (see `RlottieProperty`): colour components
-    /// (r, g, b; alpha is not used) in 0...1, opacities in 0...100, stroke width finite and not
-    /// negative, position, scale and rotation finite. Transform position, scale and rotation take
+    /// (r, g, b; alpha is not used) in 0...1, opacities in 0...100, stroke width in 0 up to
+    /// `LottieLimits.maximumStrokeWidthPerSide` × the longer side, position within
+    /// `maximumCoordinatePerSide` × it, scale within ±`maximumScalePercent`, rotation finite. Transform position, scale and rotation take
     /// effect on shape groups only, not on layers.
     /// - Throws: `RlottieError.invalidProperty` for a value of another type than the property's
     ///   or out of range, `.invalidKeypath` for an empty keypath or one holding NUL. Nothing is
     ///   applied then.
     public func apply(_ override: RlottieOverride) throws {
-        let call = try RlottieOverrideCall(override)
+        let call = try RlottieOverrideCall(override, side: Double(max(width, height)))
         guard !override.keypath.isEmpty, !override.keypath.utf8.contains(0) else {
             throw RlottieError.invalidKeypath(override.keypath)
         }
@@ -283,12 +284,12 @@ private enum RlottieOverrideCall {
     /// The call for `override`.
     /// - Throws: `RlottieError.invalidProperty` when the value is not of the property's type or
     ///   is out of range.
-    init(_ override: RlottieOverride) throws(RlottieError) {
+    init(_ override: RlottieOverride, side: Double) throws(RlottieError) {
         guard let call = Self.call(override.property, override.value) else {
             throw RlottieError.invalidProperty(keypath: override.keypath, property: override.property, value: override.value,
                                                reason: "\(override.property.rawValue) takes a \(override.property.valueType.rawValue), not a \(override.value.type.rawValue)")
         }
-        if let reason = call.rangeProblem {
+        if let reason = call.rangeProblem(side: side) {
             throw RlottieError.invalidProperty(keypath: override.keypath, property: override.property, value: override.value,
                                                reason: reason)
         }
@@ -310,8 +311,9 @@ private enum RlottieOverrideCall {
         }
     }
 
-    /// Nil when every value is finite and in rlottie's range, else why not.
-    private var rangeProblem: String? {
+    /// Nil when every value is finite and in range for a composition whose longer side is
+    /// `side` pixels, else why not.
+    private func rangeProblem(side: Double) -> String? {
         func unit(_ value: Double) -> Bool { value.isFinite && value >= 0 && value <= 1 }
         func percent(_ value: Double) -> Bool { value.isFinite && value >= 0 && value <= 100 }
         switch self {
@@ -320,9 +322,14 @@ private enum RlottieOverrideCall {
         case let .fillOpacity(value), let .strokeOpacity(value):
             return percent(value) ? nil : "opacity must be in 0...100"
         case let .strokeWidth(value):
-            return value.isFinite && value >= 0 ? nil : "stroke width must be finite and not negative"
-        case let .position(x, y), let .scale(x, y):
-            return x.isFinite && y.isFinite ? nil : "values must be finite"
+            let most = LottieLimits.maximumStrokeWidthPerSide * side
+            return value.isFinite && value >= 0 && value <= most ? nil : "stroke width must be in 0...\(most) for a \(Int(side))-pixel composition [too-large]"
+        case let .position(x, y):
+            let most = LottieLimits.maximumCoordinatePerSide * side
+            return abs(x) <= most && abs(y) <= most ? nil : "position must be within ±\(most) for a \(Int(side))-pixel composition [too-large]"
+        case let .scale(x, y):
+            let most = LottieLimits.maximumScalePercent
+            return abs(x) <= most && abs(y) <= most ? nil : "scale must be within ±\(Int(most)) % [too-large]"
         case let .rotation(degrees):
             return degrees.isFinite ? nil : "rotation must be finite"
         }

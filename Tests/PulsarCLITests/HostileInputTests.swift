@@ -57,6 +57,12 @@ struct HostileInputTests {
             doc[key] = value
             try JSONSerialization.data(withJSONObject: doc).write(to: URL(fileURLWithPath: f.file("l-\(name).json")))
         }
+        // A stroked path, and the same with one number beyond rlottie's bounds each.
+        for (name, tangent, width, copies) in [("g-ok", "3", "2", "3"), ("g-tangent", "1e12", "2", "3"), ("g-width", "3", "100000", "3"),
+                                               ("g-copies", "3", "2", "1e7")] {
+            try Self.strokedPath(tangent: tangent, width: width, copies: copies).write(toFile: f.file(name + ".json"), atomically: true, encoding: .utf8)
+        }
+        try Self.strokedPath(tangent: "3", width: "2", copies: "500", nested: true).write(toFile: f.file("g-nested.json"), atomically: true, encoding: .utf8)
         // Scripts with times and values beyond the limits.
         for (name, text) in [("s-at", "at 1e300 stop\n"), ("s-at15", "at 1e15 pause\n"), ("s-offset", "at 0 play\nat 10 offset 1e300\n"),
                              ("s-play", "at 0 play -1e300\n"), ("s-gain", "at 0 gain audio 1e300\n")] {
@@ -86,6 +92,16 @@ struct HostileInputTests {
     }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// A 240×240 animation: one group with a stroked two-point path and a repeater (nested in a
+    /// second repeating group when `nested`).
+    static func strokedPath(tangent: String, width: String, copies: String, nested: Bool = false) -> String {
+        let transform = #"{"ty": "tr", "p": {"a": 0, "k": [0, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 0}, "o": {"a": 0, "k": 100}}"#
+        let repeater = #"{"ty": "rp", "nm": "R", "c": {"a": 0, "k": \#(copies)}, "o": {"a": 0, "k": 0}, "m": 1, "tr": {"ty": "tr", "p": {"a": 0, "k": [5, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 0}, "so": {"a": 0, "k": 100}, "eo": {"a": 0, "k": 100}}}"#
+        var group = #"{"ty": "gr", "nm": "G", "it": [{"ty": "sh", "nm": "P", "ks": {"a": 0, "k": {"i": [[0, 0], [\#(tangent), 0]], "o": [[0, 0], [0, 0]], "v": [[0, 0], [60, 60]], "c": false}}}, {"ty": "st", "nm": "S", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}, "w": {"a": 0, "k": \#(width)}, "lc": 2, "lj": 2}, \#(repeater), \#(transform)]}"#
+        if nested { group = #"{"ty": "gr", "nm": "Outer", "it": [\#(group), \#(repeater), \#(transform)]}"# }
+        return #"{"v": "5.7.0", "fr": 30, "ip": 0, "op": 30, "w": 240, "h": 240, "layers": [{"ty": 4, "nm": "L", "ip": 0, "op": 30, "st": 0, "ks": {"o": {"a": 0, "k": 100}, "r": {"a": 0, "k": 0}, "p": {"a": 0, "k": [120, 120, 0]}, "a": {"a": 0, "k": [0, 0, 0]}, "s": {"a": 0, "k": [100, 100, 100]}}, "shapes": [\#(group)]}]}"#
+    }
 
     static func setPreset(_ m: inout [String: Any], _ index: Int, _ key: String, _ value: Any) {
         var presets = m["presets"] as! [[String: Any]]
@@ -143,6 +159,10 @@ struct HostileInputTests {
         Case("frame %F/l-h.json --frame 0 -o %O/f.png", 65, "[bad-value]"),
         Case("frame %F/l-op.json --frame 0 -o %O/f.png", 65, "[bad-value]"),
         Case("frame %F/l-frtiny.json --frame 0 -o %O/f.png", 65, "[bad-value]"),
+        Case("frame %F/g-tangent.json --frame 0 -o %O/f.png", 65, "[bad-value]"),
+        Case("frame %F/g-width.json --frame 0 -o %O/f.png", 65, "[bad-value]"),
+        Case("frame %F/g-copies.json --frame 0 -o %O/f.png", 65, "[bad-value]"),
+        Case("frame %F/g-nested.json --frame 0 -o %O/f.png", 65, "[bad-value]"),
         Case("play %F/demo.json --device sim --quiet --script %F/s-at.txt", 65, "[too-long]"),
         Case("play %F/demo.json --device sim --quiet --script %F/s-at15.txt", 65, "[too-long]"),
         Case("play %F/demo.json --device sim --quiet --script %F/s-offset.txt", 65, "[too-long]"),
@@ -174,6 +194,20 @@ struct HostileInputTests {
         #expect(try FileManager.default.subpathsOfDirectory(atPath: f.dir).sorted() == before, "the inputs changed")
         #expect(run.cpuSeconds <= 2, "\(run.cpuSeconds) s of CPU")
         #expect(run.maxResidentBytes <= 500 << 20, "\(run.maxResidentBytes >> 20) MB resident")
+    }
+
+    /// The stroked path within bounds renders (the limits refuse the hostile ones, not this),
+    /// and `--set` cannot hand rlottie a stroke width beyond them either.
+    @Test func boundedGeometryRendersAndSetIsChecked() throws {
+        let f = try Self.fixture.get()
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let ok = try CLI.runMeasured(["frame", f.file("g-ok.json"), "--frame", "0", "-o", dir.file("ok.png")])
+        #expect(ok.result.status == 0 && dir.exists(dir.file("ok.png")), "\(ok.result)")
+        let set = try CLI.runMeasured(["frame", f.file("g-ok.json"), "--frame", "0", "--set", "**.Stroke Width=100000", "-o", dir.file("set.png")])
+        #expect(set.result.status == 64 && set.result.stderr.contains("[too-large]"), "\(set.result)")
+        #expect(!dir.exists(dir.file("set.png")))
+        #expect(set.cpuSeconds <= 2 && ok.cpuSeconds <= 2)
     }
 
     /// `-o /dev/null` is written to, not replaced: it is still the null device afterwards.

@@ -67,6 +67,9 @@ struct LottieDocumentReader {
                        "\"layers\" is \(article(root["layers"]!.typeName)), not an array")
         }
 
+        var geometry = GeometryCheck(reader: self, side: max(w, h))
+        try geometry.walk(root, multiplier: 1)
+
         var warnings: [String] = []
         var assets: [String: (value: [JSONValue], path: String)] = [:]
         if let assetValues = root["assets"]?.array {
@@ -103,6 +106,88 @@ struct LottieDocumentReader {
         }
         return Parts(version: root["v"]?.string, name: root["nm"]?.string, timing: timing, width: w, height: h,
                      markers: markers, layers: layers, warnings: warnings)
+    }
+
+    /// The bounds rlottie needs before it sees the document (`LottieLimits`): every number within
+    /// `maximumMagnitude`; path vertices and tangents, shape positions and sizes within
+    /// `maximumCoordinatePerSide` × the longer side; stroke widths within
+    /// `maximumStrokeWidthPerSide` × it; repeater copies, alone and nested, within their limits.
+    /// One walk over the tree; the JSON path is built only for the failure.
+    private struct GeometryCheck {
+        let reader: LottieDocumentReader
+        let side: Double
+        var keys: [String] = []
+
+        enum Bound { case none, coordinate, strokeWidth, copies }
+
+        mutating func walk(_ value: JSONValue, multiplier: Double, bound: Bound = .none) throws(LottieError) {
+            switch value.kind {
+            case .number(let n):
+                try check(n, at: value.offset, bound: bound)
+            case .array(let items):
+                // Repeaters in a group's item list repeat everything in it, nested ones multiply.
+                var copies = multiplier
+                for item in items where item["ty"]?.string == "rp" {
+                    copies *= max(Self.largest(item["c"]), 1)
+                }
+                if copies > LottieLimits.maximumRepeatedCopies, let first = items.first(where: { $0["ty"]?.string == "rp" }) {
+                    throw reader.fail(.badValue, at: first.offset, path: path(), "nested repeaters make \(copies) copies, more than \(Int(LottieLimits.maximumRepeatedCopies))")
+                }
+                for (i, item) in items.enumerated() {
+                    keys.append("[\(i)]")
+                    try walk(item, multiplier: copies, bound: bound)
+                    keys.removeLast()
+                }
+            case .object(let members):
+                let type = value["ty"]?.string
+                for (key, member) in members {
+                    keys.append("." + key)
+                    try walk(member, multiplier: multiplier, bound: Self.bound(type: type, key: key, inherited: bound))
+                    keys.removeLast()
+                }
+            default:
+                break
+            }
+        }
+
+        /// The bound for member `key` of an object of shape type `type`.
+        private static func bound(type: String?, key: String, inherited: Bound) -> Bound {
+            if key == "t" { return .none }  // keyframe times: only the magnitude bound
+            switch (type, key) {
+            case ("rp", "c"): return .copies
+            case ("st", "w"), ("gs", "w"): return .strokeWidth
+            case ("sh", "ks"), ("rc", "p"), ("rc", "s"), ("el", "p"), ("el", "s"), ("sr", "p"), ("sr", "or"), ("sr", "ir"):
+                return .coordinate
+            default: return inherited
+            }
+        }
+
+        private func check(_ n: Double, at offset: Int, bound: Bound) throws(LottieError) {
+            let limit: Double
+            let what: String
+            switch bound {
+            case .none: (limit, what) = (LottieLimits.maximumMagnitude, "a number")
+            case .coordinate: (limit, what) = (min(LottieLimits.maximumCoordinatePerSide * side, LottieLimits.maximumMagnitude), "a coordinate")
+            case .strokeWidth: (limit, what) = (LottieLimits.maximumStrokeWidthPerSide * side, "a stroke width")
+            case .copies: (limit, what) = (LottieLimits.maximumRepeaterCopies, "a repeater's copies")
+            }
+            guard abs(n) <= limit else {
+                throw reader.fail(.badValue, at: offset, path: path(), "\(what) of \(n) is beyond ±\(limit) for a \(Int(side))-pixel composition")
+            }
+        }
+
+        private func path() -> String { "$" + keys.joined() }
+
+        /// The largest number under `value` (a static copies count or its keyframes), 0 if none.
+        private static func largest(_ value: JSONValue?) -> Double {
+            guard let value else { return 0 }
+            switch value.kind {
+            case .number(let n): return n.isFinite ? abs(n) : .infinity
+            case .array(let items): return items.map { largest($0) }.max() ?? 0
+            case .object(let members): return members.filter { $0.key != "t" }.map { largest($0.value) }.max() ?? 0
+            default: return 0
+            }
+        }
     }
 
     /// Expands layers and precompositions with cycle, depth and size limits.

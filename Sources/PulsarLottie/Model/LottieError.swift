@@ -103,6 +103,19 @@ public enum LottieLimits {
     public static let maximumCanvasSide = 8192
     /// Most pixels in one render target, scratch buffers included (4096², 64 MiB).
     public static let maximumCanvasPixels = 4096 * 4096
+    /// Largest magnitude of any number in an animation (frame numbers included).
+    public static let maximumMagnitude: Double = 1e8
+    /// Path vertices and tangents, shape positions and sizes: at most this many times the
+    /// composition's longer side from the origin (rlottie spins on tangents of 10¹²).
+    public static let maximumCoordinatePerSide: Double = 1000
+    /// Stroke widths: at most this many times the composition's longer side (a width of 100 000
+    /// on a 240-pixel canvas made rlottie spin).
+    public static let maximumStrokeWidthPerSide: Double = 4
+    /// Copies of one repeater, and of nested repeaters multiplied together.
+    public static let maximumRepeaterCopies: Double = 1000
+    public static let maximumRepeatedCopies: Double = 100_000
+    /// Transform scale, in percent, either sign.
+    public static let maximumScalePercent: Double = 100_000
 }
 
 /// Text helpers for one-line messages.
