@@ -1,5 +1,7 @@
 #if canImport(Glibc)
+import PulsarAudio
 import PulsarCommandLine
+import PulsarCore
 import Glibc
 #endif
 
@@ -74,6 +76,16 @@ if words.contains("--help") || words.contains("-h") {
 }
 do {
     try command.run(words)
+    // What the audio decoders said on their own, with our prefix and rule (a failure's one
+    // line stays the only line).
+    if !words.contains("--quiet") {
+        let messages = DecoderMessages.drain()
+        for m in messages.prefix(20) {
+            Console.error("pulsar: warning: \(MessageText.oneLine(m.source)): the decoder said: \(MessageText.oneLine(m.text))"
+                          + (m.count > 1 ? " (\(m.count) times)" : "") + " [decoder-message]")
+        }
+        if messages.count > 20 { Console.error("pulsar: warning: … and \(messages.count - 20) more kinds of decoder message") }
+    }
     exit(0)
 } catch {
     Console.error(error.message)

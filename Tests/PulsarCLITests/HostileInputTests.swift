@@ -1,4 +1,5 @@
 import Foundation
+import PulsarTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -208,6 +209,29 @@ struct HostileInputTests {
         #expect(set.result.status == 64 && set.result.stderr.contains("[too-large]"), "\(set.result)")
         #expect(!dir.exists(dir.file("set.png")))
         #expect(set.cpuSeconds <= 2 && ok.cpuSeconds <= 2)
+    }
+
+    /// A damaged MP3 in a real bundle: mpg123's own complaints arrive as our warnings (prefix,
+    /// file, count, rule), never as bare library text; the render still completes.
+    @Test(.enabled(if: SharedCorpus.available, "corpus absent: ../shared/corpus"))
+    func decoderMessagesAreWrapped() throws {
+        let corpus = try #require(SharedCorpus.root, "CI=true: the corpus must be present")
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let unzip = Process()
+        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        unzip.arguments = ["-c", "import zipfile,sys; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])", corpus + "/bundles/demo.pulsar", dir.file("b")]
+        try unzip.run()
+        unzip.waitUntilExit()
+        let mp3 = dir.file("b/audio/sample-3s.mp3")
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: mp3)))
+        for i in stride(from: 5000, to: bytes.count, by: 997) { bytes[i] ^= 0x5A }
+        try Data(bytes).write(to: URL(fileURLWithPath: mp3))
+        let run = try CLI.runMeasured(["render", dir.file("b"), "--preset", "verified", "-o", dir.file("o.wav")])
+        #expect(run.result.status == 0, "\(run.result)")
+        let lines = run.result.stderrLines
+        #expect(lines.contains { $0.hasPrefix("pulsar: warning: audio/sample-3s.mp3: the decoder said: ") && $0.hasSuffix("[decoder-message]") }, "\(lines)")
+        #expect(lines.allSatisfy { $0.hasPrefix("pulsar: ") || $0.hasPrefix("wrote ") }, "bare library text: \(lines)")
     }
 
     /// `-o /dev/null` is written to, not replaced: it is still the null device afterwards.

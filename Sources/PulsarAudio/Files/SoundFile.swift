@@ -90,7 +90,8 @@ final class SoundFile {
                                       write: virtualWrite, tell: virtualTell)
         var info = SF_INFO()
         // libsndfile copies `callbacks`; `context` must outlive the handle.
-        guard let h = sf_open_virtual(&callbacks, Int32(SFM_READ), &info, context.toOpaque()) else {
+        let opened = DecoderMessages.capture(name) { () -> OpaquePointer? in sf_open_virtual(&callbacks, Int32(SFM_READ), &info, context.toOpaque()) }
+        guard let h = opened else {
             let reason = context.takeUnretainedValue().failure.map { "\($0)" } ?? String(cString: sf_strerror(nil))
             context.release()
             throw AudioFileError(path: name, message: reason)
@@ -119,7 +120,7 @@ final class SoundFile {
     func readFrames(into buffer: UnsafeMutablePointer<Float>, count: Int) throws(AudioFileError) -> Int {
         guard let handle else { throw AudioFileError(path: path, message: "read after close") }
         guard count > 0 else { return 0 }
-        let got = sf_readf_float(handle, buffer, sf_count_t(count))
+        let got = DecoderMessages.capture(path) { () -> sf_count_t in sf_readf_float(handle, buffer, sf_count_t(count)) }
         if got < sf_count_t(count) {
             if let failure = virtualIO?.takeUnretainedValue().failure {
                 throw AudioFileError(path: path, message: "read failed: \(failure)")
