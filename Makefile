@@ -78,7 +78,10 @@ test: deps-test
 # FUZZ_SECONDS (or FUZZ_RUNS inputs). Findings land in Tests/Fixtures/fuzz/<target>/, which
 # `make test` replays. Linked with the toolchain's lld (gold fails on the sanitizer runtime).
 FUZZ_SECONDS ?= 60
+# Built from scratch each time: SwiftPM did not pick up a source file added to the parent package
+# since the last fuzz build.
 fuzz: build
+	rm -rf Fuzz/.build
 	cd Fuzz && $(SWIFT) build -c release --toolset toolset.json -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
