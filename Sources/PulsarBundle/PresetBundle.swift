@@ -34,7 +34,7 @@ public struct PresetBundle: @unchecked Sendable {
 
     /// Opens and validates a bundle: entries first (names, links, sizes, ratio, encryption),
     /// then the manifest, then every file it names (haptics decoded and validated, animation
-    /// read, audio opened for streaming).
+    /// read, audio read through once — its CRC checked — and opened for streaming).
     ///
     /// - Parameter strict: also require the manifest's `hash` and check it against the content
     ///   (streaming every file, audio included, never holding a large entry); a normal load
@@ -80,6 +80,9 @@ public struct PresetBundle: @unchecked Sendable {
             warnings += loaded.warnings
             var audio: AudioAsset?
             if let a = preset.audio {
+                // Read through once so a damaged entry (a CRC mismatch) is refused here, whatever
+                // the command and however much of the audio it would later decode.
+                try container.stream(a.src) { _ in }
                 audio = AudioAsset(source: a.src, bytes: try container.byteSource(a.src),
                                    volume: a.volume ?? 1, offset: a.offset ?? 0)
             }

@@ -51,6 +51,24 @@ struct HostileInputTests {
             edit(&manifest)
             try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
         }
+        // The bundle zipped with its audio stored, then one byte of the audio flipped: a CRC error.
+        let zip = Process()
+        zip.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        zip.arguments = ["-c", """
+            import zipfile, os, sys
+            src, out = sys.argv[1], sys.argv[2]
+            with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED) as z:
+                for root, _, files in os.walk(src):
+                    for f in files:
+                        p = os.path.join(root, f); z.write(p, os.path.relpath(p, src))
+            b = bytearray(open(out, 'rb').read())
+            i = b.find(b'data', b.find(b'audio/heartbeat.wav'))
+            b[i + 5000] ^= 0xFF
+            open(out, 'wb').write(b)
+            """, f.bundle, f.file("crc.pulsar")]
+        try zip.run()
+        zip.waitUntilExit()
+        guard zip.terminationStatus == 0 else { throw Failure(description: "making crc.pulsar") }
         // Animations with a huge or tiny frame rate, canvas or out point.
         let lottie = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: f.lottie))) as! [String: Any]
         for (name, key, value) in [("fr", "fr", 1e300), ("w", "w", 1e300), ("h", "h", 1e20), ("op", "op", 1e300), ("frtiny", "fr", 1e-300)] {
@@ -176,6 +194,9 @@ struct HostileInputTests {
         Case("render --replay %F/fifo.json -o %O/o.wav", 66, "[not-a-file]"),
         Case("render %F/same.json -o %F/same.json", 64, "[output-is-input]"),
         Case("render %F/single.json -o %O/o.wav", 65, "[empty-pattern]"),
+        Case("render %F/crc.pulsar --preset heartbeat -o %O/o.wav", 65, "CRC error [corrupt]"),
+        Case("play %F/crc.pulsar --preset heartbeat --device sim --quiet", 65, "CRC error [corrupt]"),
+        Case("info %F/crc.pulsar", 65, "CRC error [corrupt]"),
         Case("render --replay %F/good.jsonl -o %F/good.jsonl", 64, "[output-is-input]"),
     ] + logDamage.map { Case("render --replay %F/\($0.0).jsonl -o %O/o.wav", 65, $0.0.hasPrefix("h-") && $0.2.hasSuffix("Offset") || $0.2 == "from" || $0.2 == "duration" ? "[too-long]" : "[value-out-of-range]") }
 
