@@ -84,13 +84,13 @@ public struct TransportScript {
             }
             start = next
             if words.isEmpty { continue }
-            if let line = try line(words, number: number, after: lines.last, name: name) { lines.append(line) }
+            lines.append(try line(words, number: number, after: lines.last, name: name))
         }
         return lines
     }
 
     /// One non-empty line's words: its `Line`, or the failure naming `name` and the line.
-    private static func line(_ words: [String], number: Int, after last: Line?, name: String) throws(CommandFailure) -> Line? {
+    private static func line(_ words: [String], number: Int, after last: Line?, name: String) throws(CommandFailure) -> Line {
         let bad = { (why: String) in CommandFailure(.dataError, "pulsar: error: \(name):\(number): \(why)") }
         guard words.count >= 3, words[0] == "at", let time = Double(words[1]) else {
             throw bad("expected 'at <ms> <command> [args]'")

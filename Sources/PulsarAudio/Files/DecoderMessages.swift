@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import PulsarCore
 
 /// What the decoders under libsndfile (mpg123 above all) print on their own — "[src/libmpg123/
 /// layer3.c:…] error: dequantization failed!" — caught instead of reaching the terminal bare:
@@ -77,7 +78,7 @@ public enum DecoderMessages {
         lseek(sink, 0, SEEK_SET)
         guard n > 0 else { return }
         for line in bytes[0..<n].split(separator: 0x0A) {
-            let text = MessageTextCut.cut(String(decoding: line, as: UTF8.self))
+            let text = MessageText.excerpt(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), limit: 200)
             guard !text.isEmpty else { continue }
             if let i = kept.firstIndex(where: { $0.source == source && $0.text == text }) {
                 kept[i].count += 1
@@ -87,13 +88,5 @@ public enum DecoderMessages {
                 kept[kept.count - 1].count += 1
             }
         }
-    }
-}
-
-/// Decoder text on one line and short.
-private enum MessageTextCut {
-    static func cut(_ text: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed
     }
 }

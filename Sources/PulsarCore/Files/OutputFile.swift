@@ -66,8 +66,14 @@ public enum OutputFile {
         }
     }
 
-    /// The hidden sibling an output is built in before `commit`: `DIR/.NAME.partial-PID`.
+    /// Where an output is built before `commit`: the hidden sibling `DIR/.NAME.partial-PID`, or
+    /// for a device or FIFO destination a file in the temporary directory (never beside
+    /// `/dev/null`, where an ordinary user cannot create files).
     public static func temporaryPath(for path: String) -> String {
+        if isSpecial(path) {
+            let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            return "\(base)/.pulsar-output.partial-\(getpid())"
+        }
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
