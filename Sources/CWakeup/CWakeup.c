@@ -2,6 +2,8 @@
 #include "CWakeup.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <string.h>
 #include <semaphore.h>
 #include <stdlib.h>
 #include <time.h>
@@ -44,4 +46,11 @@ int pulsar_wakeup_sleep_until(pulsar_wakeup *w, int64_t deadline_ns) {
     }
     while (sem_trywait(&w->semaphore) == 0) rung = 1;
     return rung;
+}
+
+void pulsar_thread_set_name(const char *name) {
+    char short_name[16];
+    strncpy(short_name, name, sizeof short_name - 1);
+    short_name[sizeof short_name - 1] = 0;
+    pthread_setname_np(pthread_self(), short_name);
 }

@@ -110,7 +110,7 @@ enum PlayCommand {
         let (player, device, deviceName) = try choice.openPlayer(mixer: mixer, monotonic: monotonic, period: period, buffer: buffer,
                                                                  animationFrameRate: timing?.frameRate, simulated: simulated,
                                                                  command: command)
-        if verbose, let alsa = device as? ALSADevice, let c = player.core.configuration as DeviceConfiguration? {
+        if verbose, let alsa = device as? ALSADevice, let c = player.configuration as DeviceConfiguration? {
             Console.error("\(command): ALSA '\(alsa.name)': \(alsa.sampleFormatName ?? "?"), \(c.sampleRate.hertz) Hz, \(c.channels) channels, period \(c.periodFrames), buffer \(c.bufferFrames) frames; pause \(alsa.capabilities.canPause ? "yes" : "no"), rewind \(alsa.capabilities.canRewind ? "yes" : "no")")
         }
         var done = false
@@ -205,7 +205,7 @@ enum PlayCommand {
             Console.error("pulsar: warning: \(delayedLines) times a script line waited for the player (its command queue or mix table was full): those lines took effect later than written")
         }
         // Let the device play out what is queued, then stop the thread.
-        usleep(UInt32(Double(player.core.configuration.bufferFrames) / Double(rate.hertz) * 1e6) + 20_000)
+        usleep(UInt32(Double(player.configuration.bufferFrames) / Double(rate.hertz) * 1e6) + 20_000)
         player.poll()
         player.shutdown()
         player.poll()
@@ -220,7 +220,7 @@ enum PlayCommand {
             return $0
         }
         let recorded = sim.flatMap { $0.behaviour.recordingCapacity > 0 ? FrameIndex($0.recording.count / channels) : nil }
-        let playedFrames = recorded ?? max(player.core.streamWritten - lostFrames, 0)
+        let playedFrames = recorded ?? max(player.streamWritten - lostFrames, 0)
         if let clockLogPath {
             try writeClockLog(clockLogPath, ticks: ticks, device: sim, player: player, rate: rate)
         }
@@ -233,7 +233,7 @@ enum PlayCommand {
                                           duration: range.duration)
             do {
                 try OutputFile.write(Array(EngineLog.text(header: header, events: player.loggedEvents, playedFrames: playedFrames,
-                                                          firstWrite: player.core.firstWriteTime).utf8), to: log)
+                                                          firstWrite: player.firstWriteTime).utf8), to: log)
             } catch {
                 throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
             }
@@ -250,7 +250,6 @@ enum PlayCommand {
         }
     }
 
-    /// One script command, on the control thread.
     /// One script command, on the control thread; false when the player cannot take it yet (its
     /// command queue is full, or too many mix changes are in flight): the caller retries.
     static func perform(_ command: TransportScript.Command, on player: HapticPlayer) throws(PresetMixer.SetupError) -> Bool {
@@ -264,12 +263,27 @@ enum PlayCommand {
         case .resume: return player.resume()
         case .stop: return player.stop()
         case .seek(let ms): return player.setTimestamp(ms)
-        case let .loop(count, reverse): return try player.setLoop(true, count: count, reverse: reverse)
-        case .loopOff: return try player.setLoop(false)
-        case .offset(let ms): return try player.adjust(MixAdjustment(hapticOffset: ms))
-        case .haptics(let on): return try player.adjust(MixAdjustment(hapticsEnabled: on))
-        case .audioGain(let g): return try player.adjust(MixAdjustment(audioGain: g))
-        case .hapticGain(let g): return try player.adjust(MixAdjustment(hapticGain: g))
+        case let .loop(count, reverse):
+            return try live(player) { $0.loopCount = count.map { max($0, 1) } ?? PlaybackTimeline.endless; $0.reverse = reverse }
+        case .loopOff: return try live(player) { $0.loopCount = 1; $0.reverse = false }
+        case .offset(let ms): return try live(player) { $0.hapticOffset = ms }
+        case .haptics(let on): return try live(player) { $0.hapticsEnabled = on }
+        case .audioGain(let g): return try live(player) { $0.audioGain = g }
+        case .hapticGain(let g): return try live(player) { $0.hapticGain = g }
+        }
+    }
+
+    /// Makes a live change: true when made, false when the player is busy (the caller retries),
+    /// the mixer's refusal thrown.
+    private static func live(_ player: HapticPlayer, _ edit: (inout LiveMix) -> Void) throws(PresetMixer.SetupError) -> Bool {
+        do {
+            try player.adjust(edit)
+            return true
+        } catch {
+            switch error {
+            case .busy: return false
+            case .refused(let why): throw why
+            }
         }
     }
 

@@ -43,6 +43,9 @@ enum ReplayRender {
             throw CommandFailure(.dataError, "pulsar: error: \(path): the logged settings do not build a mixer: \(error)")
         }
         let replay = Replay(events: parsed.events)
+        guard replay.eventsLost == 0 else {
+            throw CommandFailure(.dataError, "pulsar: error: \(path): the player dropped \(replay.eventsLost) events while it played; the log cannot be replayed exactly [events-lost]")
+        }
         let renderer: TransportRenderer
         do {
             renderer = try replay.renderer(base: mixer)

@@ -43,6 +43,14 @@ public final class HapticLottieController: @unchecked Sendable {
         /// after the next `poll()`.
         case busy
 
+        /// The player's refusal as this error.
+        init(_ error: LiveChangeError) {
+            switch error {
+            case .refused(let why): self = .mixer(why.description)
+            case .busy: self = .busy
+            }
+        }
+
         public var description: String {
             switch self {
             case .unknownMarker(let name): return "no marker named \"\(name)\""
@@ -88,8 +96,12 @@ public final class HapticLottieController: @unchecked Sendable {
     public func play() -> Bool {
         let range = player.mixer.range
         if range.from != nil || range.to != nil || range.startsBackwards {
-            let whole = MixAdjustment(from: .some(nil), to: .some(nil), startsBackwards: false)
-            guard (try? player.adjust(whole)) == true else { return false }
+            do {
+                try player.adjust { $0.from = nil; $0.to = nil; $0.startsBackwards = false }
+            } catch {
+                lastChangeError = PlayError(error)
+                return false
+            }
         }
         return player.send(.play(fromTimelineFrame: 0))
     }
@@ -176,12 +188,11 @@ public final class HapticLottieController: @unchecked Sendable {
 
     /// The player's loop control: `loop` false plays the current iteration to its end; true
     /// repeats `count` iterations in all (nil: without end), boomerang when `reverse`.
-    @discardableResult
-    public func setLoop(_ loop: Bool, count: Int? = nil, reverse: Bool = false) throws(PlayError) -> Bool {
+    public func setLoop(_ loop: Bool, count: Int? = nil, reverse: Bool = false) throws(PlayError) {
         do {
-            return try player.setLoop(loop, count: count, reverse: reverse)
+            try player.setLoop(loop, count: count, reverse: reverse)
         } catch {
-            throw .mixer(error.description)
+            throw PlayError(error)
         }
     }
 
@@ -196,8 +207,8 @@ public final class HapticLottieController: @unchecked Sendable {
     /// `.repeatBackwards(k / 2)`. The direction of a backward range is no part of the loop mode:
     /// it reads and writes the same modes, and setting one keeps the direction.
     ///
-    /// Setting applies at once, as a live change continuing what is heard (a refused change
-    /// is dropped; use `setLoopMode(_:)` to see the outcome).
+    /// Setting applies at once, as a live change continuing what is heard; a refused change
+    /// leaves the mode as it was and is kept in `lastChangeError` (`setLoopMode(_:)` throws it).
     public var loopMode: LottieLoopMode {
         get {
             let t = player.mixer.timeline
@@ -205,17 +216,38 @@ public final class HapticLottieController: @unchecked Sendable {
             if t.loopCount == 1 { return .playOnce }
             return t.reverse ? .repeatBackwards(Double(t.loopCount) / 2) : .repeat(Double(t.loopCount))
         }
-        set { _ = try? setLoopMode(newValue) }
+        set {
+            do {
+                try setLoopMode(newValue)
+            } catch {
+                lastChangeError = error
+            }
+        }
     }
 
-    /// Sets `loopMode`; false when the player was busy.
-    @discardableResult
-    public func setLoopMode(_ mode: LottieLoopMode) throws(PlayError) -> Bool {
+    /// Why the last change made through a property setter (`loopMode`, `hapticOffset`,
+    /// `hapticsEnabled`) or `play()` did not happen; nil after one that did. Control thread.
+    public private(set) var lastChangeError: PlayError?
+
+    /// Sets `hapticOffset`.
+    public func setHapticOffset(_ ms: Double) throws(PlayError) { try change { $0.hapticOffset = ms } }
+    /// Sets `hapticsEnabled`.
+    public func setHapticsEnabled(_ on: Bool) throws(PlayError) { try change { $0.hapticsEnabled = on } }
+
+    /// Sets `loopMode`.
+    public func setLoopMode(_ mode: LottieLoopMode) throws(PlayError) {
         let (count, reverse) = Self.iterations(of: mode)
+        try change { $0.loopCount = count; $0.reverse = reverse }
+    }
+
+    /// Applies `edit` to the player's live values; records the outcome in `lastChangeError`.
+    private func change(_ edit: (inout LiveMix) -> Void) throws(PlayError) {
         do {
-            return try player.adjust(MixAdjustment(loopCount: count, reverse: reverse))
+            try player.adjust(edit)
+            lastChangeError = nil
         } catch {
-            throw .mixer(error.description)
+            lastChangeError = PlayError(error)
+            throw PlayError(error)
         }
     }
 
@@ -230,13 +262,13 @@ public final class HapticLottieController: @unchecked Sendable {
     /// Milliseconds by which haptics lag (positive) or lead audio and animation.
     public var hapticOffset: Double {
         get { player.hapticOffset }
-        set { player.hapticOffset = newValue }
+        set { try? change { $0.hapticOffset = newValue } }
     }
 
     /// False silences the haptic channel(s); the animation and audio play on.
     public var hapticsEnabled: Bool {
         get { player.hapticsEnabled }
-        set { player.hapticsEnabled = newValue }
+        set { try? change { $0.hapticsEnabled = newValue } }
     }
 
     /// Content duration in ms, after the mixer's duration precedence.
@@ -299,14 +331,13 @@ public final class HapticLottieController: @unchecked Sendable {
             throw .emptyRange(range)
         }
         let (count, reverse) = Self.iterations(of: mode)
-        let adjustment = MixAdjustment(loopCount: count, reverse: reverse, from: .some(fromMs), to: .some(toMs),
-                                       startsBackwards: backwards)
-        let adjusted: Bool
-        do {
-            adjusted = try player.adjust(adjustment)
-        } catch {
-            throw .mixer(error.description)
+        try change {
+            $0.loopCount = count
+            $0.reverse = reverse
+            $0.from = fromMs
+            $0.to = toMs
+            $0.startsBackwards = backwards
         }
-        guard adjusted, player.send(.play(fromTimelineFrame: 0)) else { throw .busy }
+        guard player.send(.play(fromTimelineFrame: 0)) else { throw .busy }
     }
 }

@@ -16,8 +16,8 @@ public struct AudioPeaks: Sendable, Equatable {
     /// Nil when the preset has no audio or the render fails. Renders at most `limitMs` of content.
     public init?(mixer: PresetMixer, buckets count: Int = 1024, limitMs: Double = 60_000) {
         guard mixer.audioFormat != nil, count > 0,
-              let audio = try? mixer.adjusted(MixAdjustment(loopCount: 1, reverse: false, from: .some(nil), to: .some(nil),
-                                                             hapticsEnabled: false, startsBackwards: false)) else { return nil }
+              let audio = try? mixer.adjusted(to: LiveMix(hapticsEnabled: false, audioGain: mixer.live.audioGain,
+                                                          hapticGain: mixer.live.hapticGain)) else { return nil }
         let rate = audio.settings.sampleRate
         let total = min(audio.frameCount, max(rate.nearestFrame(atMilliseconds: limitMs), 1))
         guard total > 0 else { return nil }

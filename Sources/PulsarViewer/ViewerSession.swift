@@ -132,8 +132,7 @@ public final class ViewerSession {
         case .key(.curves):
             showsCurveStrip.toggle()
         case .key(.haptics):
-            player.hapticsEnabled.toggle()
-            notify("haptics \(player.hapticsEnabled ? "on" : "off")", at: time, log: false)
+            toggleHaptics(at: time)
         case .pointerDown(let x, _):
             scrub = (mode == .playing, -1)
             scrub(toX: x)
@@ -173,14 +172,24 @@ public final class ViewerSession {
 
     private func setLoop(_ loop: Bool, reverse: Bool) {
         do {
-            guard try content.player.setLoop(loop, count: nil, reverse: loop && reverse) else {
-                notify("busy: try again", at: content.player.now(), log: false)
-                return
-            }
+            try content.player.setLoop(loop, count: nil, reverse: loop && reverse)
             looping = loop
             reversing = loop && reverse
+        } catch .busy {
+            notify("busy: try again", at: content.player.now(), log: false)
         } catch {
             notify("loop: \(error)", at: content.player.now(), log: true)
+        }
+    }
+
+    private func toggleHaptics(at time: MonotonicTime) {
+        do {
+            try content.player.setHapticsEnabled(!content.player.hapticsEnabled)
+            notify("haptics \(content.player.hapticsEnabled ? "on" : "off")", at: time, log: false)
+        } catch .busy {
+            notify("busy: try again", at: time, log: false)
+        } catch {
+            notify("haptics: \(error)", at: time, log: true)
         }
     }
 

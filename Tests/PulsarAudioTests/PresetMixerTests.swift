@@ -229,10 +229,10 @@ import Testing
         #expect(Array(clicks[28_800..<29_800]) == (try Self.haptic(from: 14_400, count: 1000, pattern: clickOnly.pattern)))
         #expect(clicks[28_799] == 0)
         // The same direction reached through a live adjustment renders the same stream.
-        let adjusted = try forward.adjusted(MixAdjustment(startsBackwards: true))
+        let adjusted = try forward.adjusted({ $0.startsBackwards = true })
         #expect(adjusted.timeline == backward.timeline)
         #expect(try Self.renderAll(adjusted) == back)
-        #expect(try forward.adjusted(MixAdjustment(loopCount: 3)).timeline.startsBackwards == false, "nil keeps the direction")
+        #expect(try forward.adjusted({ $0.loopCount = 3 }).timeline.startsBackwards == false, "nil keeps the direction")
     }
 
     @Test("Starting backwards with a boomerang: backwards, forwards, backwards, each iteration exact")

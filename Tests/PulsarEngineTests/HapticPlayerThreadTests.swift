@@ -22,7 +22,7 @@ import Testing
                     let ok: Bool
                     switch (index + k) % 5 {
                     case 0: ok = player.send(.pause)
-                    case 4: ok = (try? player.adjust(MixAdjustment(loopCount: 1 + k % 3, hapticOffset: Double(k % 20)))) ?? false
+                    case 4: ok = (try? player.adjust { $0.loopCount = 1 + k % 3; $0.hapticOffset = Double(k % 20) }) != nil
                     case 1: ok = player.send(.resume)
                     case 2: ok = player.send(.seek(toTimelineFrame: FrameIndex(k * 100)))
                     default: ok = player.send(.play(fromTimelineFrame: FrameIndex(k)))

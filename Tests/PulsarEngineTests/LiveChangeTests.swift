@@ -48,8 +48,8 @@ import Testing
             }
         }
 
-        mutating func adjust(_ a: MixAdjustment) throws {
-            let next = try player.renderer.mixers.newestMixer.adjusted(a)
+        mutating func adjust(_ edit: (inout LiveMix) -> Void) throws {
+            let next = try player.renderer.mixers.newestMixer.adjusted(edit)
             let generation = try #require(player.renderer.mixers.install(next))
             player.send(.mix(MixChange(generation: generation, of: next)))
         }
@@ -137,7 +137,7 @@ import Testing
     @Test("A mix change in the middle of a pause's or a resume's fade carries the fade on: the samples equal those without the change")
     func mixChangeDuringFades() throws {
         let mixer = try Self.mixer()
-        let looped = try mixer.adjusted(MixAdjustment(loopCount: 3))
+        let looped = try mixer.adjusted({ $0.loopCount = 3 })
         let table = MixerTable(base: mixer)
         let generation = try #require(table.install(looped))
         let renderer = TransportRenderer(mixers: table)
@@ -162,7 +162,7 @@ import Testing
         rig.player.send(.play(fromTimelineFrame: 0))
         try rig.steps(20)
         rig.player.send(.pause)
-        try rig.adjust(MixAdjustment(loopCount: 2))
+        try rig.adjust({ $0.loopCount = 2 })
         try rig.steps(10)
         let pause = rig.command(1), change = rig.command(2)
         #expect(change.frame == pause.frame && change.state.ramp == .fadeOut && change.state.rampOffset == 0)
@@ -182,7 +182,7 @@ import Testing
         var rig = try Rig(mixer)
         rig.player.send(.play(fromTimelineFrame: 0))
         try rig.steps(20)
-        try rig.adjust(MixAdjustment(loopCount: 3, reverse: true))
+        try rig.adjust({ $0.loopCount = 3; $0.reverse = true })
         try rig.steps(2)
         let change = rig.command(1)
         #expect(change.state.mix == 1)
@@ -190,7 +190,7 @@ import Testing
         // Through iteration 1 (backwards) into iteration 2, then `loop off`: iteration 2 is the last.
         let intoThird = Int((2 * length - change.frame) / 256) + 20
         try rig.steps(intoThird)
-        try rig.adjust(MixAdjustment(loopCount: 1))
+        try rig.adjust({ $0.loopCount = 1 })
         try rig.steps(Int(length / 256) + 20)
         let off = rig.command(2)
         let oldFrame = change.state.timelineFrame + (off.frame - change.frame)
@@ -219,7 +219,7 @@ import Testing
         let mixer = try Self.mixer()
         var rig = try Rig(mixer)
         rig.player.send(.play(fromTimelineFrame: 0))
-        try rig.adjust(MixAdjustment(loopCount: PlaybackTimeline.endless))
+        try rig.adjust({ $0.loopCount = PlaybackTimeline.endless })
         try rig.steps(Int(mixer.timeline.segmentLength / 256) * 5)
         #expect(!rig.events.contains { if case .completion = $0 { return true } else { return false } })
         #expect(rig.player.state.mode == .playing)
@@ -234,15 +234,15 @@ import Testing
         var rig = try Rig(mixer)
         rig.player.send(.play(fromTimelineFrame: 0))
         try rig.steps(10)
-        try rig.adjust(MixAdjustment(hapticGain: 0.5))
+        try rig.adjust({ $0.hapticGain = 0.5 })
         try rig.steps(10)
-        try rig.adjust(MixAdjustment(hapticsEnabled: false))
+        try rig.adjust({ $0.hapticsEnabled = false })
         try rig.steps(20)
         let half = rig.command(1), off = rig.command(2)
         let recording = rig.device.recording
         let full = try rig.render(mixer, from: 0, count: Int(off.frame) + 256)
         #expect(Array(recording[0..<Int(half.frame)]) == Array(full[0..<Int(half.frame)]))
-        let quieter = try rig.render(try mixer.adjusted(MixAdjustment(hapticGain: 0.5)), from: half.state.timelineFrame,
+        let quieter = try rig.render(try mixer.adjusted({ $0.hapticGain = 0.5 }), from: half.state.timelineFrame,
                                      count: Int(off.frame - half.frame))
         #expect(Array(recording[Int(half.frame)..<Int(off.frame)]) == quieter)
         #expect(recording.count > Int(off.frame) + 2000)
@@ -255,7 +255,7 @@ import Testing
         var rig = try Rig(mixer)
         rig.player.send(.play(fromTimelineFrame: 0))
         try rig.steps(10)
-        let next = try rig.player.renderer.mixers.newestMixer.adjusted(MixAdjustment(loopCount: 2, reverse: true))
+        let next = try rig.player.renderer.mixers.newestMixer.adjusted({ $0.loopCount = 2; $0.reverse = true })
         var clock = PlaybackClock(timeline: mixer.timeline, sampleRate: SampleRate(48_000)!, durationMilliseconds: mixer.durationMilliseconds)
         clock.register(next.timeline, generation: 1)
         let generation = try #require(rig.player.renderer.mixers.install(next))

@@ -23,8 +23,8 @@ import Testing
 
     /// A random live change: loop count (endless too), boomerang, segment and its direction,
     /// haptic offset, haptics on/off and both gains.
-    static func randomAdjustment(_ rng: inout SplitMix64) -> MixAdjustment {
-        var a = MixAdjustment()
+    static func randomAdjustment(_ rng: inout SplitMix64, of base: LiveMix) -> LiveMix {
+        var a = base
         switch Int(rng.unit() * 6) {
         case 0:
             let counts = [1, 2, 3, PlaybackTimeline.endless]
@@ -32,8 +32,8 @@ import Testing
             a.reverse = rng.unit() < 0.5
         case 1:
             let from = (rng.unit() * 600).rounded()
-            a.from = .some(rng.unit() < 0.3 ? nil : from)
-            a.to = .some(rng.unit() < 0.3 ? nil : from + 20 + (rng.unit() * 250).rounded())
+            a.from = rng.unit() < 0.3 ? nil : from
+            a.to = rng.unit() < 0.3 ? nil : from + 20 + (rng.unit() * 250).rounded()
             a.startsBackwards = rng.unit() < 0.5
         case 2: a.hapticOffset = (rng.unit() * 100 - 50).rounded()
         case 3: a.hapticsEnabled = rng.unit() < 0.5
@@ -67,7 +67,8 @@ import Testing
                                                     .cue(toTimelineFrame: FrameIndex(rng.unit() * Double(total)))]
                 if changes, rng.unit() < 0.35 {
                     // What HapticPlayer.adjust does: prepare, install, then send the generation.
-                    let next = try renderer.mixers.newestMixer.adjusted(randomAdjustment(&rng))
+                    let newest = renderer.mixers.newestMixer
+                    let next = try newest.adjusted(to: randomAdjustment(&rng, of: newest.live))
                     if let generation = renderer.mixers.install(next) {
                         player.send(.mix(MixChange(generation: generation, of: next)))
                     }
@@ -165,8 +166,8 @@ import Testing
         let player = try PlayerCore(renderer: renderer, device: device, clock: clock,
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3, periodFrames: 256, bufferFrames: 1024))
         var events: [EngineEvent] = []
-        func adjust(_ a: MixAdjustment) throws {
-            let next = try renderer.mixers.newestMixer.adjusted(a)
+        func adjust(_ edit: (inout LiveMix) -> Void) throws {
+            let next = try renderer.mixers.newestMixer.adjusted(edit)
             let generation = try #require(renderer.mixers.install(next))
             #expect(player.send(.mix(MixChange(generation: generation, of: next))))
         }
@@ -175,13 +176,13 @@ import Testing
         let script: [Int: () throws -> Void] = [
             0: { _ = player.send(.play(fromTimelineFrame: 0)) },
             40: {
-                try adjust(MixAdjustment(loopCount: 3, reverse: false, from: .some(120), to: .some(380), startsBackwards: true))
+                try adjust({ $0.loopCount = 3; $0.reverse = false; $0.from = 120; $0.to = 380; $0.startsBackwards = true })
                 _ = player.send(.play(fromTimelineFrame: 0))
             },
-            90: { try adjust(MixAdjustment(loopCount: 4, reverse: true)) },
+            90: { try adjust({ $0.loopCount = 4; $0.reverse = true }) },
             140: { _ = player.send(.seek(toTimelineFrame: 5_000)) },
-            170: { try adjust(MixAdjustment(startsBackwards: false)) },
-            220: { try adjust(MixAdjustment(loopCount: PlaybackTimeline.endless, from: .some(nil), to: .some(nil), startsBackwards: true)) },
+            170: { try adjust({ $0.startsBackwards = false }) },
+            220: { try adjust({ $0.loopCount = PlaybackTimeline.endless; $0.from = nil; $0.to = nil; $0.startsBackwards = true }) },
         ]
         for period in 0..<360 {
             try script[period]?()
@@ -210,8 +211,8 @@ import Testing
         let logged = events.filter { if case .position = $0 { return false } else { return true } }
         #expect(parsed.events == logged)
         let replay = Replay(events: parsed.events)
-        #expect(replay.changes.map(\.startsBackwards) == [true, true, false, true])
-        #expect(replay.changes.map(\.reverse) == [false, true, true, true])
+        #expect(replay.changes.map(\.mix.startsBackwards) == [true, true, false, true])
+        #expect(replay.changes.map(\.mix.reverse) == [false, true, true, true])
         let base = try PresetMixer(preset: renderer.mixer.preset, settings: renderer.mixer.settings,
                                    range: PlaybackRange(loopCount: parsed.header.loopCount, reverse: parsed.header.reverse,
                                                         startsBackwards: parsed.header.startsBackwards))
@@ -233,7 +234,7 @@ import Testing
             Issue.record("the mix line did not parse as a mix command")
             return
         }
-        #expect(change.startsBackwards == false)
+        #expect(change.mix.startsBackwards == false)
     }
 
     @Test("A broken log is refused with its line number", arguments: [

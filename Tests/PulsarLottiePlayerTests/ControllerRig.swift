@@ -58,7 +58,7 @@ final class ControllerRig {
 
     /// When the device started consuming (the first write); its position is exactly
     /// `(t − start) · rate · (1 + ppm)` from then on while nothing underruns.
-    var deviceStart: MonotonicTime? { player.core.firstWriteTime }
+    var deviceStart: MonotonicTime? { player.firstWriteTime }
 
     /// The stream frame truly being heard at `time`.
     func trueStreamFrame(at time: MonotonicTime) -> Double {
@@ -76,7 +76,7 @@ final class ControllerRig {
             guard next <= end else { break }
             clock.set(next)
             if nextStep <= tickTime {
-                try player.core.step()
+                try player.step()
                 player.poll()
                 nextStep = nextStep.adding(seconds: periodSeconds * (0.8 + 0.4 * rng.unit()))
             } else {

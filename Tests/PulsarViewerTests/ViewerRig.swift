@@ -57,7 +57,7 @@ final class ViewerRig {
     func advance(seconds: Double) throws {
         let steps = Int((seconds * Self.rate / Double(Self.period)).rounded(.up))
         for _ in 0..<steps {
-            try player.core.step()
+            try player.step()
             session.poll()
             clock.advance(seconds: Double(Self.period) / Self.rate)
         }

@@ -303,7 +303,7 @@ import Testing
             drawnAt.append(deadline)
             // Time passes to the deadline, the device playing on meanwhile.
             while rig.clock.now() < deadline {
-                try? rig.player.core.step()
+                try? rig.player.step()
                 rig.clock.advance(seconds: min(Double(ViewerRig.period) / ViewerRig.rate, deadline.seconds(since: rig.clock.now())))
             }
         }

@@ -50,8 +50,8 @@ for _ in 0..<20 {  // warm-up: lazily initialised runtime state
     clock.advance(seconds: 256.0 / 48_000)
 }
 let commands: [TransportCommand] = [.pause, .resume, .seek(toTimelineFrame: 31_337), .play(fromTimelineFrame: 0), .seek(toTimelineFrame: 90_000)]
-let adjustments = [MixAdjustment(loopCount: 2, reverse: false), MixAdjustment(hapticOffset: 15), MixAdjustment(hapticsEnabled: false),
-                   MixAdjustment(hapticsEnabled: true, audioGain: 0.5), MixAdjustment(loopCount: PlaybackTimeline.endless, reverse: true)]
+let adjustments: [(inout LiveMix) -> Void] = [{ $0.loopCount = 2; $0.reverse = false }, { $0.hapticOffset = 15 }, { $0.hapticsEnabled = false },
+                   { $0.hapticsEnabled = true; $0.audioGain = 0.5 }, { $0.loopCount = PlaybackTimeline.endless; $0.reverse = true }]
 var changes = 0
 var total: UInt = 0
 var worst: UInt = 0

@@ -17,4 +17,8 @@ void pulsar_wakeup_ring(pulsar_wakeup *w);
 /// deadline. Rings that came while awake are consumed together.
 int pulsar_wakeup_sleep_until(pulsar_wakeup *w, int64_t deadline_ns);
 
+/// Names the calling thread (the kernel keeps 15 bytes), as `top -H` and debuggers show it.
+/// glibc's pthread_setname_np needs _GNU_SOURCE, which Swift's view of it lacks.
+void pulsar_thread_set_name(const char *name);
+
 #endif

@@ -101,23 +101,30 @@ public final class PresetMixer {
         try self.init(preset: preset, settings: settings, range: range, forward: forward, track: track, audioEnd: audioEnd)
     }
 
-    /// A mixer like this one with `adjustment` applied, sharing its decoded audio and, unless the
-    /// haptic gain changes, its pattern renderer: cheap enough to prepare while a player plays.
-    /// Allocates: never on the real-time thread.
-    public func adjusted(_ adjustment: MixAdjustment) throws(SetupError) -> PresetMixer {
+    /// The values a live player may change, as this mixer has them.
+    public var live: LiveMix {
+        LiveMix(loopCount: range.loopCount, reverse: range.reverse, startsBackwards: range.startsBackwards,
+                from: range.from, to: range.to, hapticOffset: settings.hapticOffset,
+                hapticsEnabled: settings.hapticsEnabled, audioGain: settings.audioGain, hapticGain: settings.profile.gain)
+    }
+
+    /// A mixer like this one with the live values `live`, sharing its decoded audio and, unless
+    /// the haptic gain changes, its pattern renderer: cheap enough to prepare while a player
+    /// plays. Allocates: never on the real-time thread.
+    public func adjusted(to live: LiveMix) throws(SetupError) -> PresetMixer {
         var s = settings
         var r = range
-        if let v = adjustment.loopCount { r.loopCount = v }
-        if let v = adjustment.reverse { r.reverse = v }
-        if let v = adjustment.startsBackwards { r.startsBackwards = v }
-        if let v = adjustment.from { r.from = v }
-        if let v = adjustment.to { r.to = v }
-        if let v = adjustment.hapticOffset { s.hapticOffset = v }
-        if let v = adjustment.hapticsEnabled { s.hapticsEnabled = v }
-        if let v = adjustment.audioGain { s.audioGain = v }
+        r.loopCount = live.loopCount
+        r.reverse = live.reverse
+        r.startsBackwards = live.startsBackwards
+        r.from = live.from
+        r.to = live.to
+        s.hapticOffset = live.hapticOffset
+        s.hapticsEnabled = live.hapticsEnabled
+        s.audioGain = live.audioGain
         var renderer = forward
-        if let v = adjustment.hapticGain, v != s.profile.gain {
-            s.profile.gain = v
+        if live.hapticGain != s.profile.gain {
+            s.profile.gain = live.hapticGain
             do {
                 renderer = try PatternRenderer(pattern: preset.pattern, sampleRate: s.sampleRate, profile: s.profile)
             } catch {
@@ -125,6 +132,11 @@ public final class PresetMixer {
             }
         }
         return try PresetMixer(preset: preset, settings: s, range: r, forward: renderer, track: track, audioEnd: audioEnd)
+    }
+
+    /// A mixer like this one with `edit` applied to its live values (`adjusted(to:)`).
+    public func adjusted(_ edit: (inout LiveMix) -> Void) throws(SetupError) -> PresetMixer {
+        try adjusted(to: live.with(edit))
     }
 
     private init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange, forward: PatternRenderer,

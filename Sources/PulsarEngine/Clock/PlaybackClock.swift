@@ -61,6 +61,8 @@ public struct PlaybackClock {
             let mix = states.last?.mix ?? 0
             let ended = TransportState(mode: .stopped, timelineFrame: timeline(mix).frameCount, anchor: streamFrame, mix: mix)
             if states.last?.mode == .playing || states.last?.mode == .paused { states.append(ended) }
+        case .renderFailed, .eventsLost:
+            break
         case .underrun:
             // The device restarted: its frames and time no longer lie on the old line.
             filter.reset()

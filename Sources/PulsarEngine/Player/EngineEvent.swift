@@ -14,6 +14,12 @@ public enum EngineEvent: Hashable, Sendable {
     case completion(finished: Bool, streamFrame: FrameIndex)
     /// A device position reading, in stream frames.
     case position(streamFrame: FrameIndex, time: MonotonicTime)
+    /// The transport could not render stream frames `from ..< to` (its audio failed to read):
+    /// the device played silence there.
+    case renderFailed(from: FrameIndex, to: FrameIndex)
+    /// The event queue was full (nobody polled for a long time): `count` events before this one
+    /// were dropped. Positions cost nothing; a dropped command makes the log unreplayable.
+    case eventsLost(count: Int)
 }
 
 extension EngineEvent {
@@ -48,6 +54,10 @@ extension EngineEvent {
                           "timeNs": .num(Double(time.nanoseconds))])
         case let .completion(finished, streamFrame):
             value = .obj(["event": .str("completion"), "finished": JSONValue(.bool(finished)), "streamFrame": .num(Double(streamFrame))])
+        case let .renderFailed(from, to):
+            value = .obj(["event": .str("renderFailed"), "from": .num(Double(from)), "to": .num(Double(to))])
+        case .eventsLost(let count):
+            value = .obj(["event": .str("eventsLost"), "count": .num(Double(count))])
         case .position:
             return nil
         }

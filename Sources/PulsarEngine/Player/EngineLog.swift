@@ -1,5 +1,6 @@
 import Foundation
 import PulsarCore
+import PulsarAudio
 
 /// The event log, as JSON lines: a header that names the input and every mix setting (enough to
 /// rebuild the mixer), one line per command, underrun and completion, and an `end` line with the
@@ -99,26 +100,28 @@ public enum EngineLog {
         return Int(n)
     }
 
-    /// A live mix change as the log writes it (the `change` of a `mix` command).
+    /// A live mix change as the log writes it (the `change` of a `mix` command): the generation,
+    /// then every field of its `LiveMix`.
     static func object(_ c: MixChange) -> JSONValue {
         func optional(_ v: Double?) -> JSONValue { v.map(JSONValue.num) ?? JSONValue(.null) }
-        return .obj(["generation": .num(Double(c.generation)), "loopCount": loopCountValue(c.loopCount),
-                     "reverse": JSONValue(.bool(c.reverse)), "startsBackwards": JSONValue(.bool(c.startsBackwards)),
-                     "from": optional(c.from), "to": optional(c.to),
-                     "hapticOffset": .num(c.hapticOffset), "hapticsEnabled": JSONValue(.bool(c.hapticsEnabled)),
-                     "audioGain": .num(c.audioGain), "hapticGain": .num(c.hapticGain)])
+        let m = c.mix
+        return .obj(["generation": .num(Double(c.generation)), "loopCount": loopCountValue(m.loopCount),
+                     "reverse": JSONValue(.bool(m.reverse)), "startsBackwards": JSONValue(.bool(m.startsBackwards)),
+                     "from": optional(m.from), "to": optional(m.to),
+                     "hapticOffset": .num(m.hapticOffset), "hapticsEnabled": JSONValue(.bool(m.hapticsEnabled)),
+                     "audioGain": .num(m.audioGain), "hapticGain": .num(m.hapticGain)])
     }
 
     private static func mixChange(_ value: JSONValue, _ line: Int) throws -> MixChange {
         let n = try number(value, line, "generation")
         let generation = try checked(line) { () throws(RangeError) in try Limits.integer(n, "\"generation\"", in: 1...Int(Int32.max)) }
-        return MixChange(generation: generation, loopCount: try loopCount(value, line),
-                         reverse: flag(value, "reverse", default: false),
-                         from: try milliseconds(value, line, "from"), to: try milliseconds(value, line, "to"),
-                         hapticOffset: try milliseconds(value, line, "hapticOffset", signed: true, required: true)!,
-                         hapticsEnabled: flag(value, "hapticsEnabled", default: true),
-                         audioGain: try gain(value, line, "audioGain"), hapticGain: try gain(value, line, "hapticGain"),
-                         startsBackwards: flag(value, "startsBackwards", default: false))
+        let mix = LiveMix(loopCount: try loopCount(value, line), reverse: flag(value, "reverse", default: false),
+                          startsBackwards: flag(value, "startsBackwards", default: false),
+                          from: try milliseconds(value, line, "from"), to: try milliseconds(value, line, "to"),
+                          hapticOffset: try milliseconds(value, line, "hapticOffset", signed: true, required: true)!,
+                          hapticsEnabled: flag(value, "hapticsEnabled", default: true),
+                          audioGain: try gain(value, line, "audioGain"), hapticGain: try gain(value, line, "hapticGain"))
+        return MixChange(generation: generation, mix: mix)
     }
 
     static func oneLine(_ value: JSONValue) -> String {
@@ -257,6 +260,14 @@ public enum EngineLog {
         if kind == "completion" {
             let at = try frame(value, number, "streamFrame")
             return .event(.completion(finished: flag(value, "finished", default: false), streamFrame: at))
+        }
+        if kind == "renderFailed" {
+            return .event(.renderFailed(from: try frame(value, number, "from"), to: try frame(value, number, "to")))
+        }
+        if kind == "eventsLost" {
+            let n = try Self.number(value, number, "count")
+            let count = try checked(number) { () throws(RangeError) in try Limits.integer(n, "\"count\"", in: 1...Int(Int32.max)) }
+            return .event(.eventsLost(count: count))
         }
         if kind == "end" {
             return .end(try frame(value, number, "playedFrames"))

@@ -20,7 +20,9 @@ import Synchronization
 /// player's own; it never allocates, locks, prints or does I/O other than the device's. The
 /// mixer must preload its audio.
 public final class HapticPlayer: @unchecked Sendable {
-    public let core: PlayerCore
+    /// The real-time side. Private: its command queue takes one producer at a time, which only
+    /// this class's lock guarantees.
+    private let core: PlayerCore
     public private(set) var clock: PlaybackClock
     /// Every event except positions, in order (the event log's body).
     public private(set) var loggedEvents: [EngineEvent] = []
@@ -34,6 +36,9 @@ public final class HapticPlayer: @unchecked Sendable {
     public private(set) var failure: DeviceError?
     /// Underruns seen so far.
     public private(set) var underruns = 0
+    /// Events the real-time thread could not queue (nobody polled for too long); non-zero
+    /// means the event log is incomplete.
+    public private(set) var eventsLost = 0
     /// A completion was reported since the transport last started playing.
     private var completed = false
 
@@ -57,18 +62,29 @@ public final class HapticPlayer: @unchecked Sendable {
         defer { sendLock.unlock() }
         return try body()
     }
-    private var thread: Thread?
+    /// The real-time thread of the current run (nil when stopped), joined by `shutdown`.
+    private var run: Run?
 
-    /// What the two threads share: atomics, the wake-up the real-time thread sleeps on, and the
-    /// error written once before `failed` is set.
+    /// What the two threads share across runs: the wake-up the real-time thread sleeps on, and
+    /// the error written once before `failed` is set.
     private final class Flags: @unchecked Sendable {
         let wakeup = pulsar_wakeup_create()!
         deinit { pulsar_wakeup_destroy(wakeup) }
-        let running = Atomic<Bool>(false)
         let failed = Atomic<Bool>(false)
-        /// 1: the real-time thread runs under SCHED_FIFO; 2: it asked and was refused.
-        let scheduling = Atomic<Int>(0)
+        let scheduling = Atomic<SchedulingState>(.notAsked)
         var error: DeviceError?
+    }
+
+    /// One start of the real-time thread: its own `running` flag, so a thread of an earlier run
+    /// can never be revived by a later `start()`.
+    private final class Run: @unchecked Sendable {
+        let running = Atomic<Bool>(true)
+        var thread: JoinableThread?
+    }
+
+    /// What became of the request for SCHED_FIFO.
+    enum SchedulingState: UInt8, AtomicRepresentable {
+        case notAsked, granted, refused
     }
 
     /// `realtime`: ask for SCHED_FIFO for the real-time thread (for hardware and sound servers;
@@ -86,55 +102,81 @@ public final class HapticPlayer: @unchecked Sendable {
                               durationMilliseconds: mixer.durationMilliseconds, animationFrameRate: animationFrameRate)
     }
 
-    /// Starts the real-time thread (SCHED_FIFO is the ALSA backend's business; here it is a plain
-    /// high-priority thread).
+    /// Starts a real-time thread for this run; does nothing while one runs. After `shutdown`
+    /// a new thread starts from where the transport stands. Control thread.
     public func start() {
-        guard !flags.running.load(ordering: .acquiring) else { return }
-        flags.running.store(true, ordering: .releasing)
-        let core = self.core
-        let flags = self.flags
-        let realtime = self.realtime
+        guard run == nil else { return }
+        let run = Run()
+        let core = self.core, flags = self.flags, realtime = self.realtime, monotonic = self.monotonic
         let period = Int64(Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) * 1e9)
-        let monotonic = self.monotonic
-        let t = Thread {
-            if realtime { flags.scheduling.store(Self.requestRealtimeScheduling() ? 1 : 2, ordering: .releasing) }
-            while flags.running.load(ordering: .acquiring) {
-                do throws(DeviceError) {
-                    try core.step()
-                } catch {
-                    flags.error = error
-                    flags.failed.store(true, ordering: .releasing)
-                    flags.running.store(false, ordering: .releasing)
-                    return
-                }
-                // Once a period to top up the device, or at once when a command arrives.
-                _ = pulsar_wakeup_sleep_until(flags.wakeup, monotonic.now().nanoseconds + period)
+        run.thread = JoinableThread(name: "pulsar-rt") {
+            if realtime {
+                flags.scheduling.store(Self.requestRealtimeScheduling() ? .granted : .refused, ordering: .releasing)
             }
+            Self.realtimeLoop(core: core, run: run, flags: flags, monotonic: monotonic, period: period)
         }
-        t.name = "pulsar-rt"
-        thread = t
-        t.start()
+        if run.thread == nil {
+            run.running.store(false, ordering: .releasing)
+            flags.error = .badState("the system refused a thread")
+            flags.failed.store(true, ordering: .releasing)
+        }
+        self.run = run
     }
 
-    /// Stops the real-time thread and waits for it (up to one second).
+    /// The real-time thread's body: a step, then sleep until the next period or a command.
+    private static func realtimeLoop(core: PlayerCore, run: Run, flags: Flags, monotonic: MonotonicClock, period: Int64) {
+        while run.running.load(ordering: .acquiring) {
+            do throws(DeviceError) {
+                try core.step()
+            } catch {
+                flags.error = error
+                flags.failed.store(true, ordering: .releasing)
+                run.running.store(false, ordering: .releasing)
+                return
+            }
+            _ = pulsar_wakeup_sleep_until(flags.wakeup, monotonic.now().nanoseconds + period)
+        }
+    }
+
+    /// Stops the real-time thread and joins it: when this returns the thread has ended and the
+    /// device is no longer written. Idempotent; the device stays open until the player goes.
+    /// Control thread.
     public func shutdown() {
-        flags.running.store(false, ordering: .releasing)
+        guard let run else { return }
+        run.running.store(false, ordering: .releasing)
         pulsar_wakeup_ring(flags.wakeup)
-        let deadline = Date().addingTimeInterval(1)
-        while let t = thread, !t.isFinished, Date() < deadline { usleep(1000) }
-        thread = nil
+        run.thread?.join()
+        self.run = nil
     }
 
-    public var isRunning: Bool { flags.running.load(ordering: .acquiring) }
+    /// Stops and joins the real-time thread; the core then closes the device, once.
+    deinit { shutdown() }
+
+    /// True from `start()` until `shutdown()` or a device failure ends the thread.
+    public var isRunning: Bool { run?.running.load(ordering: .acquiring) ?? false }
+
+    /// The configuration the device really runs at.
+    public var configuration: DeviceConfiguration { core.configuration }
+    /// Stream frames written to the device so far (read after `shutdown`, or in driven use).
+    public var streamWritten: FrameIndex { core.streamWritten }
+    /// Monotonic time of the first frame written (nil before); read after `shutdown`.
+    public var firstWriteTime: MonotonicTime? { core.firstWriteTime }
+
+    /// Driven use, without `start()`: runs one step of the real-time thread on the calling
+    /// thread (deterministic tests on a driven clock, offline runs). Never while started.
+    public func step() throws(DeviceError) {
+        precondition(run == nil, "step() drives a player whose thread is not started")
+        try core.step()
+    }
 
     /// Whether the real-time thread got SCHED_FIFO (nil until it has asked, or when it was not
     /// to ask). Without the
     /// privilege it runs at normal priority: it still never blocks, but can be preempted.
     public var hasRealtimeScheduling: Bool? {
         switch flags.scheduling.load(ordering: .acquiring) {
-        case 1: return true
-        case 2: return false
-        default: return nil
+        case .granted: return true
+        case .refused: return false
+        case .notAsked: return nil
         }
     }
 
@@ -190,10 +232,12 @@ public final class HapticPlayer: @unchecked Sendable {
     @discardableResult
     public func play(fromFrame frame: FrameIndex) -> Bool { send(.play(fromTimelineFrame: max(frame, 0))) }
     /// Plays the segment `fromMs ..< toMs` of content (nil: the start / the end), with the
-    /// current loop settings.
+    /// current loop settings. False when the play command found the queue full (the segment
+    /// change stands).
     @discardableResult
-    public func play(fromMs: Double?, toMs: Double?) throws(PresetMixer.SetupError) -> Bool {
-        try adjust(MixAdjustment(from: .some(fromMs), to: .some(toMs))) && send(.play(fromTimelineFrame: 0))
+    public func play(fromMs: Double?, toMs: Double?) throws(LiveChangeError) -> Bool {
+        try adjust { $0.from = fromMs; $0.to = toMs }
+        return send(.play(fromTimelineFrame: 0))
     }
     @discardableResult
     public func pause() -> Bool { send(.pause) }
@@ -228,42 +272,66 @@ public final class HapticPlayer: @unchecked Sendable {
     /// Loops: `loop` false plays the current iteration to its end and stops; true repeats
     /// `count` times in all (nil: without end), boomerang when `reverse`. Takes effect at a
     /// device frame like any command, continuing the content being heard.
-    @discardableResult
-    public func setLoop(_ loop: Bool, count: Int? = nil, reverse: Bool = false) throws(PresetMixer.SetupError) -> Bool {
+    public func setLoop(_ loop: Bool, count: Int? = nil, reverse: Bool = false) throws(LiveChangeError) {
         let n = loop ? (count.map { max($0, 1) } ?? PlaybackTimeline.endless) : 1
-        return try adjust(MixAdjustment(loopCount: n, reverse: loop && reverse))
+        try adjust { $0.loopCount = n; $0.reverse = loop && reverse }
     }
 
     /// Milliseconds by which haptics lag (positive) or lead audio and animation.
-    public var hapticOffset: Double {
-        get { mixer.settings.hapticOffset }
-        set { _ = try? adjust(MixAdjustment(hapticOffset: newValue)) }
-    }
+    public var hapticOffset: Double { mixer.settings.hapticOffset }
+    /// Sets `hapticOffset` live.
+    public func setHapticOffset(_ ms: Double) throws(LiveChangeError) { try adjust { $0.hapticOffset = ms } }
 
     /// False silences the haptic channel(s); the layout keeps them.
-    public var hapticsEnabled: Bool {
-        get { mixer.settings.hapticsEnabled }
-        set { _ = try? adjust(MixAdjustment(hapticsEnabled: newValue)) }
+    public var hapticsEnabled: Bool { mixer.settings.hapticsEnabled }
+    /// Sets `hapticsEnabled` live.
+    public func setHapticsEnabled(_ on: Bool) throws(LiveChangeError) { try adjust { $0.hapticsEnabled = on } }
+
+    /// Applies `edit` to the live values of the newest mixer and switches to a mixer built from
+    /// them at the next effective frame.
+    ///
+    /// A transaction: the new mixer is built (off the real-time thread, allocating) from the
+    /// generation it replaces, and installed only if that generation is still the newest — when
+    /// another thread's change got in first, `edit` runs again on top of it, so concurrent
+    /// changes of different fields all stand. A change the queue refuses is taken back before
+    /// this throws, so the next one builds on what the real-time thread really has.
+    /// Any thread but the real-time one.
+    public func adjust(_ edit: (inout LiveMix) -> Void) throws(LiveChangeError) {
+        while true {
+            let (base, generation) = sending { (core.renderer.mixers.newestMixer, core.renderer.mixers.newest) }
+            let next: PresetMixer
+            do {
+                next = try base.adjusted(to: base.live.with(edit))
+            } catch {
+                throw .refused(error)
+            }
+            switch sending({ install(next, replacing: generation) }) {
+            case .sent:
+                pulsar_wakeup_ring(flags.wakeup)
+                return
+            case .stale:
+                continue
+            case .busy:
+                throw .busy
+            }
+        }
     }
 
-    /// Prepares a mixer with `adjustment` applied to the newest one and switches to it at the
-    /// next effective frame. Allocates and renders set-up work on the calling thread (never the
-    /// real-time one). False when too many changes are in flight or the queue is full; throws
-    /// for settings the mixer refuses.
-    @discardableResult
-    public func adjust(_ adjustment: MixAdjustment) throws(PresetMixer.SetupError) -> Bool {
-        let next = try mixer.adjusted(adjustment)
-        return sending {
-            let table = core.renderer.mixers
-            guard let generation = table.install(next) else { return false }
-            pendingTimelines.append((generation, next.timeline))
-            let sent = core.send(.mix(MixChange(generation: generation, of: next)))
-            if sent {
-                sentCommands += 1
-                pulsar_wakeup_ring(flags.wakeup)
-            }
-            return sent
+    private enum InstallOutcome { case sent, stale, busy }
+
+    /// Installs `next` if `generation` is still the newest and queues its change; on a full
+    /// queue takes it back. Under `sendLock`.
+    private func install(_ next: PresetMixer, replacing generation: Int) -> InstallOutcome {
+        let table = core.renderer.mixers
+        guard table.newest == generation else { return .stale }
+        guard let installed = table.install(next) else { return .busy }
+        guard core.send(.mix(MixChange(generation: installed, of: next))) else {
+            table.uninstall(installed)
+            return .busy
         }
+        pendingTimelines.append((installed, next.timeline))
+        sentCommands += 1
+        return .sent
     }
 
     // MARK: Events and clock (control thread)
@@ -291,8 +359,10 @@ public final class HapticPlayer: @unchecked Sendable {
             case .completion(let finished, _):
                 completed = true
                 completion?(finished)
-            case .command:
+            case .command, .renderFailed:
                 break
+            case .eventsLost(let count):
+                eventsLost += count
             }
             loggedEvents.append(event)
         }
@@ -323,4 +393,20 @@ public final class HapticPlayer: @unchecked Sendable {
     public func progress(at time: MonotonicTime) -> Double? { clock.progress(at: time) }
     public func animationFrame(at time: MonotonicTime) -> Double? { clock.animationFrame(at: time) }
     public func now() -> MonotonicTime { monotonic.now() }
+}
+
+/// Why a live change did not happen. Nothing of a refused change stays behind.
+public enum LiveChangeError: Error, Sendable, CustomStringConvertible {
+    /// The mixer refused the values (out of range, nothing left to play, …).
+    case refused(PresetMixer.SetupError)
+    /// Too many changes are in flight for the real-time thread, or its command queue is full:
+    /// try again after the next `poll()`.
+    case busy
+
+    public var description: String {
+        switch self {
+        case .refused(let error): return error.description
+        case .busy: return "too many live changes in flight; try again [busy]"
+        }
+    }
 }

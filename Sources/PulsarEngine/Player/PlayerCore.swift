@@ -40,6 +40,9 @@ public final class PlayerCore: @unchecked Sendable {
     private var unreportedStall = false
     private let buffer: UnsafeMutableBufferPointer<Float>
     private let clock: MonotonicClock
+    /// Events the queue refused since the last one it took; reported as `eventsLost` first
+    /// thing when it takes one again.
+    private var unreportedLosses = 0
 
     public init(renderer: TransportRenderer, device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration,
                 safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536) throws(DeviceError) {
@@ -91,12 +94,12 @@ public final class PlayerCore: @unchecked Sendable {
                 next = state.applying(command, atStreamFrame: effective)
             }
             if command == .stop && state.mode != .stopped {
-                events.push(.completion(finished: false, streamFrame: effective))
+                report(.completion(finished: false, streamFrame: effective))
                 pendingCompletion = nil
             }
             state = next
             pendingCompletion = renderer.endStreamFrame(of: state)
-            events.push(.command(command, requestTime: requestTime, effectiveFrame: effective, state: state))
+            report(.command(command, requestTime: requestTime, effectiveFrame: effective, state: state))
         }
         try fill()
         let reading = try device.position()
@@ -104,11 +107,11 @@ public final class PlayerCore: @unchecked Sendable {
         if unreportedStall {
             unreportedStall = false
             let at = min(heard, streamWritten)
-            events.push(.underrun(lostFrom: at, lostTo: at, time: now))
+            report(.underrun(lostFrom: at, lostTo: at, time: now))
         }
-        events.push(.position(streamFrame: heard, time: reading.timestamp))
+        report(.position(streamFrame: heard, time: reading.timestamp))
         if let end = pendingCompletion, heard >= end {
-            events.push(.completion(finished: true, streamFrame: end))
+            report(.completion(finished: true, streamFrame: end))
             pendingCompletion = nil
             state = TransportState(mode: .stopped, timelineFrame: renderer.mixers.mixer(state.mix).frameCount, anchor: end, mix: state.mix)
         }
@@ -142,7 +145,9 @@ public final class PlayerCore: @unchecked Sendable {
             do {
                 try renderer.render(state, into: block, fromStreamFrame: streamWritten)
             } catch {
-                block.initialize(repeating: 0)  // preloaded audio cannot fail; be silent if it does
+                // Preloaded audio only copies; should a read fail all the same, play silence and say so.
+                block.initialize(repeating: 0)
+                report(.renderFailed(from: streamWritten, to: streamWritten + FrameIndex(n)))
             }
             let written: Int
             do {
@@ -157,11 +162,24 @@ public final class PlayerCore: @unchecked Sendable {
         }
     }
 
+    /// Queues `event` for the control thread; when the queue is full, counts it instead, and
+    /// reports the count before the next event that fits. Real-time thread.
+    private func report(_ event: EngineEvent) {
+        if unreportedLosses > 0 {
+            guard events.push(.eventsLost(count: unreportedLosses)) else {
+                unreportedLosses += 1
+                return
+            }
+            unreportedLosses = 0
+        }
+        if !events.push(event) { unreportedLosses += 1 }
+    }
+
     /// After an underrun: what was queued is lost; the device restarts at stream frame `streamWritten`.
     private func recoverUnderrun() throws(DeviceError) {
         unreportedStall = false
         let played = deviceBase + (try device.position().framesPlayed)
-        events.push(.underrun(lostFrom: min(played, streamWritten), lostTo: streamWritten, time: clock.now()))
+        report(.underrun(lostFrom: min(played, streamWritten), lostTo: streamWritten, time: clock.now()))
         try device.prepare()
         deviceBase = streamWritten
     }

@@ -13,6 +13,10 @@ public struct Replay: Sendable {
     public private(set) var lost: [Range<FrameIndex>] = []
     /// The live mix changes, by generation.
     public private(set) var changes: [MixChange] = []
+    /// Stream frame ranges the device played as silence because the transport could not render them.
+    public private(set) var silenced: [Range<FrameIndex>] = []
+    /// Events the player's queue dropped: a log with any cannot be replayed exactly.
+    public private(set) var eventsLost = 0
 
     public init(events: [EngineEvent]) {
         for event in events {
@@ -26,6 +30,10 @@ public struct Replay: Sendable {
                 states.append(state)
             case let .underrun(from, to, _):
                 if to > from { lost.append(from..<to) }
+            case let .renderFailed(from, to):
+                if to > from { silenced.append(from..<to) }
+            case .eventsLost(let count):
+                eventsLost += count
             case .completion, .position:
                 break
             }
@@ -39,6 +47,7 @@ public struct Replay: Sendable {
         for i in changes.indices { changes[i].generation = i + 1 }
         for i in states.indices { states[i].mix = Self.denseGeneration(states[i].mix, logged: logged) }
         lost.sort { $0.lowerBound < $1.lowerBound }
+        silenced.sort { $0.lowerBound < $1.lowerBound }
     }
 
     /// 1 + the index of the highest logged generation at or below `generation`; 0 below them all.
@@ -62,7 +71,7 @@ public struct Replay: Sendable {
     public func renderer(base: PresetMixer) throws(PresetMixer.SetupError) -> TransportRenderer {
         let table = MixerTable(base: base, capacity: changes.count + 1)
         for change in changes {
-            table.installForReplay(try base.adjusted(change.adjustment), as: change.generation)
+            table.installForReplay(try base.adjusted(to: change.mix), as: change.generation)
         }
         return TransportRenderer(mixers: table)
     }
@@ -90,9 +99,16 @@ public struct Replay: Sendable {
             var end = cursor.streamFrame + FrameIndex(wanted - produced)
             if let next = states.first(where: { $0.anchor > cursor.streamFrame }) { end = min(end, next.anchor) }
             if let gap = lost.first(where: { $0.lowerBound > cursor.streamFrame }) { end = min(end, gap.lowerBound) }
+            let silence = silenced.first { $0.contains(cursor.streamFrame) }
+            if let silence { end = min(end, silence.upperBound) }
+            if let next = silenced.first(where: { $0.lowerBound > cursor.streamFrame }) { end = min(end, next.lowerBound) }
             let n = Int(end - cursor.streamFrame)
             let part = UnsafeMutableBufferPointer(rebasing: block[(produced * channels)..<((produced + n) * channels)])
-            try renderer.render(state(atStreamFrame: cursor.streamFrame), into: part, fromStreamFrame: cursor.streamFrame)
+            if silence != nil {
+                part.initialize(repeating: 0)
+            } else {
+                try renderer.render(state(atStreamFrame: cursor.streamFrame), into: part, fromStreamFrame: cursor.streamFrame)
+            }
             produced += n
             cursor.streamFrame = end
         }

@@ -58,6 +58,15 @@ public final class MixerTable: @unchecked Sendable {
         return generation
     }
 
+    /// Takes back the newest generation, `generation`, which no command has named (its change
+    /// was refused on the way to the real-time thread): the table is as before `install`.
+    /// Control thread.
+    public func uninstall(_ generation: Int) {
+        precondition(generation == newest && generation > 0, "only the newest, unsent generation can be taken back")
+        slots[generation % capacity] = nil
+        newest = generation - 1
+    }
+
     /// Installs `mixer` as `generation` directly — for a replay, whose table holds every
     /// generation of a log (`capacity` above the highest); generations skipped on the way keep
     /// the mixer before them. Not for a live player.

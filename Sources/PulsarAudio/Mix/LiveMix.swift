@@ -1,0 +1,47 @@
+/// What a live player may change while it plays: the loop, the segment, its direction, the
+/// haptic offset, haptics on or off and the two gains — the complete values, not a difference.
+/// One type for every place these travel: a caller edits a mixer's `live` value, the mixer built
+/// from it carries it, the real-time thread receives it in a `MixChange`, and the event log
+/// writes and reads it. The audio source, the rate, the layout and the actuator band never
+/// change live.
+///
+/// A plain value: safe from any thread.
+public struct LiveMix: Hashable, Sendable {
+    /// Iterations (`PlaybackTimeline.endless` for a loop without end).
+    public var loopCount: Int
+    /// Boomerang: every iteration runs the other way from the one before it.
+    public var reverse: Bool
+    /// The first iteration runs backwards (`PlaybackRange.startsBackwards`).
+    public var startsBackwards: Bool
+    /// The segment, content ms (nil: the start / the preset's end).
+    public var from: Double?
+    public var to: Double?
+    /// Milliseconds by which haptics lag (positive) or lead audio and animation.
+    public var hapticOffset: Double
+    public var hapticsEnabled: Bool
+    /// Linear gain on the preset audio (on top of its own volume).
+    public var audioGain: Double
+    /// Linear gain on the haptic render (the actuator profile's gain, before its limiter).
+    public var hapticGain: Double
+
+    public init(loopCount: Int = 1, reverse: Bool = false, startsBackwards: Bool = false, from: Double? = nil,
+                to: Double? = nil, hapticOffset: Double = 0, hapticsEnabled: Bool = true, audioGain: Double = 1,
+                hapticGain: Double = 1) {
+        self.loopCount = loopCount
+        self.reverse = reverse
+        self.startsBackwards = startsBackwards
+        self.from = from
+        self.to = to
+        self.hapticOffset = hapticOffset
+        self.hapticsEnabled = hapticsEnabled
+        self.audioGain = audioGain
+        self.hapticGain = hapticGain
+    }
+
+    /// This value with `edit` applied.
+    public func with(_ edit: (inout LiveMix) -> Void) -> LiveMix {
+        var copy = self
+        edit(&copy)
+        return copy
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import PulsarCore
+import PulsarEngine
+import PulsarSimulation
+import Synchronization
+import Testing
+
+/// A device twin that watches who drives it: closes, writes, and writes that overlap (two
+/// threads at once) or come after the close.
+final class WatchedDevice: OutputDevice, @unchecked Sendable {
+    let inner: SimulatedDevice
+    let closes = Atomic<Int>(0)
+    let writes = Atomic<Int>(0)
+    let overlapping = Atomic<Int>(0)
+    let afterClose = Atomic<Int>(0)
+    private let inWrite = Atomic<Bool>(false)
+    /// The threads that have written, by kernel thread id (pthread ids are reused after a join).
+    let writers = Mutex<Set<UInt>>([])
+
+    init(clock: MonotonicClock) { inner = SimulatedDevice(clock: clock) }
+
+    var capabilities: DeviceCapabilities { inner.capabilities }
+    var framesWritten: FrameIndex { inner.framesWritten }
+    func open(_ requested: DeviceConfiguration) throws(DeviceError) -> DeviceConfiguration { try inner.open(requested) }
+    func availableFrames() throws(DeviceError) -> Int { try inner.availableFrames() }
+    func write(_ samples: UnsafeBufferPointer<Float>) throws(DeviceError) -> Int {
+        if inWrite.exchange(true, ordering: .acquiringAndReleasing) { overlapping.add(1, ordering: .relaxed) }
+        defer { inWrite.store(false, ordering: .releasing) }
+        if closes.load(ordering: .acquiring) > 0 { afterClose.add(1, ordering: .relaxed) }
+        writes.add(1, ordering: .relaxed)
+        let me = Self.kernelThreadID()
+        writers.withLock { _ = $0.insert(me) }
+        return try inner.write(samples)
+    }
+    /// The calling thread's kernel id, read from `/proc/thread-self` ("PID/task/TID").
+    static func kernelThreadID() -> UInt {
+        var path = [CChar](repeating: 0, count: 64)
+        let n = readlink("/proc/thread-self", &path, path.count - 1)
+        let text = n > 0 ? String(decoding: path[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return UInt(text.split(separator: "/").last ?? "") ?? 0
+    }
+    func position() throws(DeviceError) -> DevicePosition { try inner.position() }
+    func pause(_ paused: Bool) throws(DeviceError) { try inner.pause(paused) }
+    func rewind(_ frames: Int) throws(DeviceError) -> Int { try inner.rewind(frames) }
+    func drop() throws(DeviceError) { try inner.drop() }
+    func prepare() throws(DeviceError) { try inner.prepare() }
+    func close() {
+        closes.add(1, ordering: .releasing)
+        inner.close()
+    }
+}
+
+/// Whoever starts the real-time thread joins it: on `shutdown` and when the player goes.
+@Suite struct PlayerLifecycleTests {
+    /// Waits (without a time bound the test depends on) until `device` has been written `count` times.
+    static func waitForWrites(_ device: WatchedDevice, atLeast count: Int) {
+        while device.writes.load(ordering: .relaxed) < count { usleep(1_000) }
+    }
+
+    @Test("A player dropped while playing joins its thread and closes the device exactly once; nothing writes after", .timeLimit(.minutes(1)))
+    func dropWhilePlaying() throws {
+        let device = WatchedDevice(clock: SystemMonotonicClock())
+        weak var weakPlayer: HapticPlayer?
+        do {
+            let player = try HapticPlayer(mixer: try steadyMixer(milliseconds: 60_000), device: device)
+            weakPlayer = player
+            player.start()
+            player.play()
+            Self.waitForWrites(device, atLeast: 5)
+        }
+        #expect(weakPlayer == nil, "nothing keeps a dropped player alive")
+        #expect(device.closes.load(ordering: .acquiring) == 1)
+        let writes = device.writes.load(ordering: .acquiring)
+        usleep(30_000)  // ample for a thread left running to write again (a period is 5.3 ms)
+        #expect(device.writes.load(ordering: .acquiring) == writes, "the real-time thread ended before the player did")
+        #expect(device.afterClose.load(ordering: .acquiring) == 0)
+    }
+
+    @Test("shutdown joins: once it returns nothing writes; twice is harmless; the device stays open until the player goes", .timeLimit(.minutes(1)))
+    func shutdownTwice() throws {
+        let device = WatchedDevice(clock: SystemMonotonicClock())
+        var player: HapticPlayer? = try HapticPlayer(mixer: try steadyMixer(milliseconds: 60_000), device: device)
+        player?.start()
+        player?.play()
+        Self.waitForWrites(device, atLeast: 5)
+        player?.shutdown()
+        #expect(player?.isRunning == false)
+        let writes = device.writes.load(ordering: .acquiring)
+        usleep(30_000)
+        #expect(device.writes.load(ordering: .acquiring) == writes)
+        player?.shutdown()
+        #expect(device.closes.load(ordering: .acquiring) == 0)
+        player = nil
+        #expect(device.closes.load(ordering: .acquiring) == 1)
+    }
+
+    @Test("start after shutdown runs a fresh thread from where the transport stands; never two threads at once", .timeLimit(.minutes(1)))
+    func startAfterShutdown() throws {
+        let device = WatchedDevice(clock: SystemMonotonicClock())
+        let player = try HapticPlayer(mixer: try steadyMixer(milliseconds: 60_000), device: device)
+        player.start()
+        player.play()
+        Self.waitForWrites(device, atLeast: 5)
+        player.shutdown()
+        let first = device.writers.withLock { $0 }
+        let written = player.streamWritten
+        player.start()
+        player.start()  // a second start while running does nothing
+        Self.waitForWrites(device, atLeast: device.writes.load(ordering: .acquiring) + 5)
+        player.shutdown()
+        #expect(player.streamWritten > written, "the new thread went on writing")
+        let all = device.writers.withLock { $0 }
+        #expect(first.count == 1 && all.count == 2, "one thread a run: \(all.count) writers")
+        #expect(device.overlapping.load(ordering: .acquiring) == 0)
+        #expect(player.failure == nil)
+    }
+}
