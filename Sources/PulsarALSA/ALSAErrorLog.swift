@@ -11,11 +11,14 @@ import Glibc
 /// `flushToStandardError()`, which `ALSADevice` calls from `open` and `close` (never from the
 /// real-time calls).
 ///
-/// Thread rules: ALSA reports from whichever thread made the failing call, so recording takes a
-/// mutex held only for a bounded copy into preallocated storage (no allocation). `install`,
-/// `uninstall`, `drain`, `latestMessage` and `flushToStandardError` belong to non-real-time
-/// threads; they allocate.
-public final class ALSAErrorLog: Sendable {
+/// Thread rules: ALSA reports from whichever thread made the failing call — the real-time one
+/// included — so recording takes no lock: a writer claims a sequence number with one atomic
+/// add and copies into its preallocated slot under the slot's sequence stamp (a seqlock: odd
+/// while written, `2 · sequence` once complete). A reader keeps only slots whose stamp is the
+/// same complete value before and after its copy; a slot torn by a concurrent overwrite counts as
+/// lost, like one overwritten before it was read. `install`, `uninstall`, `drain`,
+/// `latestMessage` and `flushToStandardError` belong to non-real-time threads; they allocate.
+public final class ALSAErrorLog: @unchecked Sendable {
     /// One message from alsa-lib.
     public struct Entry: Hashable, Sendable, CustomStringConvertible {
         /// Order of arrival since the process started (1 for the first message).
@@ -40,18 +43,22 @@ public final class ALSAErrorLog: Sendable {
     public let capacity: Int
     private let verbose = Atomic<Bool>(false)
     private let installed = Atomic<Bool>(false)
-    private let ring: Mutex<Ring>
+    /// Preallocated slots; a slot is `sequence, line, errorCode` then three NUL-terminated texts.
+    private let slots: UnsafeMutablePointer<Slot>
+    /// Each slot's seqlock stamp (odd: being written; `2 · sequence`: holds that entry).
+    private let stamps: [Stamp]
+    /// Entries claimed so far (the sequence of the newest).
+    private let claimed = Atomic<UInt64>(0)
+    /// Entries handed out by `drain` (readers are non-real-time; one at a time).
+    private let drained = Mutex<UInt64>(0)
+
+    private final class Stamp: Sendable {
+        let value = Atomic<UInt64>(0)
+    }
 
     private static let fileBytes = 96
     private static let functionBytes = 64
     private static let messageBytes = 512
-
-    /// Preallocated slots; a slot is `sequence, line, errorCode` then three NUL-terminated texts.
-    private struct Ring: @unchecked Sendable {
-        var slots: UnsafeMutablePointer<Slot>
-        var written: UInt64 = 0     // entries recorded so far
-        var drained: UInt64 = 0     // entries handed out by `drain`
-    }
 
     private struct Slot {
         var sequence: UInt64 = 0
@@ -74,16 +81,14 @@ public final class ALSAErrorLog: Sendable {
     private init(capacity: Int) {
         precondition(capacity > 0, "an error log needs at least one slot")
         self.capacity = capacity
-        let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
+        slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
         slots.initialize(repeating: Slot(), count: capacity)
-        ring = Mutex(Ring(slots: slots))
+        stamps = (0..<capacity).map { _ in Stamp() }
     }
 
     deinit {
-        ring.withLock { ring in
-            ring.slots.deinitialize(count: capacity)
-            ring.slots.deallocate()
-        }
+        slots.deinitialize(count: capacity)
+        slots.deallocate()
     }
 
     /// Whether `flushToStandardError()` prints (false: ALSA stays silent).
@@ -107,19 +112,35 @@ public final class ALSAErrorLog: Sendable {
         _ = pulsar_alsa_error_uninstall()
     }
 
-    /// Stores one message, overwriting the oldest when full. Any thread; allocates nothing.
+    /// Stores one message, overwriting the oldest when full. Any thread, the real-time one
+    /// included: one atomic add, a bounded copy, no lock, no allocation.
     func record(file: UnsafePointer<CChar>?, line: Int32, function: UnsafePointer<CChar>?,
-                       errorCode: Int32, message: UnsafePointer<CChar>?) {
-        ring.withLock { ring in
-            let slot = ring.slots + Int(ring.written % UInt64(capacity))
-            ring.written += 1
-            slot.pointee.sequence = ring.written
-            slot.pointee.line = line
-            slot.pointee.errorCode = errorCode
-            Self.copy(file, into: &slot.pointee.file, bytes: Self.fileBytes)
-            Self.copy(function, into: &slot.pointee.function, bytes: Self.functionBytes)
-            Self.copy(message, into: &slot.pointee.message, bytes: Self.messageBytes)
-        }
+                errorCode: Int32, message: UnsafePointer<CChar>?) {
+        let sequence = claimed.wrappingAdd(1, ordering: .relaxed).newValue
+        let index = Int((sequence - 1) % UInt64(capacity))
+        let stamp = stamps[index]
+        stamp.value.store(2 * sequence - 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+        let slot = slots + index
+        slot.pointee.sequence = sequence
+        slot.pointee.line = line
+        slot.pointee.errorCode = errorCode
+        Self.copy(file, into: &slot.pointee.file, bytes: Self.fileBytes)
+        Self.copy(function, into: &slot.pointee.function, bytes: Self.functionBytes)
+        Self.copy(message, into: &slot.pointee.message, bytes: Self.messageBytes)
+        stamp.value.store(2 * sequence, ordering: .releasing)
+    }
+
+    /// A consistent copy of the entry with `sequence`, or nil when its slot is being written or
+    /// already holds a later one. Non-real-time.
+    private func read(_ sequence: UInt64) -> Slot? {
+        let index = Int((sequence - 1) % UInt64(capacity))
+        let stamp = stamps[index]
+        guard stamp.value.load(ordering: .acquiring) == 2 * sequence else { return nil }
+        let copy = slots[index]
+        atomicMemoryFence(ordering: .acquiring)
+        guard stamp.value.load(ordering: .relaxed) == 2 * sequence else { return nil }
+        return copy
     }
 
     private static func copy<T>(_ text: UnsafePointer<CChar>?, into field: inout T, bytes: Int) {
@@ -134,32 +155,26 @@ public final class ALSAErrorLog: Sendable {
 
     /// Messages recorded so far (also those overwritten or drained).
     public var recordedCount: UInt64 {
-        ring.withLock { $0.written }
+        claimed.load(ordering: .acquiring)
     }
 
     /// Returns the messages not yet drained, oldest first, and marks them drained. Messages
     /// overwritten before being drained are lost (their sequence numbers show the gap).
     public func drain() -> [Entry] {
-        let scratch = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-        defer { scratch.deallocate() }
-        let (from, to) = ring.withLock { ring -> (UInt64, UInt64) in
-            let from = max(ring.drained, ring.written >= UInt64(capacity) ? ring.written - UInt64(capacity) : 0)
-            for sequence in from..<ring.written {
-                (scratch + Int(sequence - from)).initialize(to: ring.slots[Int(sequence % UInt64(capacity))])
-            }
-            ring.drained = ring.written
-            return (from, ring.written)
+        drained.withLock { drained in
+            let newest = claimed.load(ordering: .acquiring)
+            let oldest = max(drained, newest >= UInt64(capacity) ? newest - UInt64(capacity) : 0)
+            drained = newest
+            guard oldest < newest else { return [] }
+            return ((oldest + 1)...newest).compactMap { read($0).map(Self.entry) }
         }
-        return (0..<Int(to - from)).map { Self.entry(scratch[$0]) }
     }
 
     /// The newest message recorded after `recordedCount` was `mark`, without draining it.
     public func latestMessage(after mark: UInt64) -> Entry? {
-        let slot = ring.withLock { ring -> Slot? in
-            guard ring.written > mark else { return nil }
-            return ring.slots[Int((ring.written - 1) % UInt64(capacity))]
-        }
-        return slot.map(Self.entry)
+        let newest = claimed.load(ordering: .acquiring)
+        guard newest > mark else { return nil }
+        return read(newest).map(Self.entry)
     }
 
     /// When verbose, drains and prints every pending message to stderr, one line each; otherwise
