@@ -1,4 +1,6 @@
 import Foundation
+import PulsarAudio
+import PulsarBundle
 import PulsarCore
 import PulsarEngine
 import PulsarSimulation
@@ -113,5 +115,29 @@ final class WatchedDevice: OutputDevice, @unchecked Sendable {
         #expect(first.count == 1 && all.count == 2, "one thread a run: \(all.count) writers")
         #expect(device.overlapping.load(ordering: .acquiring) == 0)
         #expect(player.failure == nil)
+    }
+}
+
+@Suite struct PlayerSetupTests {
+    @Test("A mixer that would decode its audio on the real-time thread is refused before the device opens")
+    func streamingMixerIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-streaming-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let tone = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 200, value: 0.5)]))
+        let path = dir + "/audio.wav"
+        _ = try WAVExporter(format: .float).export(try PatternRenderer(pattern: tone, sampleRate: SampleRate(48_000)!), to: path)
+        let audio = AudioAsset(source: "audio.wav", bytes: try FileByteSource(path: path))
+        let preset = PresetHandle(id: "a", name: "a", duration: 0, pattern: tone, audio: audio)
+        let streaming = try PresetMixer(preset: preset, settings: MixSettings(layout: .stereoHaptic))
+        #expect(!streaming.isRealtimeSafe)
+        let device = WatchedDevice(clock: ManualClock())
+        #expect(throws: DeviceError.self) { try HapticPlayer(mixer: streaming, device: device) }
+        var settings = MixSettings(layout: .stereoHaptic)
+        settings.preloadAudio = true
+        let preloaded = try PresetMixer(preset: preset, settings: settings)
+        let adjusted = try preloaded.adjusted { $0.loopCount = 2 }
+        #expect(preloaded.isRealtimeSafe && adjusted.isRealtimeSafe)
+        _ = try HapticPlayer(mixer: preloaded, device: device)
     }
 }

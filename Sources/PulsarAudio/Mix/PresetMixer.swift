@@ -49,6 +49,10 @@ public final class PresetMixer {
     public var channelCount: Int { settings.layout.channelCount }
     /// Format of the preset audio, when there is audio.
     public var audioFormat: AudioFormatInfo? { track?.stream.sourceFormat }
+    /// Whether `render` only copies and computes (no decoding, no I/O): true without audio or
+    /// with the audio preloaded (`MixSettings.preloadAudio`). A real-time thread needs it; mixers
+    /// made by `adjusted` share this one's audio, so they answer the same.
+    public var isRealtimeSafe: Bool { track?.isPreloaded ?? true }
 
     private let forward: PatternRenderer
     private let backward: PatternRenderer?

@@ -46,6 +46,9 @@ public final class PlayerCore: @unchecked Sendable {
 
     public init(renderer: TransportRenderer, device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration,
                 safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536) throws(DeviceError) {
+        guard renderer.mixer.isRealtimeSafe else {
+            throw .unsupported("the mixer decodes its audio while it renders; a player needs it preloaded (MixSettings.preloadAudio)")
+        }
         guard configuration.channels == renderer.mixer.channelCount else {
             throw .unsupported("the mixer has \(renderer.mixer.channelCount) channels, the device was asked for \(configuration.channels)")
         }
