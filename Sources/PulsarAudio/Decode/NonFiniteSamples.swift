@@ -17,6 +17,9 @@ public enum NonFiniteSamples {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var kept: [Report] = []
+    /// Files kept at most between drains (a long-running caller that never drains, such as a
+    /// fuzzer, stays bounded); later files are not reported.
+    private static let maximumFiles = 100
 
     /// Sets every non-finite sample of `samples[0..<count]` to 0; returns how many there were.
     /// Allocates nothing.
@@ -37,7 +40,7 @@ public enum NonFiniteSamples {
         defer { lock.unlock() }
         if let i = kept.firstIndex(where: { $0.source == source }) {
             kept[i].count = max(kept[i].count, total)
-        } else {
+        } else if kept.count < maximumFiles {
             kept.append(Report(source: source, count: total))
         }
     }
