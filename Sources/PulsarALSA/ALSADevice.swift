@@ -9,9 +9,9 @@ import Glibc
 /// An ALSA playback PCM (`pipewire`, `default`, `hw:0,0`, …) as an `OutputDevice`.
 ///
 /// - Samples are written interleaved, as `FLOAT_LE` when the device takes it, else converted to
-///   `S32_LE` or `S16_LE` (scaled by 2³¹ or 2¹⁵ — the inverse of PipeWire's and ALSA's integer to
-///   float scaling, so k/2¹⁵ round-trips exactly — rounded, clamped) through a buffer
-///   preallocated at `open`.
+///   `S32_LE` or `S16_LE` by `SampleConversion` (scaled by 2³¹ or 2¹⁵ — the inverse of
+///   PipeWire's and ALSA's integer to float scaling, so k/2¹⁵ round-trips exactly — rounded,
+///   saturated, NaN as 0) through a buffer preallocated at `open`.
 /// - `position()`: frames played = frames written − the status' delay, clamped to
 ///   `0…framesWritten` and never decreasing between prepares; its timestamp is the status'
 ///   `CLOCK_MONOTONIC` timestamp, or the clock read at the call when the device gives none.
@@ -237,21 +237,15 @@ public final class ALSADevice: OutputDevice {
         return taken
     }
 
+    /// Converts into the preallocated buffer through `SampleConversion` (saturating, NaN as 0:
+    /// no sample traps the real-time thread).
     private func convert(_ source: UnsafePointer<Float>, count: Int, format: ALSASampleFormat) {
         guard let conversion else { return }
         switch format {
         case .int32:
-            let target = conversion.assumingMemoryBound(to: Int32.self)
-            for i in 0..<count {
-                let x = (Double(source[i]) * 2_147_483_648).rounded()
-                target[i] = Int32(min(max(x, -2_147_483_648), 2_147_483_647))
-            }
+            SampleConversion.convert(source, count: count, into: conversion.assumingMemoryBound(to: Int32.self))
         case .int16:
-            let target = conversion.assumingMemoryBound(to: Int16.self)
-            for i in 0..<count {
-                let x = (source[i] * 32768).rounded()
-                target[i] = Int16(min(max(x, -32768), 32767))
-            }
+            SampleConversion.convert(source, count: count, into: conversion.assumingMemoryBound(to: Int16.self))
         case .float32:
             break
         }

@@ -6,13 +6,13 @@ import PulsarEngine
 import PulsarSimulation
 
 /// What `--device` names: `auto` (ALSA `default`, else the simulated device with one line saying
-/// so), `sim[:ppm=P,jitter=MS,latency=MS,record=OUT.wav]`, or any ALSA PCM name.
+/// so), `sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]`, or any ALSA PCM name.
 enum DeviceChoice {
     case auto
     case simulated(SimulatedDevice.Behaviour, record: String?)
     case alsa(String)
 
-    static let syntax = "auto, sim[:ppm=P,jitter=MS,latency=MS,record=OUT.wav] or an ALSA PCM name (see 'pulsar devices')"
+    static let syntax = "auto, sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav] or an ALSA PCM name (see 'pulsar devices')"
 
     init(parsing text: String, rate: SampleRate, command: String) throws(CommandFailure) {
         if text == "auto" {
@@ -43,8 +43,13 @@ enum DeviceChoice {
                     behaviour.latencyFrames = Int((v / 1000 * Double(rate.hertz)).rounded())
                 case "record":
                     record = kv[1]
+                case "format":
+                    guard let v = SimulatedDevice.SampleFormat(rawValue: kv[1]) else {
+                        throw CommandFailure(.usage, "\(command): --device format is float, s32 or s16")
+                    }
+                    behaviour.sampleFormat = v
                 default:
-                    throw CommandFailure(.usage, "\(command): --device: unknown setting '\(kv[0])' (ppm, jitter, latency, record)")
+                    throw CommandFailure(.usage, "\(command): --device: unknown setting '\(kv[0])' (ppm, jitter, latency, format, record)")
                 }
             }
         }

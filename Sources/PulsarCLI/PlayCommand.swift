@@ -12,7 +12,7 @@ import PulsarSimulation
 /// optional transport script, writing the event log and (on the simulated device) a recording.
 enum PlayCommand {
     static let help = """
-    usage: pulsar play INPUT [--preset ID] [--device auto|NAME|sim[:ppm=P,jitter=MS,latency=MS,record=OUT.wav]]
+    usage: pulsar play INPUT [--preset ID] [--device auto|NAME|sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]]
                        [--script FILE] [--log FILE] [--clock-log FILE] [--layout L] [--rate HZ] [--profile P]
                        [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
                        [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse]
@@ -26,7 +26,8 @@ enum PlayCommand {
     on the simulated device with one line saying so; NAME is any ALSA PCM (`pipewire`, `pulse`,
     `hw:0,0`, `plughw:1,0`; see `pulsar devices`); `sim` is the simulated device, paced by the
     system clock: ppm sets its rate error, jitter its position-report jitter, latency its output
-    latency, record= a WAV of exactly what it played.
+    latency, format= the sample format it takes (float, s32 or s16: integers pass through the
+    converter an ALSA device uses), record= a WAV of exactly what it played.
 
     A transport script has one command a line, `at <ms since start> <command> [args]`:
     play [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS,

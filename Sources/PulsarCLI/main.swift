@@ -85,6 +85,9 @@ do {
                           + (m.count > 1 ? " (\(m.count) times)" : "") + " [decoder-message]")
         }
         if messages.count > 20 { Console.error("pulsar: warning: … and \(messages.count - 20) more kinds of decoder message") }
+        for r in NonFiniteSamples.drain() {
+            Console.error("pulsar: warning: \(MessageText.oneLine(r.source)): \(r.count) non-finite sample\(r.count == 1 ? "" : "s") (NaN or infinity) decoded as silence [non-finite-sample]")
+        }
     }
     exit(0)
 } catch {

@@ -6,7 +6,8 @@ import Synchronization
 /// advances — the real monotonic clock, or a `ManualClock` a test drives — with a settable rate
 /// error, position-report jitter and granularity, latency, injected underruns, and pause/rewind
 /// capability switches. It can record every frame it actually plays (a rewound tail is never
-/// recorded, as on hardware) and the timeline of its position.
+/// recorded, as on hardware) and the timeline of its position. It takes float samples, or
+/// converts them to 16- or 32-bit integers as an ALSA device does (`Behaviour.sampleFormat`).
 ///
 /// Thread rules: like any `OutputDevice`, driven by one thread after `open`; `injectUnderrun`
 /// and the recording accessors belong to that thread too (or to any thread once it has stopped).
@@ -28,8 +29,39 @@ public final class SimulatedDevice: OutputDevice {
         public var recordingCapacity: Int = 0
         /// Seed of the jitter.
         public var seed: UInt64 = 0x5EED
+        /// The sample format the hardware takes.
+        public var sampleFormat: SampleFormat = .float32
 
         public init() {}
+    }
+
+    /// The sample format the simulated hardware takes. An integer format passes every written
+    /// sample through `SampleConversion` — the converter `ALSADevice` writes `S32_LE` and
+    /// `S16_LE` with — and the device plays (and records) the integer k as k / 2ⁿ⁻¹, as
+    /// PipeWire and ALSA read integers back as floats.
+    public enum SampleFormat: String, Sendable, CaseIterable {
+        case float32 = "float"
+        case int32 = "s32"
+        case int16 = "s16"
+
+        /// ALSA's name for the format.
+        public var name: String {
+            switch self {
+            case .float32: return "FLOAT_LE"
+            case .int32: return "S32_LE"
+            case .int16: return "S16_LE"
+            }
+        }
+
+        /// `x` as the hardware holds it. Real-time safe.
+        @inline(__always)
+        func stored(_ x: Float) -> Float {
+            switch self {
+            case .float32: return x
+            case .int32: return Float(SampleConversion.int32(x)) / 2_147_483_648
+            case .int16: return Float(SampleConversion.int16(x)) / 32_768
+            }
+        }
     }
 
     public let clock: MonotonicClock
@@ -138,9 +170,10 @@ public final class SimulatedDevice: OutputDevice {
         if inUnderrun { throw .underrun }
         let ch = config.channels
         let frames = min(samples.count / ch, config.bufferFrames - queuedFrames)
+        let format = behaviour.sampleFormat
         for f in 0..<frames {
             let slot = (queueStart + queuedFrames + f) % config.bufferFrames
-            for c in 0..<ch { queue[slot * ch + c] = samples[f * ch + c] }
+            for c in 0..<ch { queue[slot * ch + c] = format.stored(samples[f * ch + c]) }
         }
         queuedFrames += frames
         framesWritten += FrameIndex(frames)

@@ -42,6 +42,11 @@ import PulsarCore
 /// When the rates share only a small common divisor the pre-roll can grow up to one
 /// `sourceRate / gcd` period (at most one second of audio).
 ///
+/// **Non-finite samples.** A float file may hold NaN or ±∞. Each decoded block is scanned as it
+/// leaves the decoder, before down-mixing and resampling, and every non-finite sample becomes 0
+/// (silence); `nonFiniteSamples` counts them once per source frame and `NonFiniteSamples.drain()`
+/// hands the totals to whoever reports them. So no NaN or infinity reaches the mixer.
+///
 /// Thread rules: one thread at a time; never the real-time thread (`read` and `seek` decode,
 /// do I/O and may block). The mixer should read ahead on a worker and hand blocks to the
 /// real-time thread through its own buffer.
@@ -100,6 +105,12 @@ public final class AudioStream {
     private let alignOutput: Int64
     /// Output frames filled with silence because the decoder ended early (diagnostics).
     private(set) var paddedFrames: Int64 = 0
+    /// Source frame of the next decoded frame, and the end of the furthest range decoded so far.
+    private var decoderFrame: Int64 = 0
+    private var decodedEnd: Int64 = 0
+    /// Non-finite samples (NaN, ±∞) the file held in the source frames decoded so far, each
+    /// counted once however often a seek or a loop decodes it again; all were decoded as 0.
+    public private(set) var nonFiniteSamples: Int64 = 0
 
     /// Opens `bytes` (any format libsndfile reads) for output at `outputRate` with `channels` output channels.
     public init(bytes: ByteSource, name: String, outputRate: SampleRate, channels: Int) throws(AudioFileError) {
@@ -221,6 +232,7 @@ public final class AudioStream {
                 decoderStart = max(0, min(decoderStart, sourceFrames - decoderTailGuard))
             }
             try file.seek(toFrame: decoderStart)
+            decoderFrame = decoderStart
             sourceSkip = start - decoderStart
             decoderEnded = false
         } else {
@@ -255,6 +267,7 @@ public final class AudioStream {
                     if got == 0 {
                         decoderEnded = true
                     } else {
+                        zeroNonFinite(frames: got)
                         downmix(frames: got)
                         let skip = Int(min(sourceSkip, Int64(got)))
                         sourceSkip -= Int64(skip)
@@ -282,6 +295,22 @@ public final class AudioStream {
             throw AudioFileError(path: name, message: error.description)
         } catch {
             throw AudioFileError(path: name, message: "\(error)")
+        }
+    }
+
+    /// Sets the non-finite samples of the `frames` frames just decoded to 0, before a down-mix
+    /// or the resampler spreads them, and counts those in source frames not decoded before.
+    private func zeroNonFinite(frames: Int) {
+        let p = sourceBuffer.baseAddress!
+        let fresh = Int(max(0, min(Int64(frames), decoderFrame + Int64(frames) - decodedEnd)))
+        let seen = frames - fresh
+        _ = NonFiniteSamples.zero(p, count: seen * sourceChannels)
+        let found = NonFiniteSamples.zero(p + seen * sourceChannels, count: fresh * sourceChannels)
+        decoderFrame += Int64(frames)
+        decodedEnd = max(decodedEnd, decoderFrame)
+        if found > 0 {
+            nonFiniteSamples += Int64(found)
+            NonFiniteSamples.note(name, total: nonFiniteSamples)
         }
     }
 

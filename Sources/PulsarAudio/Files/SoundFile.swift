@@ -45,7 +45,8 @@ final class SoundFile {
             throw AudioFileError(path: path, message: String(cString: sf_strerror(nil)))
         }
         handle = h
-        // Integer formats: clip instead of wrapping around (the renderer stays inside (-1, 1) anyway).
+        // Integer formats: clip instead of wrapping around (the renderer stays inside (-1, 1) anyway;
+        // `WAVExporter` converts integer formats itself, through `SampleConversion`).
         sf_command(h, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         // No PEAK chunk: it would need a second pass over the data.
         sf_command(h, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
@@ -149,6 +150,16 @@ final class SoundFile {
         guard let handle, let base = samples.baseAddress else { return }
         let frames = sf_count_t(samples.count / channels)
         let written = sf_writef_short(handle, base, frames)
+        guard written == frames else {
+            throw AudioFileError(path: path, message: "write failed: \(String(cString: sf_strerror(handle)))")
+        }
+    }
+
+    /// Appends interleaved 32-bit frames (a 24-bit file keeps each sample's top 24 bits).
+    func write(int32 samples: UnsafeBufferPointer<Int32>) throws(AudioFileError) {
+        guard let handle, let base = samples.baseAddress else { return }
+        let frames = sf_count_t(samples.count / channels)
+        let written = sf_writef_int(handle, base, frames)
         guard written == frames else {
             throw AudioFileError(path: path, message: "write failed: \(String(cString: sf_strerror(handle)))")
         }

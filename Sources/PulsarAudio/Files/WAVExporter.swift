@@ -14,7 +14,7 @@ public struct WAVExporter: Sendable {
         public var channels: Int
         /// Samples the limiter touched.
         public var limitedSamples: Int
-        /// Largest absolute sample written.
+        /// Largest absolute sample written (NaN if a NaN was among them: a peak never hides one).
         public var peak: Float
     }
 
@@ -52,13 +52,16 @@ public struct WAVExporter: Sendable {
             }
             let whole = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames * channels)
             defer { whole.deallocate() }
+            let integers = UnsafeMutableRawBufferPointer.allocate(byteCount: format == .float ? 0 : blockFrames * channels * 4,
+                                                                  alignment: 16)
+            defer { integers.deallocate() }
             var position: FrameIndex = 0
             while position < frames {
                 let n = Int(min(FrameIndex(blockFrames), frames - position))
                 let block = UnsafeMutableBufferPointer(rebasing: whole[0..<(n * channels)])
                 report.limitedSamples += try source(block, position)
-                report.peak = max(report.peak, Self.peak(block))
-                try writing { () throws(AudioFileError) in try file.write(UnsafeBufferPointer(block)) }
+                report.peak = Self.larger(report.peak, Self.peak(block))
+                try writing { () throws(AudioFileError) in try write(UnsafeBufferPointer(block), to: file, through: integers) }
                 position += FrameIndex(n)
                 progress?(Double(position) / Double(frames))
             }
@@ -73,6 +76,25 @@ public struct WAVExporter: Sendable {
             throw error
         }
         return report
+    }
+
+    /// Writes `block` in the export's format: floats as they are, integer formats converted
+    /// through `SampleConversion` (saturating, NaN as 0) into `integers`, which holds a block.
+    private func write(_ block: UnsafeBufferPointer<Float>, to file: SoundFile,
+                       through integers: UnsafeMutableRawBufferPointer) throws(AudioFileError) {
+        guard let source = block.baseAddress else { return }
+        switch format {
+        case .float:
+            try file.write(block)
+        case .s16:
+            let target = integers.baseAddress!.assumingMemoryBound(to: Int16.self)
+            SampleConversion.convert(source, count: block.count, into: target)
+            try file.write(int16: UnsafeBufferPointer(start: target, count: block.count))
+        case .s24:
+            let target = integers.baseAddress!.assumingMemoryBound(to: Int32.self)
+            SampleConversion.convert(source, count: block.count, into24: target)
+            try file.write(int32: UnsafeBufferPointer(start: target, count: block.count))
+        }
     }
 
     /// Renders a whole pattern to `path`.
@@ -99,8 +121,15 @@ public struct WAVExporter: Sendable {
     /// The hidden sibling a file is written to before it is renamed to `path`.
     public static func temporaryPath(for path: String) -> String { OutputFile.temporaryPath(for: path) }
 
+    /// The larger of two peaks; NaN once either is NaN (a peak never hides one).
+    static func larger(_ a: Float, _ b: Float) -> Float {
+        a.isNaN || b.isNaN ? .nan : Swift.max(a, b)
+    }
+
+    /// The largest magnitude in `block`: +∞ if it holds an infinity, NaN if it holds a NaN.
     static func peak(_ block: UnsafeMutableBufferPointer<Float>) -> Float {
-        // Magnitudes compared as bit patterns (non-negative floats order like their bits).
+        // Magnitudes compared as bit patterns: non-negative floats order like their bits, and a
+        // NaN's bits are above +∞'s.
         guard let base = block.baseAddress else { return 0 }
         var lanes = SIMD8<UInt32>()
         let magnitudeMask = SIMD8<UInt32>(repeating: 0x7FFF_FFFF)
@@ -112,11 +141,10 @@ public struct WAVExporter: Sendable {
         }
         var m: UInt32 = 0
         for lane in 0..<8 { m = Swift.max(m, lanes[lane]) }
-        var peak = Float(bitPattern: m)
         while i < block.count {
-            peak = Swift.max(peak, abs(base[i]))
+            m = Swift.max(m, base[i].bitPattern & 0x7FFF_FFFF)
             i += 1
         }
-        return peak
+        return Float(bitPattern: m)
     }
 }

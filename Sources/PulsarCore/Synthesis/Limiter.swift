@@ -55,7 +55,14 @@ public enum Limiter {
         return c * p / q
     }
 
-    /// Limits `buffer` in place and returns how many samples were above the knee.
+    /// `apply`, with NaN as 0: a sample the scan found above the knee or not a number.
+    @inline(__always)
+    static func limitSample(_ x: Float) -> Float {
+        x.isNaN ? 0 : apply(x)
+    }
+
+    /// Limits `buffer` in place and returns how many samples were above the knee. A NaN (its
+    /// bits are above the knee's too) becomes 0 and is counted; ±∞ becomes ±`ceiling`.
     @discardableResult
     public static func process(_ buffer: UnsafeMutableBufferPointer<Float>) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
@@ -75,16 +82,16 @@ public enum Limiter {
                 above |= (kneeBits &- bits) &>> signShift
             }
             if above != SIMD8<UInt32>() {
-                for j in i..<(i + 64) where abs(base[j]) > knee {
-                    base[j] = apply(base[j])
+                for j in i..<(i + 64) where !(abs(base[j]) <= knee) {
+                    base[j] = limitSample(base[j])
                     limited += 1
                 }
             }
             i += 64
         }
         while i < count {
-            if abs(base[i]) > knee {
-                base[i] = apply(base[i])
+            if !(abs(base[i]) <= knee) {
+                base[i] = limitSample(base[i])
                 limited += 1
             }
             i += 1
