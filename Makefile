@@ -59,20 +59,21 @@ test: deps-test
 	# The device tests play the optimized executable: a debug build's real-time thread is
 	# slower than a 256-frame period after a command (Tests/PulsarALSATests/PlayCaptureTests.swift).
 	$(SWIFT) build -c release --product pulsar
+	# The benchmarks must build; rt-allocations checks the real-time path (release build: a debug
+	# build boxes variables captured by local closures).
+	cd Benchmarks && $(SWIFT) build -c release
 	# Every test, the ALSA ones against a private PipeWire session with a timer-driven null sink,
 	# which is stopped by PID whatever the tests do (scripts/pipewire-session.sh). The ALSA suites
 	# run on their own after the rest: they time a real device's clock, and the corpus-wide
-	# signal tests would otherwise load both cores under them.
+	# signal tests would otherwise load both cores under them. Then the real-time path must not
+	# allocate or free, on the simulated device and on ALSA in the same session.
 	bash scripts/pipewire-session.sh start $(PW_DIR) && \
 	( set -a; . $(PW_DIR)/env; export PULSAR_PIPEWIRE_DIR=$(PW_DIR); \
-	  $(SWIFT) test --skip '^PulsarALSATests\.' && PULSAR_BINARY=$(CURDIR)/.build/release/pulsar $(SWIFT) test --skip-build --filter '^PulsarALSATests\.' ); status=$$?; \
+	  $(SWIFT) test --skip '^PulsarALSATests\.' && PULSAR_BINARY=$(CURDIR)/.build/release/pulsar $(SWIFT) test --skip-build --filter '^PulsarALSATests\.' && \
+	  Benchmarks/.build/release/rt-allocations ); status=$$?; \
 	bash scripts/pipewire-session.sh stop $(PW_DIR); exit $$status
-	# The benchmarks must build; the real-time path must not allocate (release build: a debug
-	# build boxes variables captured by local closures).
-	cd Benchmarks && $(SWIFT) build -c release
-	cd Benchmarks && .build/release/rt-allocations
 	# Four threads firing commands and mix changes at one player, under ThreadSanitizer.
-	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter "HapticPlayerThreadTests|SPSCQueueTests"
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter "HapticPlayerThreadTests|SPSCQueueTests|LiveChangeTransactionTests|PlayerLifecycleTests"
 
 # libFuzzer targets (Fuzz/): every reader, seeded from Resources/ and ../shared/corpus, each for
 # FUZZ_SECONDS (or FUZZ_RUNS inputs). Findings land in Tests/Fixtures/fuzz/<target>/, which

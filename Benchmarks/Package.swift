@@ -74,6 +74,7 @@ let package = Package(
                 .product(name: "PulsarAudio", package: "pulsar"),
                 .product(name: "PulsarEngine", package: "pulsar"),
                 .product(name: "PulsarSimulation", package: "pulsar"),
+                .product(name: "PulsarALSA", package: "pulsar"),
             ],
             path: "Sources/RTAllocations"
         ),

@@ -33,7 +33,7 @@ import Testing
         player.start()
         player.play()
         let finished = Atomic<Int>(0)
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         let workers: [Thread] = (0..<4).map { (field: Int) -> Thread in
             Thread {
                 for round in 0..<rounds {

@@ -3,7 +3,8 @@
 #include <errno.h>
 #include "allocation_counter.h"
 
-/* glibc's own entry points; defining malloc & co. in the executable interposes them. */
+/* Counts malloc, calloc, realloc, free (of a non-NULL pointer) and the aligned allocators on
+   the calling thread between start and stop. glibc's own entry points; defining malloc & co. in the executable interposes them. */
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
@@ -19,7 +20,7 @@ unsigned long pulsar_allocations_stop(void) { counting = 0; return count; }
 void *malloc(size_t n) { if (counting) count++; return __libc_malloc(n); }
 void *calloc(size_t a, size_t b) { if (counting) count++; return __libc_calloc(a, b); }
 void *realloc(void *p, size_t n) { if (counting) count++; return __libc_realloc(p, n); }
-void free(void *p) { __libc_free(p); }
+void free(void *p) { if (counting && p) count++; __libc_free(p); }
 void *memalign(size_t a, size_t n) { if (counting) count++; return __libc_memalign(a, n); }
 void *aligned_alloc(size_t a, size_t n) { if (counting) count++; return __libc_memalign(a, n); }
 int posix_memalign(void **out, size_t a, size_t n) {

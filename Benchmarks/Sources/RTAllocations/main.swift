@@ -1,80 +1,181 @@
-// The real-time path allocates nothing: PlayerCore.step() — transport commands, live mix changes
-// (switching to a mixer prepared outside the counted region), pause/resume fades, the mixer with
-// preloaded audio, the haptic renderer, the limiter, the device calls, the event queue — over
-// 2000 steady-state periods, counted by this program's own malloc (CAllocationCounter), in a
-// release build (a debug build boxes variables captured by local closures, which the optimiser
-// removes). Exits 1 when anything was allocated; `make test` runs it.
+// The real-time path allocates and frees nothing: PlayerCore.step() — every transport command
+// (play, pause, resume, seek, cue, stop), live mix changes (switching to a mixer prepared outside
+// the counted region), pause/resume fades, underrun recovery, the mixer with preloaded and
+// resampled audio, the haptic renderer, the limiter, integer conversion, the event queue — on the
+// simulated device, then on ALSA itself when a sound server is there (the PipeWire session
+// `make test` starts). Counted by this program's own malloc, calloc, realloc and free
+// (CAllocationCounter), in a release build (a debug build boxes variables captured by local
+// closures, which the optimiser removes). The audio is made here from the demo's own pattern in
+// Resources/, so the check never runs without it. Exits 1 when anything was allocated or freed,
+// or when a sound server was announced (PULSAR_PIPEWIRE_DIR) but ALSA could not be driven.
 //
 //   swift run -c release rt-allocations
 import CAllocationCounter
 import Foundation
+import PulsarALSA
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
 import PulsarEngine
 import PulsarSimulation
 
-// The counter must see allocations at all, or a zero would prove nothing.
+// The counter must see allocations and frees at all, or a zero would prove nothing.
 pulsar_allocations_start()
-let probe = [Int](repeating: 1, count: 1000)
+var probe: [Int]? = [Int](repeating: 1, count: 1000)
+probe = nil
 let seen = pulsar_allocations_stop()
-guard probe.count == 1000, seen > 0 else {
-    print("rt-allocations: the allocation counter saw nothing: it is not interposed")
+guard probe == nil, seen >= 2 else {
+    print("rt-allocations: the allocation counter saw \(seen) calls: it is not interposed")
     exit(1)
 }
 
-let pattern = PatternData(
-    continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.4), ValuePoint(time: 800, value: 0.6)],
-                                         frequency: [ValuePoint(time: 0, value: 0), ValuePoint(time: 800, value: 1)]),
-    discretePattern: stride(from: 20.0, to: 800, by: 40).map { DiscretePoint(time: $0, amplitude: 0.5, frequency: 0.5) })
-var settings = MixSettings(layout: .stereoHaptic)
-settings.preloadAudio = true
-var preset = PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern)
 let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().path
-let demo = projectRoot + "/../shared/corpus/bundles/demo-unpacked"
-if FileManager.default.fileExists(atPath: demo) {
-    preset.audio = try PresetBundle.open(demo).preset(id: "verified")?.audio  // real MP3 audio in the mix
-} else {
-    print("note: corpus absent: checking without audio")
+
+/// The demo heartbeat's tone layer rendered at 44.1 kHz into a float WAV, so the mixer preloads
+/// real decoded and resampled audio.
+func demoAudio() throws -> AudioAsset {
+    let source = projectRoot + "/Resources/demo-bundle-src/heartbeat-tone.json"
+    let tone = try PatternLoader().load(contentsOf: source).pattern
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("rt-allocations-\(getpid()).wav").path
+    _ = try WAVExporter(format: .float).export(try PatternRenderer(pattern: tone, sampleRate: SampleRate(44_100)!), to: path)
+    defer { unlink(path) }
+    // Read into memory before the file goes: the asset keeps its bytes.
+    let bytes = MemoryByteSource(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    return AudioAsset(source: "audio/heartbeat-tone.wav", bytes: bytes)
 }
-let mixer = try PresetMixer(preset: preset, settings: settings, range: PlaybackRange(loopCount: 3, reverse: true))
-let clock = ManualClock()
-let device = SimulatedDevice(clock: clock)
-let core = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
-                          configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3, periodFrames: 256, bufferFrames: 1024))
-core.send(.play(fromTimelineFrame: 0))
-for _ in 0..<20 {  // warm-up: lazily initialised runtime state
-    try core.step()
-    while core.events.pop() != nil {}
-    clock.advance(seconds: 256.0 / 48_000)
+
+func mixer() throws -> PresetMixer {
+    let pattern = PatternData(
+        continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.4), ValuePoint(time: 800, value: 0.6)],
+                                             frequency: [ValuePoint(time: 0, value: 0), ValuePoint(time: 800, value: 1)]),
+        discretePattern: stride(from: 20.0, to: 800, by: 40).map { DiscretePoint(time: $0, amplitude: 0.5, frequency: 0.5) })
+    var settings = MixSettings(layout: .stereoHaptic)
+    settings.preloadAudio = true
+    let preset = PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern, audio: try demoAudio())
+    return try PresetMixer(preset: preset, settings: settings, range: PlaybackRange(loopCount: 3, reverse: true))
 }
-let commands: [TransportCommand] = [.pause, .resume, .seek(toTimelineFrame: 31_337), .play(fromTimelineFrame: 0), .seek(toTimelineFrame: 90_000)]
-let adjustments: [(inout LiveMix) -> Void] = [{ $0.loopCount = 2; $0.reverse = false }, { $0.hapticOffset = 15 }, { $0.hapticsEnabled = false },
-                   { $0.hapticsEnabled = true; $0.audioGain = 0.5 }, { $0.loopCount = PlaybackTimeline.endless; $0.reverse = true }]
-var changes = 0
-var total: UInt = 0
-var worst: UInt = 0
-let periods = 2000
-for period in 0..<periods {
-    if period % 40 == 7 { core.send(commands[period / 40 % commands.count]) }
-    if period % 40 == 27 {
-        // The control side of HapticPlayer.adjust, outside the counted region.
-        let next = try core.renderer.mixers.newestMixer.adjusted(adjustments[period / 40 % adjustments.count])
-        if let generation = core.renderer.mixers.install(next) {
-            core.send(.mix(MixChange(generation: generation, of: next)))
-            changes += 1
+
+/// Counts, step by step, what `step()` allocates while the script below runs on `core`.
+struct Run {
+    var total: UInt = 0
+    var worst: UInt = 0
+    var steps = 0
+    var commands = 0
+    var changes = 0
+    var underruns = 0
+
+    static let commands: [TransportCommand] = [
+        .pause, .resume, .seek(toTimelineFrame: 31_337), .cue(toTimelineFrame: 12_000), .resume,
+        .play(fromTimelineFrame: 0), .stop, .play(fromTimelineFrame: 4_000), .seek(toTimelineFrame: 90_000),
+    ]
+    static let adjustments: [@Sendable (inout LiveMix) -> Void] = [
+        { $0.loopCount = 2; $0.reverse = false }, { $0.hapticOffset = 15 }, { $0.hapticsEnabled = false },
+        { $0.hapticsEnabled = true; $0.audioGain = 0.5 }, { $0.loopCount = PlaybackTimeline.endless; $0.reverse = true },
+    ]
+
+    /// The script's control side for step `period` (outside the counted region).
+    mutating func control(_ core: PlayerCore, period: Int, underrun: () -> Void) throws {
+        if period % 40 == 7, core.send(Self.commands[period / 40 % Self.commands.count]) { commands += 1 }
+        if period % 40 == 27 {
+            let next = try core.renderer.mixers.newestMixer.adjusted(Self.adjustments[period / 40 % Self.adjustments.count])
+            if let generation = core.renderer.mixers.install(next) {
+                if core.send(.mix(MixChange(generation: generation, of: next))) {
+                    changes += 1
+                } else {
+                    core.renderer.mixers.uninstall(generation)
+                }
+            }
+        }
+        if period % 40 == 33 {
+            underrun()
+            underruns += 1
         }
     }
-    pulsar_allocations_start()
-    try core.step()
-    let n = pulsar_allocations_stop()
-    total += n
-    worst = max(worst, n)
-    while let event = core.events.pop() {
-        if case .command(_, _, _, let state) = event { core.renderer.mixers.retire(below: state.mix) }
+
+    mutating func countedStep(_ core: PlayerCore) throws {
+        pulsar_allocations_start()
+        try core.step()
+        let n = pulsar_allocations_stop()
+        total += n
+        worst = max(worst, n)
+        steps += 1
+        while let event = core.events.pop() {
+            if case .command(_, _, _, let state) = event { core.renderer.mixers.retire(below: state.mix) }
+        }
     }
-    clock.advance(seconds: 256.0 / 48_000 * (period % 3 == 0 ? 1.5 : 0.9))
+
+    func report(_ name: String) -> String {
+        "\(name): \(total) allocations and frees in \(steps) real-time steps (worst step \(worst)); \(commands) transport commands, \(changes) live mix changes, \(underruns) forced underruns or stalls among them"
+    }
 }
-print("rt-allocations: \(total) allocations in \(periods) real-time steps (worst step \(worst)), \(periods / 40) transport commands and \(changes) live mix changes among them")
-exit(total == 0 ? 0 : 1)
+
+/// The simulated device on a driven clock, 16-bit like many a USB device, with forced underruns.
+func simulatedRun(_ mixer: PresetMixer) throws -> Run {
+    let clock = ManualClock()
+    var behaviour = SimulatedDevice.Behaviour()
+    behaviour.sampleFormat = .int16
+    let device = SimulatedDevice(clock: clock, behaviour: behaviour)
+    let core = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+                              configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3,
+                                                                 periodFrames: 256, bufferFrames: 1024))
+    core.send(.play(fromTimelineFrame: 0))
+    for _ in 0..<20 {  // warm-up: lazily initialised runtime state
+        try core.step()
+        while core.events.pop() != nil {}
+        clock.advance(seconds: 256.0 / 48_000)
+    }
+    var run = Run()
+    for period in 0..<2_000 {
+        try run.control(core, period: period) { device.injectUnderrun() }
+        try run.countedStep(core)
+        clock.advance(seconds: 256.0 / 48_000 * (period % 3 == 0 ? 1.5 : 0.9))
+    }
+    return run
+}
+
+/// ALSA `default` driven on this thread for about two seconds, one step a period; an underrun is
+/// forced by sleeping past the buffer.
+func alsaRun(_ mixer: PresetMixer) throws -> Run? {
+    let device = ALSADevice(name: "default")
+    let clock = SystemMonotonicClock()
+    let core: PlayerCore
+    do {
+        core = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+                              configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3,
+                                                                 periodFrames: 256, bufferFrames: 1024))
+    } catch {
+        print("ALSA 'default' did not open: \(error)")
+        return nil
+    }
+    core.send(.play(fromTimelineFrame: 0))
+    for _ in 0..<40 {
+        try core.step()
+        while core.events.pop() != nil {}
+        usleep(5_333)
+    }
+    var run = Run()
+    for period in 0..<400 {
+        try run.control(core, period: period) { usleep(40_000) }
+        try run.countedStep(core)
+        usleep(5_333)
+    }
+    return run
+}
+
+let mix = try mixer()
+let simulated = try simulatedRun(mix)
+print(simulated.report("rt-allocations, simulated s16 device"))
+var failed = simulated.total != 0
+if ProcessInfo.processInfo.environment["PULSAR_PIPEWIRE_DIR"] != nil || ProcessInfo.processInfo.environment["PULSAR_RT_ALSA"] != nil {
+    if let alsa = try alsaRun(mix) {
+        print(alsa.report("rt-allocations, ALSA 'default'"))
+        failed = failed || alsa.total != 0
+    } else {
+        print("rt-allocations: a sound server was announced but ALSA could not be driven")
+        failed = true
+    }
+} else {
+    print("rt-allocations: ALSA path not checked: no sound server announced (make test runs this inside its PipeWire session)")
+}
+exit(failed ? 1 : 0)
