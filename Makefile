@@ -11,7 +11,7 @@ OUT ?= out
 # The private PipeWire session `make test` runs the ALSA tests against.
 PW_DIR := $(CURDIR)/.build/pipewire-test
 
-.PHONY: all deps deps-test deps-bench build demo test bench fuzz clean
+.PHONY: all deps deps-test deps-bench build demo test bench soak fuzz clean
 
 all: build
 
@@ -96,6 +96,16 @@ bench: deps-bench
 	cd Benchmarks && .build/release/live-play
 	cd Benchmarks && .build/release/lottie-render
 	cd Benchmarks && .build/release/viewer-frames
+
+# Soak (not part of `make test`): one simulated hour of random commands and live changes on a
+# driven clock (memory, the device clock, recording == replay), then ten real minutes on the
+# private PipeWire session (no underrun, memory flat). SOAK_ARGS passes options to the program.
+SOAK_ARGS ?=
+soak: deps-test
+	cd Benchmarks && $(SWIFT) build -c release --product soak
+	bash scripts/pipewire-session.sh start $(PW_DIR) && \
+	( set -a; . $(PW_DIR)/env; Benchmarks/.build/release/soak $(SOAK_ARGS) ); status=$$?; \
+	bash scripts/pipewire-session.sh stop $(PW_DIR); exit $$status
 
 clean:
 	rm -rf .build Benchmarks/.build $(OUT)

@@ -65,10 +65,31 @@ let package = Package(
             path: "Sources/LottieRender"
         ),
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
+        .target(
+            name: "BenchSupport",
+            dependencies: [
+                .product(name: "PulsarCore", package: "pulsar"),
+                .product(name: "PulsarBundle", package: "pulsar"),
+                .product(name: "PulsarAudio", package: "pulsar"),
+            ],
+            path: "Sources/BenchSupport"
+        ),
+        .executableTarget(
+            name: "soak",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "PulsarCore", package: "pulsar"),
+                .product(name: "PulsarAudio", package: "pulsar"),
+                .product(name: "PulsarEngine", package: "pulsar"),
+                .product(name: "PulsarSimulation", package: "pulsar"),
+                .product(name: "PulsarALSA", package: "pulsar"),
+            ],
+            path: "Sources/Soak"
+        ),
         .executableTarget(
             name: "rt-allocations",
             dependencies: [
-                "CAllocationCounter",
+                "CAllocationCounter", "BenchSupport",
                 .product(name: "PulsarCore", package: "pulsar"),
                 .product(name: "PulsarBundle", package: "pulsar"),
                 .product(name: "PulsarAudio", package: "pulsar"),

@@ -10,6 +10,7 @@
 // or when a sound server was announced (PULSAR_PIPEWIRE_DIR) but ALSA could not be driven.
 //
 //   swift run -c release rt-allocations
+import BenchSupport
 import CAllocationCounter
 import Foundation
 import PulsarALSA
@@ -27,33 +28,6 @@ let seen = pulsar_allocations_stop()
 guard probe == nil, seen >= 2 else {
     print("rt-allocations: the allocation counter saw \(seen) calls: it is not interposed")
     exit(1)
-}
-
-let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
-
-/// The demo heartbeat's tone layer rendered at 44.1 kHz into a float WAV, so the mixer preloads
-/// real decoded and resampled audio.
-func demoAudio() throws -> AudioAsset {
-    let source = projectRoot + "/Resources/demo-bundle-src/heartbeat-tone.json"
-    let tone = try PatternLoader().load(contentsOf: source).pattern
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("rt-allocations-\(getpid()).wav").path
-    _ = try WAVExporter(format: .float).export(try PatternRenderer(pattern: tone, sampleRate: SampleRate(44_100)!), to: path)
-    defer { unlink(path) }
-    // Read into memory before the file goes: the asset keeps its bytes.
-    let bytes = MemoryByteSource(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-    return AudioAsset(source: "audio/heartbeat-tone.wav", bytes: bytes)
-}
-
-func mixer() throws -> PresetMixer {
-    let pattern = PatternData(
-        continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.4), ValuePoint(time: 800, value: 0.6)],
-                                             frequency: [ValuePoint(time: 0, value: 0), ValuePoint(time: 800, value: 1)]),
-        discretePattern: stride(from: 20.0, to: 800, by: 40).map { DiscretePoint(time: $0, amplitude: 0.5, frequency: 0.5) })
-    var settings = MixSettings(layout: .stereoHaptic)
-    settings.preloadAudio = true
-    let preset = PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern, audio: try demoAudio())
-    return try PresetMixer(preset: preset, settings: settings, range: PlaybackRange(loopCount: 3, reverse: true))
 }
 
 /// Counts, step by step, what `step()` allocates while the script below runs on `core`.
@@ -163,7 +137,7 @@ func alsaRun(_ mixer: PresetMixer) throws -> Run? {
     return run
 }
 
-let mix = try mixer()
+let mix = try DemoContent.mixer(range: PlaybackRange(loopCount: 3, reverse: true))
 let simulated = try simulatedRun(mix)
 print(simulated.report("rt-allocations, simulated s16 device"))
 var failed = simulated.total != 0

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// A bounded lock-free queue for exactly one producer thread and one consumer thread: how
@@ -22,6 +25,10 @@ public final class SPSCQueue<Element>: @unchecked Sendable {
         capacity = c
         mask = c - 1
         storage = .allocate(capacity: c)
+        // Touch every page now, on the thread that builds the queue: otherwise the real-time
+        // side takes a page fault at each new page of its first pass through the ring (minutes
+        // of faults for a large event queue), and resident memory creeps up meanwhile.
+        memset(storage, 0, c * MemoryLayout<Element>.stride)
     }
 
     deinit {
