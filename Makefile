@@ -73,7 +73,7 @@ test: deps-test
 	  Benchmarks/.build/release/rt-allocations ); status=$$?; \
 	bash scripts/pipewire-session.sh stop $(PW_DIR); exit $$status
 	# Four threads firing commands and mix changes at one player, under ThreadSanitizer.
-	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter "HapticPlayerThreadTests|SPSCQueueTests|LiveChangeTransactionTests|PlayerLifecycleTests"
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter "HapticPlayerThreadTests|SPSCQueueTests|PlayerLifecycleTests|PlayerStepBoundTests"
 
 # libFuzzer targets (Fuzz/): every reader, seeded from Resources/ and ../shared/corpus, each for
 # FUZZ_SECONDS (or FUZZ_RUNS inputs). Findings land in Tests/Fixtures/fuzz/<target>/, which

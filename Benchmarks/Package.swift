@@ -75,6 +75,17 @@ let package = Package(
             path: "Sources/BenchSupport"
         ),
         .executableTarget(
+            name: "wake-sources",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "PulsarCore", package: "pulsar"),
+                .product(name: "PulsarAudio", package: "pulsar"),
+                .product(name: "PulsarEngine", package: "pulsar"),
+                .product(name: "PulsarALSA", package: "pulsar"),
+            ],
+            path: "Sources/WakeSources"
+        ),
+        .executableTarget(
             name: "soak",
             dependencies: [
                 "BenchSupport",

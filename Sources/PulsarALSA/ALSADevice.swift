@@ -43,6 +43,8 @@ public final class ALSADevice: OutputDevice {
     private var pcm: ALSAPCM?
     private var setup: ALSAHardwareSetup?
     private var conversion: UnsafeMutableRawPointer?
+    /// The PCM's poll descriptors while open (empty when it has none).
+    public private(set) var pollDescriptors = UnsafeMutableBufferPointer<pollfd>(start: nil, count: 0)
     /// The last frames-played the device itself reported, and when (zero: none since `prepare`).
     private var lastPlayed: FrameIndex = 0
     private var lastPlayedTime = MonotonicTime(nanoseconds: 0)
@@ -88,6 +90,7 @@ public final class ALSADevice: OutputDevice {
         }
         self.pcm = pcm
         self.setup = setup
+        pollDescriptors = pcm.pollDescriptors() ?? UnsafeMutableBufferPointer(start: nil, count: 0)
         let negotiated = DeviceConfiguration(sampleRate: requested.sampleRate, channels: setup.channels,
                                              periodFrames: setup.periodFrames, bufferFrames: setup.bufferFrames)
         configuration = negotiated
@@ -157,11 +160,19 @@ public final class ALSADevice: OutputDevice {
         configuration = nil
         conversion?.deallocate()
         conversion = nil
+        pollDescriptors.deallocate()
+        pollDescriptors = UnsafeMutableBufferPointer(start: nil, count: 0)
         gone = nil
         ALSAErrorLog.shared.flushToStandardError()
     }
 
     // MARK: - Driving (one thread)
+
+    /// After a wait on `pollDescriptors`: whether the PCM wants data or has an error to report.
+    public func wantsData() -> Bool {
+        guard let pcm, pollDescriptors.count > 0 else { return true }
+        return pcm.wantsData(pollDescriptors)
+    }
 
     /// The open PCM, or the error every call throws once the device is gone or closed.
     private func livePCM() throws(DeviceError) -> ALSAPCM {

@@ -111,6 +111,30 @@ final class ALSAPCM {
         }
     }
 
+    /// The PCM's poll descriptors, allocated and filled here (control thread); nil when it has
+    /// none or they cannot be read. The caller deallocates them.
+    func pollDescriptors() -> UnsafeMutableBufferPointer<pollfd>? {
+        guard let handle else { return nil }
+        let count = Int(snd_pcm_poll_descriptors_count(handle))
+        guard count > 0, count <= 15 else { return nil }
+        let fds = UnsafeMutableBufferPointer<pollfd>.allocate(capacity: count)
+        fds.initialize(repeating: pollfd())
+        guard snd_pcm_poll_descriptors(handle, fds.baseAddress, UInt32(count)) == Int32(count) else {
+            fds.deallocate()
+            return nil
+        }
+        return fds
+    }
+
+    /// Whether `fds` (this PCM's descriptors after a poll) say the PCM wants data or has an error,
+    /// as ALSA demangles its plugins' events. Real-time safe.
+    func wantsData(_ fds: UnsafeMutableBufferPointer<pollfd>) -> Bool {
+        guard let handle else { return true }
+        var revents: UInt16 = 0
+        guard snd_pcm_poll_descriptors_revents(handle, fds.baseAddress, UInt32(fds.count), &revents) >= 0 else { return true }
+        return revents & UInt16(POLLOUT | POLLERR | POLLHUP | POLLNVAL) != 0
+    }
+
     // MARK: - Setup (control thread)
 
     /// Sets hardware parameters (interleaved access; FLOAT_LE, else S32_LE, else S16_LE; exactly

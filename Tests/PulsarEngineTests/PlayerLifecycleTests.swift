@@ -154,3 +154,43 @@ final class WatchedDevice: OutputDevice, @unchecked Sendable {
         _ = try HapticPlayer(mixer: preloaded, device: device)
     }
 }
+
+/// A device that always has room and takes everything at once: it consumes faster than any
+/// renderer, as a simulated device on the system clock does for a slow build.
+final class BottomlessDevice: OutputDevice {
+    var writes = 0
+    var configuration: DeviceConfiguration?
+    var capabilities: DeviceCapabilities { DeviceCapabilities(canPause: false, canRewind: false) }
+    var framesWritten: FrameIndex = 0
+    func open(_ requested: DeviceConfiguration) throws(DeviceError) -> DeviceConfiguration {
+        configuration = requested
+        return requested
+    }
+    func availableFrames() throws(DeviceError) -> Int { configuration?.bufferFrames ?? 0 }
+    func write(_ samples: UnsafeBufferPointer<Float>) throws(DeviceError) -> Int {
+        writes += 1
+        let frames = samples.count / (configuration?.channels ?? 1)
+        framesWritten += FrameIndex(frames)
+        return frames
+    }
+    func position() throws(DeviceError) -> DevicePosition { DevicePosition(framesPlayed: framesWritten, timestamp: MonotonicTime(nanoseconds: 0)) }
+    func pause(_ paused: Bool) throws(DeviceError) {}
+    func rewind(_ frames: Int) throws(DeviceError) -> Int { 0 }
+    func drop() throws(DeviceError) {}
+    func prepare() throws(DeviceError) {}
+    func close() {}
+}
+
+@Suite struct PlayerStepBoundTests {
+    @Test("A step writes at most one buffer, even to a device that always has room, so it returns to its commands and to shutdown",
+          .timeLimit(.minutes(1)))
+    func stepIsBounded() throws {
+        let device = BottomlessDevice()
+        let player = try HapticPlayer(mixer: try steadyMixer(milliseconds: 60_000), device: device, monotonic: ManualClock(),
+                                      periodFrames: 256, bufferFrames: 1024)
+        player.play()
+        try player.step()
+        #expect(device.writes == 4, "1024 frames in 256-frame blocks")
+        #expect(player.streamWritten == 1024)
+    }
+}

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PulsarCore
 
 /// What an output device is opened with (requested) and runs at (negotiated).
@@ -96,4 +99,16 @@ public protocol OutputDevice: AnyObject {
     /// Makes the device ready to play again; counters restart at 0.
     func prepare() throws(DeviceError)
     func close()
+    /// Descriptors a thread can sleep on until the device wants data (ALSA's poll descriptors, as
+    /// mpv's audio output waits), valid from `open` until `close`. Empty for a device without
+    /// them: the player then wakes by its timer. The waiter fills their `revents`.
+    var pollDescriptors: UnsafeMutableBufferPointer<pollfd> { get }
+    /// After a wait filled `pollDescriptors`' `revents`: true when the device wants data or has
+    /// an error to report (the next call says which). Real-time safe.
+    func wantsData() -> Bool
+}
+
+extension OutputDevice {
+    public var pollDescriptors: UnsafeMutableBufferPointer<pollfd> { UnsafeMutableBufferPointer(start: nil, count: 0) }
+    public func wantsData() -> Bool { true }
 }

@@ -9,10 +9,11 @@ import Synchronization
 
 /// A live player shaped like PulsarLottie's: `play()`, `pause()`, `resume()`, `stop()`,
 /// `setTimestamp(_:)`, a completion handler, and a clock slaved to the device (`contentTime(at:)`,
-/// `progress(at:)`, `animationFrame(at:)`). A real-time thread runs `PlayerCore.step()` once per
-/// period, and at once when a command arrives (it sleeps on a semaphore the senders ring); the
-/// control thread drains its events with `poll()`, which feeds the clock, the
-/// event log and the completion handler.
+/// `progress(at:)`, `animationFrame(at:)`). A real-time thread runs `PlayerCore.step()` once a
+/// period (or, with `wake: .device`, when the device's poll descriptors say it wants a period, as
+/// mpv's ALSA output waits) and at once when a command arrives (an eventfd the senders ring);
+/// the control thread drains its events with `poll()`, which feeds the clock, the event log and
+/// the completion handler.
 ///
 /// Thread rules: commands (`play`, `pause`, …) from any thread but the real-time one — they
 /// serialise on a lock the real-time thread never takes, then cross to it through a lock-free
@@ -44,6 +45,7 @@ public final class HapticPlayer: @unchecked Sendable {
 
     private let monotonic: MonotonicClock
     private let realtime: Bool
+    private let wake: WakeSource
     private let flags = Flags()
     /// Serialises command producers (the queue takes one producer at a time) and guards the
     /// mixer table's control side and the timelines of changes the clock has not seen yet.
@@ -82,6 +84,15 @@ public final class HapticPlayer: @unchecked Sendable {
         var thread: JoinableThread?
     }
 
+    /// What wakes the real-time thread between steps.
+    public enum WakeSource: Sendable {
+        /// The device's poll descriptors (ALSA's), when it has them: the thread sleeps until the
+        /// device wants a period or a command arrives. A device without them falls back to `timer`.
+        case device
+        /// A timer once a period, or a command.
+        case timer
+    }
+
     /// What became of the request for SCHED_FIFO.
     enum SchedulingState: UInt8, AtomicRepresentable {
         case notAsked, granted, refused
@@ -89,11 +100,14 @@ public final class HapticPlayer: @unchecked Sendable {
 
     /// `realtime`: ask for SCHED_FIFO for the real-time thread (for hardware and sound servers;
     /// a simulated device does not need it, and a FIFO thread that is slow — a debug build —
-    /// would starve the machine's other threads).
+    /// would starve the machine's other threads). `wake`: what the real-time thread sleeps on
+    /// between steps — a timer by default: on PipeWire's ALSA plugin the poll descriptors wake it
+    /// twice a period for the same command latency (BENCHMARKS.md, wake sources).
     public init(mixer: PresetMixer, device: OutputDevice, monotonic: MonotonicClock = SystemMonotonicClock(),
                 periodFrames: Int = 256, bufferFrames: Int = 1024, animationFrameRate: Double? = nil,
-                realtime: Bool = false) throws(DeviceError) {
+                realtime: Bool = false, wake: WakeSource = .timer) throws(DeviceError) {
         self.realtime = realtime
+        self.wake = wake
         let configuration = DeviceConfiguration(sampleRate: mixer.settings.sampleRate, channels: mixer.channelCount,
                                                 periodFrames: periodFrames, bufferFrames: bufferFrames)
         core = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: monotonic, configuration: configuration)
@@ -108,12 +122,12 @@ public final class HapticPlayer: @unchecked Sendable {
         guard run == nil else { return }
         let run = Run()
         let core = self.core, flags = self.flags, realtime = self.realtime, monotonic = self.monotonic
-        let period = Int64(Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) * 1e9)
+        let wake = self.wake
         run.thread = JoinableThread(name: "pulsar-rt") {
             if realtime {
                 flags.scheduling.store(Self.requestRealtimeScheduling() ? .granted : .refused, ordering: .releasing)
             }
-            Self.realtimeLoop(core: core, run: run, flags: flags, monotonic: monotonic, period: period)
+            Self.realtimeLoop(core: core, run: run, flags: flags, monotonic: monotonic, wake: wake)
         }
         if run.thread == nil {
             run.running.store(false, ordering: .releasing)
@@ -123,8 +137,10 @@ public final class HapticPlayer: @unchecked Sendable {
         self.run = run
     }
 
-    /// The real-time thread's body: a step, then sleep until the next period or a command.
-    private static func realtimeLoop(core: PlayerCore, run: Run, flags: Flags, monotonic: MonotonicClock, period: Int64) {
+    /// The real-time thread's body: a step, then a wait for the next.
+    private static func realtimeLoop(core: PlayerCore, run: Run, flags: Flags, monotonic: MonotonicClock, wake: WakeSource) {
+        let periodNs = Int64(Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) * 1e9)
+        let descriptors = wake == .device ? core.device.pollDescriptors : UnsafeMutableBufferPointer(start: nil, count: 0)
         while run.running.load(ordering: .acquiring) {
             do throws(DeviceError) {
                 try core.step()
@@ -134,7 +150,21 @@ public final class HapticPlayer: @unchecked Sendable {
                 run.running.store(false, ordering: .releasing)
                 return
             }
-            _ = pulsar_wakeup_sleep_until(flags.wakeup, monotonic.now().nanoseconds + period)
+            let now = monotonic.now().nanoseconds
+            guard descriptors.count > 0 else {
+                // Once a period to top up the device, or at once when a command arrives.
+                _ = pulsar_wakeup_sleep_until(flags.wakeup, now + periodNs)
+                continue
+            }
+            // When the device wants a period, or a command arrives; two periods at most, should
+            // the descriptors stay silent.
+            let woke = pulsar_wakeup_wait(flags.wakeup, descriptors.baseAddress, Int32(descriptors.count), now + 2 * periodNs)
+            // Asking the device what its descriptors mean also clears a plugin's wake event
+            // (PipeWire's is an eventfd), so the next wait blocks until the next period.
+            if woke & Int32(PULSAR_WAKE_DEVICE) != 0, !core.device.wantsData(), woke & Int32(PULSAR_WAKE_RUNG) == 0 {
+                // The descriptors fired for nothing the device wants: no spinning on them.
+                _ = pulsar_wakeup_sleep_until(flags.wakeup, now + periodNs / 2)
+            }
         }
     }
 

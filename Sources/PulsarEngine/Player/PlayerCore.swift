@@ -132,18 +132,24 @@ public final class PlayerCore: @unchecked Sendable {
         return streamWritten
     }
 
+    /// Writes what the device can take, at most one buffer's worth: a device that consumes
+    /// faster than this thread renders (a slow build, a starved machine) must not keep the step
+    /// from returning to its commands and to `shutdown`.
     private func fill() throws(DeviceError) {
         let channels = configuration.channels
-        while true {
+        var budget = configuration.bufferFrames
+        while budget > 0 {
             let available: Int
             do {
                 available = try device.availableFrames()
             } catch .underrun {
                 try recoverUnderrun()
+                budget -= configuration.periodFrames
                 continue
             }
-            let n = min(available, configuration.periodFrames)
+            let n = min(available, configuration.periodFrames, budget)
             guard n > 0 else { return }
+            budget -= n
             let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * channels)])
             do {
                 try renderer.render(state, into: block, fromStreamFrame: streamWritten)
