@@ -49,7 +49,7 @@ struct DotLottieArchive {
         let candidates = ["a/\(id).json", "animations/\(id).json"]
         guard let name = candidates.first(where: { names.contains($0) }) else {
             throw LottieError(.missingAnimation, file: source, entry: "manifest.json", jsonPath: "$.animations[0].id",
-                              message: "animation \(LottieText.quoted(id)) is in neither \(candidates.joined(separator: " nor "))")
+                              message: "animation \(MessageText.quoted(id)) is in neither \(candidates.joined(separator: " nor "))")
         }
         return (name, try read(name))
     }
