@@ -116,24 +116,17 @@ public struct BundleManifest: Hashable, Sendable {
 private struct ManifestReader {
     let bundle: String
     let bytes: [UInt8]
-    private let lineStarts: [Int]
+    private let lines: SourceLines
 
     init(bundle: String, bytes: [UInt8]) {
         self.bundle = bundle
         self.bytes = bytes
-        var starts = [0]
-        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
-        lineStarts = starts
+        lines = SourceLines(bytes)
     }
 
     /// 1-based line and column (in UTF-8 bytes) of a byte offset.
     func position(_ offset: Int) -> (Int, Int) {
-        var lo = 0, hi = lineStarts.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
-        }
-        return (lo + 1, offset - lineStarts[lo] + 1)
+        lines.position(of: offset)
     }
 
     func error(_ rule: BundleError.Rule, at value: JSONValue?, _ path: String, _ message: String) -> BundleError {

@@ -62,4 +62,15 @@ import Testing
         b.severity = .warning
         #expect(a != b)
     }
+
+    /// Lines and columns count from 1 in UTF-8 bytes; a newline ends its own line; offsets
+    /// outside the source are clamped to it.
+    @Test func sourcePositionsCountLinesAndBytes() {
+        let lines = SourceLines(Array("ab\n\u{e9}x\n".utf8))
+        #expect(lines.position(of: 0) == (1, 1) && lines.position(of: 2) == (1, 3))
+        #expect(lines.position(of: 3) == (2, 1) && lines.position(of: 5) == (2, 3))
+        #expect(lines.position(of: 7) == (3, 1) && lines.position(of: 99) == (3, 1))
+        #expect(lines.position(of: -4) == (1, 1))
+        #expect(SourceLines([]).position(of: 0) == (1, 1))
+    }
 }

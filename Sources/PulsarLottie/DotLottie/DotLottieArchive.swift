@@ -36,13 +36,13 @@ struct DotLottieArchive {
         do {
             manifest = try JSONParser().parse(manifestBytes)
         } catch {
-            let (line, column) = LottieText.position(of: error.offset, in: manifestBytes)
+            let (line, column) = SourceLines(manifestBytes).position(of: error.offset)
             throw LottieError(.malformedManifest, file: source, entry: "manifest.json", line: line, column: column,
                               message: error.message)
         }
         guard let animations = manifest["animations"]?.array, let first = animations.first,
               let id = first["id"]?.string, !id.isEmpty else {
-            let (line, column) = LottieText.position(of: manifest.offset, in: manifestBytes)
+            let (line, column) = SourceLines(manifestBytes).position(of: manifest.offset)
             throw LottieError(.malformedManifest, file: source, entry: "manifest.json", line: line, column: column,
                               jsonPath: "$.animations[0].id", message: "the manifest names no animation")
         }

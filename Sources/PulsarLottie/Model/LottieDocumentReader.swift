@@ -338,7 +338,7 @@ struct LottieDocumentReader {
     }
 
     func fail(_ rule: LottieError.Rule, at offset: Int, path: String?, _ message: String) -> LottieError {
-        let (line, column) = LottieText.position(of: offset, in: bytes)
+        let (line, column) = SourceLines(bytes).position(of: offset)
         return LottieError(rule, file: file, entry: entry, line: line, column: column, jsonPath: path, message: message)
     }
 }

@@ -80,22 +80,3 @@ public enum LottieLimits {
     /// Transform scale, in percent, either sign.
     public static let maximumScalePercent: Double = 100_000
 }
-
-/// Text helpers for one-line messages.
-enum LottieText {
-    /// 1-based line and column (UTF-8 bytes) of a byte offset.
-    static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = 0
-        let end = min(max(0, offset), bytes.count)
-        var index = 0
-        while index < end {
-            if bytes[index] == 0x0A {
-                line += 1
-                lineStart = index + 1
-            }
-            index += 1
-        }
-        return (line, end - lineStart + 1)
-    }
-}
