@@ -31,6 +31,11 @@ let package = Package(
             providers: [.apt(["libzip-dev"])]
         ),
         .systemLibrary(
+            name: "CMd",
+            pkgConfig: "libmd",
+            providers: [.apt(["libmd-dev"])]
+        ),
+        .systemLibrary(
             name: "CSoxr",
             pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]
@@ -58,7 +63,7 @@ let package = Package(
             providers: [.apt(["libsdl2-dev"])]
         ),
         .target(name: "PulsarCore"),
-        .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip"]),
+        .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip", "CMd"]),
         .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "CSndFile", "CSoxr"]),
         .target(name: "PulsarEngine", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "CWakeup"]),
         .target(name: "PulsarSimulation", dependencies: ["PulsarCore", "PulsarEngine"]),

@@ -116,24 +116,17 @@ public struct BundleManifest: Hashable, Sendable {
 private struct ManifestReader {
     let bundle: String
     let bytes: [UInt8]
-    private let lineStarts: [Int]
+    private let lines: SourceLines
 
     init(bundle: String, bytes: [UInt8]) {
         self.bundle = bundle
         self.bytes = bytes
-        var starts = [0]
-        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
-        lineStarts = starts
+        lines = SourceLines(bytes)
     }
 
     /// 1-based line and column (in UTF-8 bytes) of a byte offset.
     func position(_ offset: Int) -> (Int, Int) {
-        var lo = 0, hi = lineStarts.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
-        }
-        return (lo + 1, offset - lineStarts[lo] + 1)
+        lines.position(of: offset)
     }
 
     func error(_ rule: BundleError.Rule, at value: JSONValue?, _ path: String, _ message: String) -> BundleError {
@@ -204,7 +197,7 @@ private struct ManifestReader {
     func filePath(_ parent: JSONValue, _ key: String, _ path: String) throws(BundleError) -> String {
         let text = try string(parent, key, path, required: true)!
         if let problem = BundleContainer.nameProblem(text, allowTrailingSlash: false) {
-            throw error(.unsafeEntryName, at: parent[key], path + "." + key, "unsafe path \(BundleError.quoted(text)): \(problem)")
+            throw error(.unsafeEntryName, at: parent[key], path + "." + key, "unsafe path \(MessageText.quoted(text)): \(problem)")
         }
         return text
     }
@@ -214,12 +207,12 @@ private struct ManifestReader {
         let schema = try string(root, "schema", "$", required: true)!
         guard schema == BundleManifest.schemaV1 else {
             throw error(.wrongSchema, at: root["schema"], "$.schema",
-                        "schema is \(BundleError.quoted(schema)), expected \"\(BundleManifest.schemaV1)\"")
+                        "schema is \(MessageText.quoted(schema)), expected \"\(BundleManifest.schemaV1)\"")
         }
         let generator = try string(root, "generator", "$", required: false)
         let id = try string(root, "id", "$", required: true)!
         guard BundleManifest.isValidBundleID(id) else {
-            throw error(.badBundleID, at: root["id"], "$.id", "bundle id \(BundleError.quoted(id)) is not reverse-DNS like \"com.example.demo\"")
+            throw error(.badBundleID, at: root["id"], "$.id", "bundle id \(MessageText.quoted(id)) is not reverse-DNS like \"com.example.demo\"")
         }
         let name = try string(root, "name", "$", required: true)!
         guard !name.isEmpty else { throw error(.badValue, at: root["name"], "$.name", "the name is empty") }
@@ -249,10 +242,10 @@ private struct ManifestReader {
             let presetID = try string(node, "id", path, required: true)!
             guard BundleManifest.isValidPresetID(presetID) else {
                 throw error(.badPresetID, at: node["id"], path + ".id",
-                            "preset id \(BundleError.quoted(presetID)) does not match ^[A-Za-z_$][A-Za-z0-9_$]*$")
+                            "preset id \(MessageText.quoted(presetID)) does not match ^[A-Za-z_$][A-Za-z0-9_$]*$")
             }
             guard ids.insert(presetID).inserted else {
-                throw error(.duplicatePresetID, at: node["id"], path + ".id", "preset id \(BundleError.quoted(presetID)) is used twice")
+                throw error(.duplicatePresetID, at: node["id"], path + ".id", "preset id \(MessageText.quoted(presetID)) is used twice")
             }
             let presetName = try string(node, "name", path, required: true)!
             var duration: Double?

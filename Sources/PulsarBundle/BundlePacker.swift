@@ -71,7 +71,7 @@ public enum BundlePacker {
             } catch {
                 unlink(temporary)
                 var failure = error
-                failure.bundle = output
+                failure.file = output
                 if failure.rule == .compressionRatio, let entry = failure.entry, !stored.contains(entry) {
                     stored.insert(entry)
                     continue

@@ -60,7 +60,7 @@ public struct PresetBundle: @unchecked Sendable {
                 let place = item.value.map { BundleManifest.lineAndColumn(of: $0.offset, in: manifestBytes) }
                 throw BundleError(.missingFile, bundle: path, entry: BundleContainer.manifestName, line: place?.line,
                                   column: place?.column, jsonPath: item.jsonPath,
-                                  message: "preset \(BundleError.quoted(preset.id)) names \(BundleError.quoted(item.file)), which is not in the bundle")
+                                  message: "preset \(MessageText.quoted(preset.id)) names \(MessageText.quoted(item.file)), which is not in the bundle")
             }
         }
 
@@ -75,7 +75,7 @@ public struct PresetBundle: @unchecked Sendable {
             } catch {
                 throw BundleError(.badPattern, bundle: path, entry: preset.haptics, line: error.line, column: error.column,
                                   jsonPath: error.path,
-                                  message: "preset \(BundleError.quoted(preset.id)): \(error.message)", pattern: error)
+                                  message: "preset \(MessageText.quoted(preset.id)): \(error.message)", pattern: error)
             }
             warnings += loaded.warnings
             var audio: AudioAsset?

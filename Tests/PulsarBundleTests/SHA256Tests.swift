@@ -1,7 +1,7 @@
 import Testing
 @testable import PulsarBundle
 
-/// SHA-256 against the FIPS 180-4 / NIST example vectors, and chunked input against one call.
+/// SHA-256 (libmd) against the FIPS 180-2 / NIST example vectors, and chunked input against one call.
 @Suite("SHA-256")
 struct SHA256Tests {
     static func hex(_ text: String) -> String { SHA256.hex(SHA256.digest(Array(text.utf8))) }

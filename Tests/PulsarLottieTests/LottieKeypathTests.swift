@@ -96,7 +96,6 @@ import Testing
         #expect(layer?.rule == .unsupportedByRlottie)
         #expect(layer?.keypath == "L.Transform.Position")
         #expect(layer?.description.contains("only on shape groups, not on layers") == true)
-        #expect(layer?.description.hasSuffix("[unsupported-by-rlottie]") == true)
         #expect(refusal("L.G.Transform.Anchor Point")?.rule == .unsupportedByRlottie)
         #expect(refusal("L.G.Transform.Anchor Point")?.description
             .contains("rlottie does not apply transform anchor point (it ignores the override, so setting it would do nothing)") == true)

@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// A ZIP archive held in memory, read through libzip with the bundle reader's checks: for
 /// formats that ship inside a ZIP (dotLottie) without writing anything to disk.
 ///
@@ -8,19 +10,16 @@
 ///
 /// Thread rules: one archive may be read from several threads (libzip calls are serialized).
 public final class ZipMemoryArchive: @unchecked Sendable {
-    /// Why an archive or an entry cannot be read: a rule name and a one-line message.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public enum Rule: String, Sendable {
-            case notZip = "not-zip"
-            case corrupt = "corrupt-archive"
-            case unsupported = "unsupported-archive"
-            case tooLarge = "too-large"
-            case missing = "missing-entry"
-        }
+    /// Why an archive or an entry cannot be read: a rule and a one-line message.
+    public typealias Failure = Diagnostic<Rule>
 
-        public var rule: Rule
-        public var message: String
-        public var description: String { "\(message) [\(rule.rawValue)]" }
+    /// The rule an archive or an entry broke; `rawValue` is what a failure prints.
+    public enum Rule: String, DiagnosticRule {
+        case notZip = "not-zip"
+        case corrupt = "corrupt-archive"
+        case unsupported = "unsupported-archive"
+        case tooLarge = "too-large"
+        case missing = "missing-entry"
     }
 
     private let archive: ZipArchive
@@ -42,17 +41,17 @@ public final class ZipMemoryArchive: @unchecked Sendable {
     /// The uncompressed bytes of entry `name`, at most `limit` of them.
     public func read(_ name: String, limit: Int64) throws(Failure) -> [UInt8] {
         guard let entry = archive.entries.first(where: { $0.name == name }) else {
-            throw Failure(rule: .missing, message: "\(name): no such entry")
+            throw Failure(.missing, message: "\(name): no such entry")
         }
-        guard entry.encryptionMethod == 0 else { throw Failure(rule: .unsupported, message: "\(name): the entry is encrypted") }
+        guard entry.encryptionMethod == 0 else { throw Failure(.unsupported, message: "\(name): the entry is encrypted") }
         guard entry.isStored || entry.isDeflated else {
-            throw Failure(rule: .unsupported, message: "\(name): compression method \(entry.compressionMethod); only STORE and DEFLATE are read")
+            throw Failure(.unsupported, message: "\(name): compression method \(entry.compressionMethod); only STORE and DEFLATE are read")
         }
         guard entry.size <= limit else {
-            throw Failure(rule: .tooLarge, message: "\(name): declares \(entry.size) bytes, more than the limit of \(limit)")
+            throw Failure(.tooLarge, message: "\(name): declares \(entry.size) bytes, more than the limit of \(limit)")
         }
         if entry.size > max(entry.compressedSize, 1) * maximumRatio {
-            throw Failure(rule: .tooLarge, message: "\(name): declares \(entry.size) bytes from \(entry.compressedSize) compressed, over the ratio limit of \(maximumRatio):1")
+            throw Failure(.tooLarge, message: "\(name): declares \(entry.size) bytes from \(entry.compressedSize) compressed, over the ratio limit of \(maximumRatio):1")
         }
         do {
             return try archive.read(entry, limit: limit)
@@ -63,13 +62,13 @@ public final class ZipMemoryArchive: @unchecked Sendable {
 
     private static func failure(_ error: ZipArchiveError) -> Failure {
         switch error {
-        case .notZip: return Failure(rule: .notZip, message: "not a ZIP archive")
-        case .truncated: return Failure(rule: .corrupt, message: "the ZIP archive is cut short (no end of central directory)")
-        case .notFound, .unreadable, .write: return Failure(rule: .corrupt, message: "\(error)")
-        case .corrupt(let why): return Failure(rule: .corrupt, message: "the ZIP archive is damaged: \(why)")
-        case .duplicateName(let name): return Failure(rule: .corrupt, message: "two entries are named \(name ?? "alike")")
-        case let .entry(name, _, message): return Failure(rule: .corrupt, message: "\(name): \(message)")
-        case let .sizeLies(name, declared, actual): return Failure(rule: .corrupt, message: "\(name): declares \(declared) bytes, holds \(actual)")
+        case .notZip: return Failure(.notZip, message: "not a ZIP archive")
+        case .truncated: return Failure(.corrupt, message: "the ZIP archive is cut short (no end of central directory)")
+        case .notFound, .unreadable, .write: return Failure(.corrupt, message: "\(error)")
+        case .corrupt(let why): return Failure(.corrupt, message: "the ZIP archive is damaged: \(why)")
+        case .duplicateName(let name): return Failure(.corrupt, message: "two entries are named \(name ?? "alike")")
+        case let .entry(name, _, message): return Failure(.corrupt, message: "\(name): \(message)")
+        case let .sizeLies(name, declared, actual): return Failure(.corrupt, message: "\(name): declares \(declared) bytes, holds \(actual)")
         }
     }
 }

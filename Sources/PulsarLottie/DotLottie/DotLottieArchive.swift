@@ -36,20 +36,20 @@ struct DotLottieArchive {
         do {
             manifest = try JSONParser().parse(manifestBytes)
         } catch {
-            let (line, column) = LottieText.position(of: error.offset, in: manifestBytes)
+            let (line, column) = SourceLines(manifestBytes).position(of: error.offset)
             throw LottieError(.malformedManifest, file: source, entry: "manifest.json", line: line, column: column,
                               message: error.message)
         }
         guard let animations = manifest["animations"]?.array, let first = animations.first,
               let id = first["id"]?.string, !id.isEmpty else {
-            let (line, column) = LottieText.position(of: manifest.offset, in: manifestBytes)
+            let (line, column) = SourceLines(manifestBytes).position(of: manifest.offset)
             throw LottieError(.malformedManifest, file: source, entry: "manifest.json", line: line, column: column,
                               jsonPath: "$.animations[0].id", message: "the manifest names no animation")
         }
         let candidates = ["a/\(id).json", "animations/\(id).json"]
         guard let name = candidates.first(where: { names.contains($0) }) else {
             throw LottieError(.missingAnimation, file: source, entry: "manifest.json", jsonPath: "$.animations[0].id",
-                              message: "animation \(LottieText.quoted(id)) is in neither \(candidates.joined(separator: " nor "))")
+                              message: "animation \(MessageText.quoted(id)) is in neither \(candidates.joined(separator: " nor "))")
         }
         return (name, try read(name))
     }

@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// One concrete keypath of an animation's hierarchy and what it addresses.
 ///
 /// A plain value type: safe to use from any thread.
@@ -66,7 +68,7 @@ public struct LottieKeypathEntry: Hashable, Sendable, CustomStringConvertible {
         }
         if let bad = owner.first(where: { $0.contains(".") }) {
             throw LottieKeypathError(.unaddressableName, keypath: keypath.string,
-                                     message: "the name \(LottieText.quoted(bad)) holds a '.', which rlottie's keypaths cannot express")
+                                     message: "the name \(MessageText.quoted(bad)) holds a '.', which rlottie's keypaths cannot express")
         }
         return RlottieOverrideTarget(keypath: owner.joined(separator: "."), property: target, source: keypath)
     }

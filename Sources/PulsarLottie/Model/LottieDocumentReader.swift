@@ -253,12 +253,12 @@ struct LottieDocumentReader {
         private mutating func precomposition(_ id: String, of value: JSONValue, here: String, stack: [String],
                                              depth: Int) throws(LottieError) -> [LottieLayer] {
             if stack.contains(id) {
-                let chain = stack.map { LottieText.quoted($0) }.joined(separator: " → ")
+                let chain = stack.map { MessageText.quoted($0) }.joined(separator: " → ")
                 throw reader.fail(.precompCycle, at: value.offset, path: here,
-                                  "precomposition \(LottieText.quoted(id)) contains itself (through \(chain))")
+                                  "precomposition \(MessageText.quoted(id)) contains itself (through \(chain))")
             }
             guard let asset = assets[id] else {
-                warnings.append("\(here): precomposition asset \(LottieText.quoted(id)) is not among the assets")
+                warnings.append("\(here): precomposition asset \(MessageText.quoted(id)) is not among the assets")
                 return []
             }
             guard depth + 1 <= LottieLimits.maximumDepth else {
@@ -338,7 +338,7 @@ struct LottieDocumentReader {
     }
 
     func fail(_ rule: LottieError.Rule, at offset: Int, path: String?, _ message: String) -> LottieError {
-        let (line, column) = LottieText.position(of: offset, in: bytes)
+        let (line, column) = SourceLines(bytes).position(of: offset)
         return LottieError(rule, file: file, entry: entry, line: line, column: column, jsonPath: path, message: message)
     }
 }

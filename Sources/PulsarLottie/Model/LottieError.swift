@@ -1,86 +1,49 @@
 import PulsarCore
+
 /// Why a Lottie animation (a `.json` file or a `.lottie` dotLottie archive) cannot be used.
 ///
 /// Its `description` is one line: the file, then the archive entry when there is one, then
 /// `line:column` and the JSON path when known, then what is wrong and the rule in brackets, e.g.
 /// `pattern.json:1:1: $: not a Lottie animation: no "layers" member [not-lottie]`.
 /// Control characters in names are escaped so the line stays one line.
-///
-/// A plain value type: safe to use from any thread.
-public struct LottieError: Error, CustomStringConvertible, Hashable, Sendable {
-    /// The rule that was broken; `rawValue` is what the description prints.
-    public enum Rule: String, Sendable, CaseIterable {
-        /// The path does not exist.
-        case notFound = "not-found"
-        /// The path exists but cannot be read (permissions, I/O error, not a regular file).
-        case unreadable = "unreadable"
-        /// The input is larger than `LottieLimits` allow.
-        case tooLarge = "too-large"
-        /// The JSON is not well-formed (or nests too deeply).
-        case malformedJSON = "malformed-json"
-        /// Well-formed JSON that is not a Lottie animation (not an object, or no `layers`,
-        /// `fr`, `ip`, `op`, `w`, `h`).
-        case notLottie = "not-lottie"
-        /// A member Lottie needs has the wrong JSON type.
-        case wrongType = "wrong-type"
-        /// A member of the right type but an unusable value (`fr ≤ 0`, `op ≤ ip`, a size ≤ 0,
-        /// a non-finite number).
-        case badValue = "bad-value"
-        /// Precompositions reference each other in a cycle.
-        case precompCycle = "precomp-cycle"
-        /// The layer tree, with precompositions expanded, is deeper or larger than the limits.
-        case tooComplex = "too-complex"
-        /// A `.lottie` file that is not a ZIP archive.
-        case notZip = "not-zip"
-        /// A ZIP archive whose structure or entry data is damaged (headers, CRC, deflate data).
-        case corruptArchive = "corrupt-archive"
-        /// A ZIP feature this reader does not take: encryption, ZIP64, a compression method
-        /// other than STORE or DEFLATE.
-        case unsupportedArchive = "unsupported-archive"
-        /// A dotLottie archive without `manifest.json`.
-        case missingManifest = "missing-manifest"
-        /// A dotLottie `manifest.json` that is not JSON or names no animation.
-        case malformedManifest = "malformed-manifest"
-        /// The animation the manifest names is not in the archive (`a/ID.json` for v2,
-        /// `animations/ID.json` for v1).
-        case missingAnimation = "missing-animation"
-    }
+public typealias LottieError = Diagnostic<LottieRule>
 
-    public var rule: Rule
-    /// The file as the caller named it (`<input>` for bytes without a name).
-    public var file: String
-    /// The archive entry concerned (dotLottie), when there is one.
-    public var entry: String?
-    /// 1-based line and column (UTF-8 bytes) inside the JSON, when known.
-    public var line: Int?
-    public var column: Int?
-    /// JSON path of the value concerned (`$.layers[3].shapes`), when relevant.
-    public var jsonPath: String?
-    /// What is wrong, in words.
-    public var message: String
-
-    public init(_ rule: Rule, file: String, entry: String? = nil, line: Int? = nil, column: Int? = nil,
-                jsonPath: String? = nil, message: String) {
-        self.rule = rule
-        self.file = file
-        self.entry = entry
-        self.line = line
-        self.column = column
-        self.jsonPath = jsonPath
-        self.message = message
-    }
-
-    public var description: String {
-        var text = LottieText.oneLine(file)
-        if let entry { text += ": " + LottieText.oneLine(entry) }
-        if let line {
-            text += ":\(line)"
-            if let column { text += ":\(column)" }
-        }
-        text += ": "
-        if let jsonPath { text += LottieText.oneLine(jsonPath) + ": " }
-        return text + LottieText.oneLine(message) + " [\(rule.rawValue)]"
-    }
+/// The rule an animation broke; `rawValue` is what the description prints.
+public enum LottieRule: String, DiagnosticRule, CaseIterable {
+    /// The path does not exist.
+    case notFound = "not-found"
+    /// The path exists but cannot be read (permissions, I/O error, not a regular file).
+    case unreadable = "unreadable"
+    /// The input is larger than `LottieLimits` allow.
+    case tooLarge = "too-large"
+    /// The JSON is not well-formed (or nests too deeply).
+    case malformedJSON = "malformed-json"
+    /// Well-formed JSON that is not a Lottie animation (not an object, or no `layers`,
+    /// `fr`, `ip`, `op`, `w`, `h`).
+    case notLottie = "not-lottie"
+    /// A member Lottie needs has the wrong JSON type.
+    case wrongType = "wrong-type"
+    /// A member of the right type but an unusable value (`fr ≤ 0`, `op ≤ ip`, a size ≤ 0,
+    /// a non-finite number).
+    case badValue = "bad-value"
+    /// Precompositions reference each other in a cycle.
+    case precompCycle = "precomp-cycle"
+    /// The layer tree, with precompositions expanded, is deeper or larger than the limits.
+    case tooComplex = "too-complex"
+    /// A `.lottie` file that is not a ZIP archive.
+    case notZip = "not-zip"
+    /// A ZIP archive whose structure or entry data is damaged (headers, CRC, deflate data).
+    case corruptArchive = "corrupt-archive"
+    /// A ZIP feature this reader does not take: encryption, ZIP64, a compression method
+    /// other than STORE or DEFLATE.
+    case unsupportedArchive = "unsupported-archive"
+    /// A dotLottie archive without `manifest.json`.
+    case missingManifest = "missing-manifest"
+    /// A dotLottie `manifest.json` that is not JSON or names no animation.
+    case malformedManifest = "malformed-manifest"
+    /// The animation the manifest names is not in the archive (`a/ID.json` for v2,
+    /// `animations/ID.json` for v1).
+    case missingAnimation = "missing-animation"
 }
 
 /// Size limits of the loader, so no input can exhaust memory. Constants: any thread.
@@ -116,27 +79,4 @@ public enum LottieLimits {
     public static let maximumRepeatedCopies: Double = 100_000
     /// Transform scale, in percent, either sign.
     public static let maximumScalePercent: Double = 100_000
-}
-
-/// Text helpers for one-line messages.
-enum LottieText {
-    static func oneLine(_ text: String) -> String { MessageText.oneLine(text) }
-
-    static func quoted(_ name: String) -> String { MessageText.quoted(name) }
-
-    /// 1-based line and column (UTF-8 bytes) of a byte offset.
-    static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = 0
-        let end = min(max(0, offset), bytes.count)
-        var index = 0
-        while index < end {
-            if bytes[index] == 0x0A {
-                line += 1
-                lineStart = index + 1
-            }
-            index += 1
-        }
-        return (line, end - lineStart + 1)
-    }
 }
