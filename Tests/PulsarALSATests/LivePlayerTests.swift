@@ -79,7 +79,7 @@ extension ALSADeviceTests {
 
     /// `pulsar play` stopped with SIGSTOP for 300 ms: the device runs dry, the player recovers and
     /// plays on, the log records the gap, and the clock log never runs backwards.
-    @Test(.enabled(if: ALSADeviceTests.pulsarBinary != nil))
+    @Test
     func stoppedProcessRecovers() throws {
         let server = try PipeWireServer.shared()
         server.exportEnvironment()
@@ -91,7 +91,7 @@ extension ALSADeviceTests {
             .write(to: pattern, atomically: true, encoding: .utf8)
         let log = dir.appendingPathComponent("l.jsonl"), clockLog = dir.appendingPathComponent("c.jsonl")
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.pulsarBinary!)
+        p.executableURL = URL(fileURLWithPath: try Self.pulsarBinary())
         p.arguments = ["play", pattern.path, "--device", "pipewire", "--period", "256", "--log", log.path, "--clock-log", clockLog.path, "--quiet"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
@@ -116,12 +116,12 @@ extension ALSADeviceTests {
     }
 
     /// Its own server, killed while `pulsar play` plays on it: a one-line error within a second.
-    @Test(.enabled(if: ALSADeviceTests.pulsarBinary != nil))
+    @Test
     func killedServerStopsThePlayer() throws {
         let server = try PipeWireServer.start()
         defer { server.stop() }
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.pulsarBinary!)
+        p.executableURL = URL(fileURLWithPath: try Self.pulsarBinary())
         let pattern = server.directory.appendingPathComponent("p.json")
         try #"{"continuousPattern": {"amplitude": [{"time": 0, "value": 0.4}, {"time": 10000, "value": 0.4}]}}"#
             .write(to: pattern, atomically: true, encoding: .utf8)

@@ -11,7 +11,7 @@ import Glibc
 struct PlayKeysTests {
     @Test("space, →, ←, r and q typed on a terminal are logged as pause, resume, seek, seek, play and stop")
     func keysOnAPty() throws {
-        let executable = try #require(CLI.executable, "the pulsar executable is not built")
+        let executable = try CLI.executable()
         let dir = try TempDir()
         defer { dir.remove() }
         let pattern = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
