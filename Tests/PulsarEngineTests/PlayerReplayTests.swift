@@ -122,6 +122,88 @@ import Testing
         #expect(changeCount > 500, "live mix changes were exercised: \(changeCount)")
     }
 
+    // MARK: Against an independent model of the transport
+
+    /// The pattern of `mixer()`.
+    static var pattern: PatternData {
+        PatternData(
+            continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.2), ValuePoint(time: 900, value: 0.6)],
+                                                 frequency: [ValuePoint(time: 0, value: 0.1), ValuePoint(time: 900, value: 0.9)]),
+            discretePattern: stride(from: 50.0, to: 900, by: 70).map { DiscretePoint(time: $0, amplitude: 0.5, frequency: 0.7) })
+    }
+
+    /// Plays a seeded random schedule of play, pause, resume, seek, stop and cue commands (and
+    /// injected underruns) on a haptic-only mixer of `configuration`; returns what the device
+    /// played and the events.
+    static func runHaptic(_ c: ReferenceTransport.Configuration, seed: UInt64, canRewind: Bool,
+                          periods: Int = 500, commandChance: Double = 0.1) throws -> ([Float], [EngineEvent]) {
+        let clock = ManualClock()
+        var behaviour = SimulatedDevice.Behaviour()
+        behaviour.canRewind = canRewind
+        behaviour.recordingCapacity = periods * 256 + 4096
+        let device = SimulatedDevice(clock: clock, behaviour: behaviour)
+        var settings = MixSettings(layout: .haptic, profile: ActuatorProfile(name: "wideband", minimumHertz: 60, maximumHertz: 300, gain: c.gain),
+                                   hapticOffset: c.hapticOffset)
+        settings.preloadAudio = true
+        let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "P", duration: 0, pattern: pattern), settings: settings,
+                                    range: PlaybackRange(from: c.from, to: c.to, loopCount: c.loops, reverse: c.boomerang,
+                                                         startsBackwards: c.startsBackwards))
+        let player = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+                                    configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 256, bufferFrames: 1024))
+        var rng = SplitMix64(seed: seed)
+        let segment = Double(mixer.timeline.segmentLength)
+        // Targets across the first four iterations, and some past the end of a finite timeline.
+        func target() -> FrameIndex { FrameIndex(rng.unit() * segment * 4.2) }
+        player.send(.play(fromTimelineFrame: 0))
+        var events: [EngineEvent] = []
+        for _ in 0..<periods {
+            if rng.unit() < commandChance {
+                let commands: [TransportCommand] = [.pause, .resume, .pause, .resume, .seek(toTimelineFrame: target()),
+                                                    .play(fromTimelineFrame: target()), .stop, .cue(toTimelineFrame: target())]
+                player.send(commands[Int(rng.unit() * Double(commands.count))])
+            }
+            if rng.unit() < 0.01 { device.injectUnderrun() }
+            try player.step()
+            while let e = player.events.pop() { events.append(e) }
+            clock.advance(seconds: 256.0 / 48_000 * (0.5 + rng.unit()))
+        }
+        clock.advance(seconds: 1)
+        _ = try? device.availableFrames()
+        while let e = player.events.pop() { events.append(e) }
+        return (device.recording, events)
+    }
+
+    static let configurations: [ReferenceTransport.Configuration] = [
+        .init(from: 0, to: 900, loops: 1, boomerang: false, startsBackwards: false, hapticOffset: 0, gain: 1),
+        .init(from: 100, to: 420, loops: 3, boomerang: false, startsBackwards: false, hapticOffset: 20, gain: 1),
+        .init(from: 0, to: 600, loops: 4, boomerang: true, startsBackwards: false, hapticOffset: -15, gain: 0.8),
+        .init(from: 200, to: 700, loops: 3, boomerang: true, startsBackwards: true, hapticOffset: 7.3, gain: 1),
+        .init(from: 150, to: 480, loops: 2, boomerang: false, startsBackwards: true, hapticOffset: 0, gain: 1.5),
+        .init(from: 0, to: 250, loops: PlaybackTimeline.endless, boomerang: true, startsBackwards: false, hapticOffset: 30, gain: 1),
+    ]
+
+    @Test("Random schedules on a haptic-only mixer: the device stream equals the transport's rules applied to the logged commands (fades, loops, boomerang, backward segments, offsets), computed without the transport's code",
+          arguments: 0..<6, [false, true])
+    func deviceEqualsIndependentModel(configuration index: Int, canRewind: Bool) throws {
+        let c = Self.configurations[index]
+        let model = try ReferenceTransport(pattern: Self.pattern, configuration: c)
+        var fades = 0, checked = 0
+        for seed in [UInt64(1), 2, 3] {
+            let (played, events) = try Self.runHaptic(c, seed: seed + UInt64(index) * 100, canRewind: canRewind)
+            #expect(played.count > 48_000)
+            let (expected, unsupported) = model.deviceStream(events, frames: played.count)
+            #expect(unsupported.isEmpty)
+            if let first = zip(played, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
+                Issue.record("\(c), seed \(seed): first difference at device frame \(first.offset): played \(first.element.0), the rules give \(first.element.1)")
+            }
+            let (stretches, _) = ReferenceTransport.stretches(events)
+            fades += stretches.filter { $0.fade != .none }.count
+            checked += played.count
+        }
+        #expect(fades > 5, "pause and resume fades were exercised: \(fades)")
+        #expect(checked > 150_000)
+    }
+
     @Test("Effective frames: at the write head without rewind, just past the heard position with it")
     func effectiveFrames() throws {
         for canRewind in [false, true] {
