@@ -9,9 +9,12 @@ public enum SharedCorpus {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .standardizedFileURL.path
 
-    /// Absolute path of the corpus, or nil when it is absent.
+    /// Absolute path of the corpus, or nil when it is absent. `PULSAR_CORPUS` names another
+    /// folder (a run against a missing one shows what a clone without the corpus reports).
     public static let root: String? = {
-        let path = URL(fileURLWithPath: projectRoot).appendingPathComponent("../shared/corpus").standardizedFileURL.path
+        let given = ProcessInfo.processInfo.environment["PULSAR_CORPUS"].flatMap { $0.isEmpty ? nil : $0 }
+        let path = given.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            ?? URL(fileURLWithPath: projectRoot).appendingPathComponent("../shared/corpus").standardizedFileURL.path
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path : nil
     }()
