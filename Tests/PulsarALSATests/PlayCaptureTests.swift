@@ -93,7 +93,7 @@ extension ALSADeviceTests {
         var recorders: [pid_t] = []
         defer { recorders.forEach(server.finishRecording) }
         for capture in captures { recorders.append(try server.startRecording(to: capture)) }
-        usleep(400_000)  // pw-record links to the sink's monitor
+        server.waitForRunningNode(of: "pw-record", count: captures.count)  // both linked to the sink's monitor
         let play = try Self.run(binary, ["play", bundle, "--preset", "verified", "--device", "pipewire", "--period", "256", "--script", script.path,
                                          "--log", log.path, "--quiet"])
         usleep(300_000)  // the last quantum reaches the recorders
