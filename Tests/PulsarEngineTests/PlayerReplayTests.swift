@@ -136,7 +136,7 @@ import Testing
     /// injected underruns) on a haptic-only mixer of `configuration`; returns what the device
     /// played and the events.
     static func runHaptic(_ c: ReferenceTransport.Configuration, seed: UInt64, canRewind: Bool,
-                          periods: Int = 500, commandChance: Double = 0.1) throws -> ([Float], [EngineEvent]) {
+                          periods: Int = 500, commandChance: Double = 0.1, changes: Bool = false) throws -> ([Float], [EngineEvent]) {
         let clock = ManualClock()
         var behaviour = SimulatedDevice.Behaviour()
         behaviour.canRewind = canRewind
@@ -148,7 +148,8 @@ import Testing
         let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "P", duration: 0, pattern: pattern), settings: settings,
                                     range: PlaybackRange(from: c.from, to: c.to, loopCount: c.loops, reverse: c.boomerang,
                                                          startsBackwards: c.startsBackwards))
-        let player = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+        let renderer = TransportRenderer(mixer: mixer)
+        let player = try PlayerCore(renderer: renderer, device: device, clock: clock,
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 256, bufferFrames: 1024))
         var rng = SplitMix64(seed: seed)
         let segment = Double(mixer.timeline.segmentLength)
@@ -160,11 +161,28 @@ import Testing
             if rng.unit() < commandChance {
                 let commands: [TransportCommand] = [.pause, .resume, .pause, .resume, .seek(toTimelineFrame: target()),
                                                     .play(fromTimelineFrame: target()), .stop, .cue(toTimelineFrame: target())]
-                player.send(commands[Int(rng.unit() * Double(commands.count))])
+                if changes, rng.unit() < 0.4 {
+                    // What HapticPlayer.adjust does: prepare, install, then send the generation.
+                    let newest = renderer.mixers.newestMixer
+                    var live = randomAdjustment(&rng, of: newest.live)
+                    // The segment always explicit, inside the pattern.
+                    let from = live.from ?? 0
+                    live.from = from
+                    live.to = min(max(live.to ?? 900, from + 20), 900)
+                    let next = try newest.adjusted(to: live)
+                    if let generation = renderer.mixers.install(next) {
+                        player.send(.mix(MixChange(generation: generation, of: next)))
+                    }
+                } else {
+                    player.send(commands[Int(rng.unit() * Double(commands.count))])
+                }
             }
             if rng.unit() < 0.01 { device.injectUnderrun() }
             try player.step()
-            while let e = player.events.pop() { events.append(e) }
+            while let e = player.events.pop() {
+                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
+                events.append(e)
+            }
             clock.advance(seconds: 256.0 / 48_000 * (0.5 + rng.unit()))
         }
         clock.advance(seconds: 1)
@@ -191,7 +209,7 @@ import Testing
         for seed in [UInt64(1), 2, 3] {
             let (played, events) = try Self.runHaptic(c, seed: seed + UInt64(index) * 100, canRewind: canRewind)
             #expect(played.count > 48_000)
-            let (expected, unsupported) = model.deviceStream(events, frames: played.count)
+            let (expected, unsupported) = try model.deviceStream(events, frames: played.count, pattern: Self.pattern)
             #expect(unsupported.isEmpty)
             if let first = zip(played, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
                 Issue.record("\(c), seed \(seed): first difference at device frame \(first.offset): played \(first.element.0), the rules give \(first.element.1)")
@@ -202,6 +220,89 @@ import Testing
         }
         #expect(fades > 5, "pause and resume fades were exercised: \(fades)")
         #expect(checked > 150_000)
+    }
+
+    @Test("Random schedules with live mix changes (loops, boomerang, segments, direction, offset, gain, haptics off) on a haptic-only mixer: the device stream equals the transport's rules, computed without the transport's code",
+          arguments: 0..<6, [false, true])
+    func liveChangesEqualIndependentModel(configuration index: Int, canRewind: Bool) throws {
+        let c = Self.configurations[index]
+        let model = try ReferenceTransport(pattern: Self.pattern, configuration: c)
+        var changes = 0, midFade = 0
+        for seed in [UInt64(11), 12, 13] {
+            let (played, events) = try Self.runHaptic(c, seed: seed + UInt64(index) * 100, canRewind: canRewind, commandChance: 0.15, changes: true)
+            let (expected, unsupported) = try model.deviceStream(events, frames: played.count, pattern: Self.pattern)
+            #expect(unsupported.isEmpty, "\(unsupported.prefix(3))")
+            if let first = zip(played, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
+                Issue.record("\(c), seed \(seed): first difference at device frame \(first.offset): played \(first.element.0), the rules give \(first.element.1)")
+            }
+            changes += events.filter { if case .command(.mix, _, _, _) = $0 { return true } else { return false } }.count
+        }
+        #expect(changes > 5, "live changes were exercised: \(changes)")
+    }
+
+    @Test("Live changes landing 0…60 frames into a pause's or a resume's fade: the fade goes on where it was, by the transport's rules computed without its code",
+          arguments: [false, true])
+    func changesInsideFades(resume: Bool) throws {
+        let c = Self.configurations[2]
+        let model = try ReferenceTransport(pattern: Self.pattern, configuration: c)
+        let clock = ManualClock()
+        var behaviour = SimulatedDevice.Behaviour()
+        behaviour.canRewind = true
+        behaviour.recordingCapacity = 400 * 256 + 4096
+        let device = SimulatedDevice(clock: clock, behaviour: behaviour)
+        var settings = MixSettings(layout: .haptic, profile: ActuatorProfile(name: "wideband", minimumHertz: 60, maximumHertz: 300, gain: c.gain),
+                                   hapticOffset: c.hapticOffset)
+        settings.preloadAudio = true
+        let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "P", duration: 0, pattern: Self.pattern), settings: settings,
+                                    range: PlaybackRange(from: c.from, to: c.to, loopCount: c.loops, reverse: c.boomerang))
+        let renderer = TransportRenderer(mixer: mixer)
+        let player = try PlayerCore(renderer: renderer, device: device, clock: clock,
+                                    configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 256, bufferFrames: 1024))
+        var events: [EngineEvent] = []
+        func step(advancing frames: Double = 256) throws {
+            try player.step()
+            while let e = player.events.pop() {
+                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
+                events.append(e)
+            }
+            clock.advance(seconds: frames / 48_000)
+        }
+        var rng = SplitMix64(seed: resume ? 7 : 8)
+        player.send(.play(fromTimelineFrame: 0))
+        for _ in 0..<8 { try step() }
+        for delay in [0.0, 1, 5, 12, 20, 30, 40, 47, 60] {
+            // The pause (or, from a pause, the resume), then a change `delay` frames of device time later.
+            if resume { player.send(.pause); for _ in 0..<4 { try step() } }
+            player.send(resume ? .resume : .pause)
+            try step(advancing: delay)
+            let newest = renderer.mixers.newestMixer
+            var live = Self.randomAdjustment(&rng, of: newest.live)
+            let from = live.from ?? 0
+            live.from = from
+            live.to = min(max(live.to ?? 900, from + 20), 900)
+            live.hapticsEnabled = true  // a fade of silence shows nothing
+            let next = try newest.adjusted(to: live)
+            let generation = try #require(renderer.mixers.install(next))
+            player.send(.mix(MixChange(generation: generation, of: next)))
+            for _ in 0..<6 { try step() }
+            if !resume { player.send(.resume); for _ in 0..<6 { try step() } }
+        }
+        clock.advance(seconds: 1)
+        _ = try? device.availableFrames()
+        while let e = player.events.pop() { events.append(e) }
+        let played = device.recording
+        let (expected, unsupported) = try model.deviceStream(events, frames: played.count, pattern: Self.pattern)
+        #expect(unsupported.isEmpty, "\(unsupported.prefix(3))")
+        if let first = zip(played, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
+            Issue.record("first difference at device frame \(first.offset): played \(first.element.0), the rules give \(first.element.1)")
+        }
+        // Changes did land inside fades.
+        var anchors: [Int64] = [], inside = 0
+        for case let .command(command, _, effective, state) in events {
+            if case .mix = command, let last = anchors.last, effective > last, effective - last < 48, state.ramp != .none { inside += 1 }
+            if command == .pause || command == .resume { anchors.append(effective) }
+        }
+        #expect(inside >= 3, "changes inside a fade: \(inside)")
     }
 
     @Test("Effective frames: at the write head without rewind, just past the heard position with it")
