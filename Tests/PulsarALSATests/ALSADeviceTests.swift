@@ -13,7 +13,7 @@ import Glibc
 /// Serialized: the tests share one server and its one sink. Without the PipeWire programs the
 /// suite is reported as skipped, saying what to install; `make test` runs it.
 @Suite(.serialized, .timeLimit(.minutes(10)), .enabled(if: PipeWireServer.isAvailable,
-                             "needs PipeWire (Debian: pipewire pipewire-bin pipewire-alsa wireplumber dbus); `make test` runs it on a private session"))
+                             "needs PipeWire (Debian: pipewire pipewire-bin pipewire-alsa wireplumber dbus); `make test` runs it on a private PipeWire server"))
 struct ALSADeviceTests {
     static let rate = SampleRate(48_000)!
 

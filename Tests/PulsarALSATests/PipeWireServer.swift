@@ -170,10 +170,10 @@ final class PipeWireServer: @unchecked Sendable {
                               output: directory.appendingPathComponent("pw-record-\(file.deletingPathExtension().lastPathComponent).log").path)
     }
 
-    /// The nodes of the session's graph (from `pw-dump`): each node's state (`running`,
+    /// The nodes of the server's graph (from `pw-dump`): each node's state (`running`,
     /// `suspended`, …) and its properties.
     func nodes() throws -> [(state: String, properties: [String: Any])] {
-        let environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, session in session }
+        let environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, server in server }
         let file = directory.appendingPathComponent("pw-dump-\(UUID().uuidString.prefix(8)).json")
         defer { try? FileManager.default.removeItem(at: file) }
         let pid = try Self.spawn(["/usr/bin/env", "pw-dump"], environment: environment, output: file.path)
