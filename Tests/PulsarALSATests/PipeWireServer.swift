@@ -1,4 +1,5 @@
 import Foundation
+import PulsarTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -167,6 +168,32 @@ final class PipeWireServer: @unchecked Sendable {
                                "--format", "f32", "--rate", "48000", "--channels", "2", file.path],
                               environment: environment,
                               output: directory.appendingPathComponent("pw-record-\(file.deletingPathExtension().lastPathComponent).log").path)
+    }
+
+    /// The nodes of the server's graph (from `pw-dump`): each node's state (`running`,
+    /// `suspended`, …) and its properties.
+    func nodes() throws -> [(state: String, properties: [String: Any])] {
+        let environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, server in server }
+        let file = directory.appendingPathComponent("pw-dump-\(UUID().uuidString.prefix(8)).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let pid = try Self.spawn(["/usr/bin/env", "pw-dump"], environment: environment, output: file.path)
+        _ = Self.wait(pid)
+        let objects = (try? JSONSerialization.jsonObject(with: Data(contentsOf: file))) as? [[String: Any]] ?? []
+        return objects.compactMap { object in
+            guard (object["type"] as? String)?.hasSuffix(":Node") == true, let info = object["info"] as? [String: Any] else { return nil }
+            return (info["state"] as? String ?? "", info["props"] as? [String: Any] ?? [:])
+        }
+    }
+
+    /// Waits until `count` nodes whose `application.name` contains `application` run in the
+    /// graph (a stream that plays, or a recorder linked to the sink's monitor); no wall-clock
+    /// deadline: the suite's time limit ends a wait for a stream that never comes.
+    func waitForRunningNode(of application: String, count: Int = 1) {
+        Poll.until(every: 20_000) {
+            ((try? nodes()) ?? []).filter { node in
+                node.state == "running" && (node.properties["application.name"] as? String ?? "").contains(application)
+            }.count >= count
+        }
     }
 
     /// Ends a `pw-record` with SIGINT (it then completes the WAV header) and waits for it.

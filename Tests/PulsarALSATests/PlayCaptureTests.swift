@@ -1,5 +1,6 @@
 import Foundation
 import PulsarCore
+import PulsarTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,8 @@ import Glibc
 /// `pulsar render --replay` of its event log. Part of the serialized ALSA suite: one sink.
 extension ALSADeviceTests {
     /// The `pulsar` the device tests run: `PULSAR_BINARY` when set (`make test` sets it to the
-    /// optimized build), else the debug build next to the test bundle or found walking up.
+    /// optimized build), else the debug build beside the test bundle (this checkout's, never one
+    /// found elsewhere); throws, naming the path, when it is not built.
     ///
     /// Why the optimized build: a debug build's real-time thread took up to 9 ms for a step that
     /// applies a command (rewind, then re-render three periods), longer than a 256-frame period
@@ -18,25 +20,19 @@ extension ALSADeviceTests {
     /// dry, and the recorders lost quanta at commands' effective frames in 9 of 24 captures;
     /// with the optimized build 1 of 24 did, away from any command, and the other recorder of
     /// that play had every sample.
-    static let pulsarBinary: String? = {
-        let fm = FileManager.default
+    static func pulsarBinary() throws -> String {
         if let chosen = ProcessInfo.processInfo.environment["PULSAR_BINARY"], !chosen.isEmpty {
-            return fm.isExecutableFile(atPath: chosen) ? chosen : nil
+            guard FileManager.default.isExecutableFile(atPath: chosen) else { throw BuiltProduct.Missing(path: chosen) }
+            return chosen
         }
-        var candidates = [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("pulsar")]
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            candidates.append(directory.appendingPathComponent(".build/debug/pulsar"))
-            directory.deleteLastPathComponent()
-        }
-        return candidates.map(\.path).first { fm.isExecutableFile(atPath: $0) }
-    }()
+        return try BuiltProduct.executable("pulsar")
+    }
 
-    static let corpusBundle: String? = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("../shared/corpus/bundles/demo.pulsar").standardizedFileURL.path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }()
+    /// Whether the tests of the corpus bundle run: present, or required (`CI=true`).
+    static let corpusBundleAvailable = SharedCorpus.available("bundles/demo.pulsar")
+
+    /// `../shared/corpus/bundles/demo.pulsar`; throws when it is absent.
+    static var corpusBundle: String { get throws { try SharedCorpus.path("bundles/demo.pulsar") } }
 
     /// 24 transport commands: seeks, pauses, resumes, loop changes, an offset, haptics off/on.
     static let busyScript = """
@@ -67,11 +63,11 @@ extension ALSADeviceTests {
     at 3100 stop
     """
 
-    @Test(.enabled(if: ALSADeviceTests.corpusBundle != nil, "corpus absent: ../shared/corpus"))
+    @Test(.enabled(if: ALSADeviceTests.corpusBundleAvailable, "needs ../shared/corpus"))
     func playOnPipewireCapturedEqualsReplay() throws {
-        let binary = try #require(Self.pulsarBinary, "the pulsar executable is built with the tests")
+        let binary = try Self.pulsarBinary()
         try Self.retryingGlitches("play → capture → replay") {
-            try playAndCapture(binary: binary, bundle: Self.corpusBundle!)
+            try playAndCapture(binary: binary, bundle: (try Self.corpusBundle))
         }
     }
 
@@ -97,7 +93,7 @@ extension ALSADeviceTests {
         var recorders: [pid_t] = []
         defer { recorders.forEach(server.finishRecording) }
         for capture in captures { recorders.append(try server.startRecording(to: capture)) }
-        usleep(400_000)  // pw-record links to the sink's monitor
+        server.waitForRunningNode(of: "pw-record", count: captures.count)  // both linked to the sink's monitor
         let play = try Self.run(binary, ["play", bundle, "--preset", "verified", "--device", "pipewire", "--period", "256", "--script", script.path,
                                          "--log", log.path, "--quiet"])
         usleep(300_000)  // the last quantum reaches the recorders

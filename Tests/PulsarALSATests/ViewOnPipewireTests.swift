@@ -1,4 +1,5 @@
 import Foundation
+import PulsarTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,16 +9,16 @@ import Glibc
 /// `pulsar view` on ALSA `pipewire` (SDL's offscreen driver: no display needed): the frame shown
 /// comes from the clock of a real sound server's positions. Part of the serialized ALSA suite.
 extension ALSADeviceTests {
-    @Test(.enabled(if: ALSADeviceTests.corpusBundle != nil, "corpus absent: ../shared/corpus"))
+    @Test(.enabled(if: ALSADeviceTests.corpusBundleAvailable, "needs ../shared/corpus"))
     func viewOnPipewire() throws {
-        let binary = try #require(Self.pulsarBinary, "the pulsar executable is built with the tests")
+        let binary = try Self.pulsarBinary()
         let server = try PipeWireServer.shared()
         server.exportEnvironment()
         setenv("SDL_VIDEODRIVER", "offscreen", 1)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-view-pw-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let bundle = Self.corpusBundle!
+        let bundle = (try Self.corpusBundle)
 
         // Held at 1 200 ms on the server's clock: the frame of 1 200 ms, as `pulsar frame` draws it.
         let view = try Self.run(binary, ["view", bundle, "--preset", "verified", "--device", "pipewire", "--screenshot",

@@ -143,8 +143,8 @@ import Testing
         do {
             try S.write(chirp, to: dir + "/" + file, rate: rate, channels: 2, encoding: encoding)
         } catch {
-            print("note: \(file) skipped: \(error)")
-            return
+            // Writing some encodings needs optional libsndfile codecs; reading is what is under test.
+            try Test.cancel("libsndfile cannot write \(file) here: \(error)")
         }
         for (out, channels) in [(48_000, 2), (44_100, 2), (96_000, 1), (22_050, 1)] {
             let worst = try Self.seekError(dir + "/" + file, rate: out, channels: channels)
@@ -178,9 +178,9 @@ import Testing
         #expect(worst == 0)
     }
 
-    @Test("Seeking in the corpus MP3", .enabled(if: DecodeSupport.corpusMP3 != nil, "corpus absent: ../shared/corpus"))
+    @Test("Seeking in the corpus MP3", .enabled(if: DecodeSupport.corpusMP3Available, "needs ../shared/corpus"))
     func seekCorpusMP3() throws {
-        let path = try #require(S.corpusMP3)
+        let path = try S.corpusMP3
         for rate in [44_100, 48_000] {
             let worst = try Self.seekError(path, rate: rate, channels: 2)
             print("seek error sample-3s.mp3 44100 → \(rate) Hz: \(worst)")

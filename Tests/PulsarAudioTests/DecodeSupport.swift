@@ -1,6 +1,7 @@
 import Foundation
 import PulsarBundle
 import PulsarCore
+import PulsarTestSupport
 import Testing
 @testable import PulsarAudio
 
@@ -13,23 +14,14 @@ enum DecodeSupport {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .standardizedFileURL.path
 
-    /// `../shared/corpus` relative to the package root, or nil when absent.
-    static let corpusRoot: String? = {
-        let path = URL(fileURLWithPath: packageRoot).appendingPathComponent("../shared/corpus").standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
-        return path
-    }()
+    static let corpusMP3Name = "bundles/demo-unpacked/audio/sample-3s.mp3"
 
-    /// The corpus bundle's 3 s stereo 44.1 kHz MP3, or nil when the corpus is absent.
-    static let corpusMP3: String? = corpusRoot.map { $0 + "/bundles/demo-unpacked/audio/sample-3s.mp3" }
-        .flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+    /// Whether the tests of the corpus MP3 run: it is present, or required (`CI=true`, where its
+    /// absence fails them).
+    static let corpusMP3Available = SharedCorpus.available(corpusMP3Name)
 
-    static let corpusAbsentNote = "corpus absent: ../shared/corpus (bundles/demo-unpacked/audio/sample-3s.mp3)"
-
-    static func noteIfCorpusAbsent(_ test: String = #function) {
-        if corpusMP3 == nil { print("note: \(test) skipped: \(corpusAbsentNote)") }
-    }
+    /// The corpus bundle's 3 s stereo 44.1 kHz MP3; throws when it is absent.
+    static var corpusMP3: String { get throws { try SharedCorpus.path(corpusMP3Name) } }
 
     /// A fresh temporary directory; remove it with `FileManager.removeItem`.
     static func temporaryDirectory() throws -> String {

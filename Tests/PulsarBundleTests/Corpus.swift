@@ -2,21 +2,14 @@ import Foundation
 import PulsarTestSupport
 
 /// The bundles in `../shared/corpus/bundles` (relative to the package root), read in place:
-/// never copied into the project. Tests that need them are enabled only when they exist, and say
-/// so in the log when they are skipped.
+/// never copied into the project. The tests that need them are reported as skipped when they are
+/// absent, and fail when they are absent under `CI=true`.
 enum Corpus {
-    /// Absolute path of the corpus, or nil when it (or its bundles) is absent.
-    static let root: String? = SharedCorpus.root.flatMap { FileManager.default.fileExists(atPath: $0 + "/bundles") ? $0 : nil }
+    /// Whether the corpus tests run: the bundles are present, or required (`CI=true`).
+    static let available = SharedCorpus.available("bundles")
 
-    static let absentNote = "corpus absent: ../shared/corpus/bundles"
-
-    /// Prints a note when the corpus is absent, so a skipped test says why in the log.
-    static func noteIfAbsent(_ test: String = #function) {
-        if root == nil { print("note: \(test) skipped: \(absentNote)") }
-    }
-
-    static var demoArchive: String { root! + "/bundles/demo.pulsar" }
-    static var demoFolder: String { root! + "/bundles/demo-unpacked" }
+    static var demoArchive: String { get throws { try SharedCorpus.path("bundles/demo.pulsar") } }
+    static var demoFolder: String { get throws { try SharedCorpus.path("bundles/demo-unpacked") } }
 }
 
 /// A fresh temporary directory, removed by `remove()`.

@@ -7,7 +7,7 @@ import PulsarCore
 /// The corpus bundle, as an archive and as a folder: both load to the same presets; the archive's
 /// MP3 streams identically to the folder's file; packing the folder gives an archive a strict
 /// load accepts.
-@Suite("Bundles: corpus", .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus/bundles"))
+@Suite("Bundles: corpus", .enabled(if: Corpus.available, "needs ../shared/corpus/bundles"))
 struct CorpusBundleTests {
     /// Records every difference between two preset lists (ids, names, durations, patterns,
     /// audio bytes and settings, animation bytes and timing).
@@ -169,11 +169,6 @@ struct CorpusBundleTests {
         } throws: { ($0 as? BundleError)?.rule == .hashMismatch }
         _ = try PresetBundle.open(folder)
     }
-}
-
-/// Always runs: says in the log when the corpus tests were skipped.
-@Test func corpusPresenceNote() {
-    Corpus.noteIfAbsent("Bundles: corpus")
 }
 
 typealias SplitMix = SplitMix64

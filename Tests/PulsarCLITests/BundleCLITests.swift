@@ -2,36 +2,38 @@ import Foundation
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
+import PulsarTestSupport
 import Testing
 
 /// `pulsar render`, `info` and `pack` on real bundles: what reaches the WAV is the preset's audio
 /// and haptics in the requested layout, and bad bundles leave nothing behind.
 @Suite("Bundle CLI")
 struct BundleCLITests {
-    /// `../shared/corpus/bundles`, or nil when the corpus is absent.
-    static let bundles: String? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("../shared/corpus/bundles").standardizedFileURL.path
-        return FileManager.default.fileExists(atPath: root + "/demo.pulsar") ? root : nil
-    }()
+    /// Whether the tests of the corpus bundles run: present, or required (`CI=true`).
+    static let bundlesAvailable = SharedCorpus.available("bundles/demo.pulsar")
+
+    /// `../shared/corpus/bundles`; throws when the corpus is absent.
+    static var bundles: String {
+        get throws { URL(fileURLWithPath: try SharedCorpus.path("bundles/demo.pulsar")).deletingLastPathComponent().path }
+    }
 
     static func channel(_ samples: [Float], _ c: Int, of channels: Int) -> [Float] {
         stride(from: c, to: samples.count, by: channels).map { samples[$0] }
     }
 
     @Test("render demo.pulsar --preset verified --layout stereo+haptic: 3 channels, 48 kHz, 3.000 s, audio in 1–2, haptics in 3",
-          .enabled(if: bundles != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: bundlesAvailable, "needs ../shared/corpus"))
     func verifiedStereoHaptic() throws {
         let dir = try TempDir()
         defer { dir.remove() }
         let out = dir.file("v.wav")
-        let r = try CLI.run(["render", Self.bundles! + "/demo.pulsar", "--preset", "verified", "--layout", "stereo+haptic", "-o", out])
+        let r = try CLI.run(["render", (try Self.bundles) + "/demo.pulsar", "--preset", "verified", "--layout", "stereo+haptic", "-o", out])
         #expect(r.status == 0, "\(r)")
         let wav = try AudioFileContents(contentsOf: out)
         #expect(wav.channels == 3 && wav.sampleRate == 48_000 && wav.frameCount == 144_000)
 
         // Independent parts: the bundle's MP3 through AudioStream, the pattern through the renderer.
-        let bundle = try PresetBundle.open(Self.bundles! + "/demo.pulsar")
+        let bundle = try PresetBundle.open((try Self.bundles) + "/demo.pulsar")
         let preset = try #require(bundle.preset(id: "verified"))
         let audio = try #require(preset.audio)
         let stream = try AudioStream(bytes: audio.bytes, name: audio.source, outputRate: SampleRate(48_000)!, channels: 2)
@@ -48,12 +50,12 @@ struct BundleCLITests {
     }
 
     @Test("demo.pulsar and its unpacked twin render identically, in every layout",
-          .enabled(if: bundles != nil, "corpus absent: ../shared/corpus"), arguments: ["mix", "quad", "haptic"])
+          .enabled(if: bundlesAvailable, "needs ../shared/corpus"), arguments: ["mix", "quad", "haptic"])
     func zipEqualsFolder(layout: String) throws {
         let dir = try TempDir()
         defer { dir.remove() }
         for (input, name) in [("demo.pulsar", "a.wav"), ("demo-unpacked", "b.wav")] {
-            let r = try CLI.run(["render", Self.bundles! + "/" + input, "--preset", "verified", "--layout", layout, "-o", dir.file(name)])
+            let r = try CLI.run(["render", (try Self.bundles) + "/" + input, "--preset", "verified", "--layout", layout, "-o", dir.file(name)])
             #expect(r.status == 0, "\(r)")
         }
         let a = try Data(contentsOf: URL(fileURLWithPath: dir.file("a.wav")))
@@ -63,12 +65,12 @@ struct BundleCLITests {
     }
 
     @Test("a bundle with several presets needs --preset; an unknown one is a usage error",
-          .enabled(if: bundles != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: bundlesAvailable, "needs ../shared/corpus"))
     func presetChoice() throws {
         let dir = try TempDir()
         defer { dir.remove() }
         for extra in [[], ["--preset", "nope"]] {
-            let r = try CLI.run(["render", Self.bundles! + "/demo.pulsar", "-o", dir.file("x.wav")] + extra)
+            let r = try CLI.run(["render", (try Self.bundles) + "/demo.pulsar", "-o", dir.file("x.wav")] + extra)
             #expect(r.status == 64, "\(r)")
             #expect(r.stderr.contains("verified") && r.stderr.contains("heartbeat"))
         }
@@ -76,9 +78,9 @@ struct BundleCLITests {
     }
 
     @Test("info lists presets with durations, audio format and animation timing",
-          .enabled(if: bundles != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: bundlesAvailable, "needs ../shared/corpus"))
     func info() throws {
-        let r = try CLI.run(["info", Self.bundles! + "/demo.pulsar", "--json"])
+        let r = try CLI.run(["info", (try Self.bundles) + "/demo.pulsar", "--json"])
         #expect(r.status == 0, "\(r)")
         let doc = try JSONParser().parse(Array(r.stdout.utf8))
         let presets = try #require(doc["presets"]?.array)
@@ -90,17 +92,17 @@ struct BundleCLITests {
         #expect(abs((verified["animation"]?["frameRate"]?.number ?? 0) - 29.97) < 1e-5)
         #expect(abs((verified["animation"]?["durationMs"]?.number ?? 0) - 73.000002973351 / 29.9700012207031 * 1000) < 1e-9)
         #expect(presets[1]["audio"]?.kind != nil && presets[1]["audio"]?.object == nil, "heartbeat has no audio")
-        let text = try CLI.run(["info", Self.bundles! + "/demo-unpacked"])
+        let text = try CLI.run(["info", (try Self.bundles) + "/demo-unpacked"])
         #expect(text.status == 0 && text.stdout.contains("preset verified") && text.stdout.contains("MPEG"))
     }
 
     @Test("pack → strict info → render round trip, and a bad folder leaves nothing",
-          .enabled(if: bundles != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: bundlesAvailable, "needs ../shared/corpus"))
     func pack() throws {
         let dir = try TempDir()
         defer { dir.remove() }
         let packed = dir.file("demo.pulsar")
-        let r = try CLI.run(["pack", Self.bundles! + "/demo-unpacked", "-o", packed])
+        let r = try CLI.run(["pack", (try Self.bundles) + "/demo-unpacked", "-o", packed])
         #expect(r.status == 0, "\(r)")
         #expect(try CLI.run(["info", packed, "--strict"]).status == 0)
         #expect(try CLI.run(["render", packed, "--preset", "heartbeat", "-o", dir.file("h.wav")]).status == 0)

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import PulsarTestSupport
 import Testing
 
 /// What one run of the `pulsar` executable produced.
@@ -16,30 +17,18 @@ struct CLIResult: CustomStringConvertible {
     var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
 }
 
-/// Runs the built `pulsar` executable: the sibling of the test bundle (`.build/debug/pulsar`),
-/// or the first `.build/debug/pulsar` found walking up from the bundle or from this file.
+/// Runs the built `pulsar` executable of this checkout: the sibling of the test bundle in the same
+/// `.build` folder. When it is missing a test fails saying so; no other `pulsar` is looked for.
 enum CLI {
-    static let executable: String? = {
-        let fm = FileManager.default
-        var candidates: [URL] = []
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("pulsar"))
-        for start in [bundle, URL(fileURLWithPath: #filePath)] {
-            var directory = start.deletingLastPathComponent()
-            while directory.path != "/" {
-                candidates.append(directory.appendingPathComponent(".build/debug/pulsar"))
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return candidates.map(\.path).first { fm.isExecutableFile(atPath: $0) }
-    }()
+    /// The path of `pulsar` beside the test bundle; throws, naming the path, when it is not built.
+    static func executable() throws -> String { try BuiltProduct.executable("pulsar") }
 
     /// Runs `pulsar arguments`, stdin from /dev/null, stdout and stderr captured through files
     /// (no pipe can fill up and block).
     /// `environment` entries replace the inherited ones.
     static func run(_ arguments: [String], environment: [String: String] = [:],
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
-        let executable = try #require(executable, "the pulsar executable is not built", sourceLocation: sourceLocation)
+        let executable = try CLI.executable()
         let scratch = try TempDir()
         defer { scratch.remove() }
         let outPath = scratch.path + "/stdout", errPath = scratch.path + "/stderr"
@@ -86,7 +75,7 @@ extension CLI {
     /// as well as its result.
     static func runMeasured(_ arguments: [String],
                             sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIUsage {
-        let executable = try #require(executable, "the pulsar executable is not built", sourceLocation: sourceLocation)
+        let executable = try CLI.executable()
         let scratch = try TempDir()
         defer { scratch.remove() }
         let outPath = scratch.path + "/stdout", errPath = scratch.path + "/stderr"

@@ -5,7 +5,7 @@ import Testing
 
 /// The `pulsar` executable end to end: exit codes (sysexits), one-line errors, all-or-nothing
 /// outputs, WAV contents, `convert` and `info --json`.
-@Suite("CLI", .enabled(if: CLI.executable != nil, "the pulsar executable is not built"))
+@Suite("CLI")
 struct CLITests {
     /// The worked example of docs/signal-model.md: one transient at 10 ms, wideband, 48 kHz →
     /// 1280 frames, y[480] = 0 (the onset), y[672] = 0.5 (the peak sample), y[600] = −0.0428…

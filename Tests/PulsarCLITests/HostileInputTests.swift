@@ -234,14 +234,14 @@ struct HostileInputTests {
 
     /// A damaged MP3 in a real bundle: mpg123's own complaints arrive as our warnings (prefix,
     /// file, count, rule), never as bare library text; the render still completes.
-    @Test(.enabled(if: SharedCorpus.available, "corpus absent: ../shared/corpus"))
+    @Test(.enabled(if: SharedCorpus.available("bundles/demo.pulsar"), "needs ../shared/corpus"))
     func decoderMessagesAreWrapped() throws {
-        let corpus = try #require(SharedCorpus.root, "CI=true: the corpus must be present")
+        let bundle = try SharedCorpus.path("bundles/demo.pulsar")
         let dir = try TempDir()
         defer { dir.remove() }
         let unzip = Process()
         unzip.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        unzip.arguments = ["-c", "import zipfile,sys; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])", corpus + "/bundles/demo.pulsar", dir.file("b")]
+        unzip.arguments = ["-c", "import zipfile,sys; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])", bundle, dir.file("b")]
         try unzip.run()
         unzip.waitUntilExit()
         let mp3 = dir.file("b/audio/sample-3s.mp3")
@@ -290,7 +290,7 @@ struct HostileInputTests {
     /// A name that is not UTF-8 is reported as such, not as a missing file.
     @Test func nonUTF8Name() throws {
         // Built as raw bytes: Swift strings cannot hold invalid UTF-8, so spawn through /bin/sh.
-        let executable = try #require(CLI.executable)
+        let executable = try CLI.executable()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
         p.arguments = ["-c", "exec \"$0\" info \"$(printf '/tmp/\\377\\376.json')\" 2>&1", executable]

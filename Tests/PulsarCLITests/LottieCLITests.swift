@@ -1,22 +1,25 @@
 import Foundation
 import PulsarLottieRender
+import PulsarTestSupport
 import Testing
 
 /// `pulsar frame` and `pulsar keypaths` on the corpus animations.
 @Suite("Lottie CLI")
 struct LottieCLITests {
-    static let lottie: String? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("../shared/corpus/lottie").standardizedFileURL.path
-        return FileManager.default.fileExists(atPath: root + "/Switch.json") ? root : nil
-    }()
+    /// Whether the tests of the corpus animations run: present, or required (`CI=true`).
+    static let lottieAvailable = SharedCorpus.available("lottie/Switch.json")
+
+    /// `../shared/corpus/lottie`; throws when the corpus is absent.
+    static var lottie: String {
+        get throws { URL(fileURLWithPath: try SharedCorpus.path("lottie/Switch.json")).deletingLastPathComponent().path }
+    }
 
     @Test("frame Switch.json --at 500 --set '**.Fill 1.Color=#00FF00' recolors the switch's fills green and nothing else",
-          .enabled(if: lottie != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: lottieAvailable, "needs ../shared/corpus"))
     func recolorsSwitch() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let input = Self.lottie! + "/Switch.json"
+        let input = (try Self.lottie) + "/Switch.json"
         let plain = try CLI.run(["frame", input, "--at", "500", "-o", dir.file("plain.png")])
         let green = try CLI.run(["frame", input, "--at", "500", "--set", "**.Fill 1.Color=#00FF00", "-o", dir.file("green.png")])
         #expect(plain.status == 0 && green.status == 0, "\(plain) \(green)")
@@ -36,11 +39,11 @@ struct LottieCLITests {
     }
 
     @Test("keypaths lists layers, groups and properties; a property rlottie cannot apply is one line, exit 65, no file",
-          .enabled(if: lottie != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: lottieAvailable, "needs ../shared/corpus"))
     func keypathsAndRefusals() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let input = Self.lottie! + "/Switch.json"
+        let input = (try Self.lottie) + "/Switch.json"
         let list = try CLI.run(["keypaths", input])
         #expect(list.status == 0)
         let lines = list.stdout.split(separator: "\n").map(String.init)
@@ -62,11 +65,11 @@ struct LottieCLITests {
     }
 
     @Test("--size and --mode: a 2:1 canvas letterboxes the square composition with transparent sides",
-          .enabled(if: lottie != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: lottieAvailable, "needs ../shared/corpus"))
     func sizeAndMode() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let r = try CLI.run(["frame", Self.lottie! + "/Switch.json", "--frame", "10", "--size", "400x200", "-o", dir.file("w.png")])
+        let r = try CLI.run(["frame", (try Self.lottie) + "/Switch.json", "--frame", "10", "--size", "400x200", "-o", dir.file("w.png")])
         #expect(r.status == 0, "\(r)")
         let png = try PNGWriter.readRGBA(from: dir.file("w.png"))
         #expect(png.width == 400 && png.height == 200)

@@ -4,6 +4,7 @@ import PulsarBundle
 import PulsarCore
 import PulsarEngine
 import PulsarSimulation
+import PulsarTestSupport
 import Testing
 
 /// `pulsar render --replay LOG` rebuilds, from the log alone, the samples a device played.
@@ -116,11 +117,11 @@ struct ReplayCLITests {
     }
 
     @Test("The demo bundle played with a script full of seeks, pauses, loop, offset, haptics and gain changes: recording = replay; the clock log has a line per tick",
-          .enabled(if: BundleCLITests.bundles != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: BundleCLITests.bundlesAvailable, "needs ../shared/corpus"))
     func demoBundleLiveChanges() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let bundle = BundleCLITests.bundles! + "/demo.pulsar"
+        let bundle = (try BundleCLITests.bundles) + "/demo.pulsar"
         let script = try dir.write("""
         at 0 play
         at 120 loop 3 reverse

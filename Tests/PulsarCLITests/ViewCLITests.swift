@@ -1,5 +1,6 @@
 import Foundation
 import PulsarLottieRender
+import PulsarTestSupport
 import Testing
 
 /// The demo bundle folder `ViewCLITests` builds, removed when the test process exits.
@@ -17,7 +18,7 @@ struct ViewCLITests {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-view-demo-\(getpid())").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root.appendingPathComponent("scripts/make-demo-bundle.sh").path, out, CLI.executable ?? "pulsar"]
+        process.arguments = [root.appendingPathComponent("scripts/make-demo-bundle.sh").path, out, (try? CLI.executable()) ?? BuiltProduct.path("pulsar")]
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try? process.run()
@@ -48,11 +49,11 @@ struct ViewCLITests {
     }
 
     @Test("The same on the corpus demo.pulsar preset verified, at a size and content mode of its own",
-          .enabled(if: BundleCLITests.bundles != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: BundleCLITests.bundlesAvailable, "needs ../shared/corpus"))
     func corpusScreenshot() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let bundle = BundleCLITests.bundles! + "/demo.pulsar"
+        let bundle = (try BundleCLITests.bundles) + "/demo.pulsar"
         let view = try CLI.run(["view", bundle, "--preset", "verified", "--device", "sim", "--size", "320x200", "--mode", "fill",
                                 "--screenshot", dir.file("v.png"), "--at", "1200"], environment: Self.offscreen)
         #expect(view.status == 0, "\(view)")
@@ -65,11 +66,11 @@ struct ViewCLITests {
     }
 
     @Test("Every corpus animation: the viewer's screenshot at 250 ms equals `pulsar frame` at 250 ms",
-          .enabled(if: BundleCLITests.bundles != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: BundleCLITests.bundlesAvailable, "needs ../shared/corpus"))
     func everyCorpusAnimation() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let folder = URL(fileURLWithPath: BundleCLITests.bundles!).deletingLastPathComponent().appendingPathComponent("lottie").path
+        let folder = URL(fileURLWithPath: (try BundleCLITests.bundles)).deletingLastPathComponent().appendingPathComponent("lottie").path
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
         #expect(names.count >= 29)
         for name in names {

@@ -3,7 +3,9 @@ import PulsarCore
 import PulsarTestSupport
 
 /// The real-world input files in `../shared/corpus` (relative to the package root), read in place:
-/// never copied into the project. Tests that need them are enabled only when the folder exists.
+/// never copied into the project. Tests that need them carry
+/// `.enabled(if: Corpus.available, "needs ../shared/corpus")`: reported as skipped when the folder
+/// is absent, run (and failing) when it is absent under `CI=true`.
 enum Corpus {
     /// Absolute path of the corpus, or nil when it is absent.
     static let root = SharedCorpus.root
@@ -11,15 +13,12 @@ enum Corpus {
     /// Whether corpus tests run: present, or required under CI (then their absence fails them).
     static let available = SharedCorpus.available
 
-    /// The condition text used by `.enabled(if: Corpus.root != nil, ...)`.
-    static let absentNote = "corpus absent: ../shared/corpus"
+    /// The files under `folder` ending in `.ext`; throws when there are none, so a loop over them
+    /// never passes having checked nothing.
+    static func files(in folder: String, ext: String) throws -> [String] { try SharedCorpus.requiredFiles(in: folder, ext: ext) }
 
-    /// Prints a note when the corpus is absent, so a skipped test says why in the log.
-    static func noteIfAbsent(_ test: String = #function) {
-        if root == nil { print("note: \(test) skipped: \(absentNote)") }
-    }
-
-    static func files(in folder: String, ext: String) -> [String] { SharedCorpus.files(in: folder, ext: ext) }
+    /// The absolute path of `relative` inside the corpus; throws when it is absent.
+    static func path(_ relative: String) throws -> String { try SharedCorpus.path(relative) }
 
     static func name(_ path: String) -> String { SharedCorpus.name(path) }
 }

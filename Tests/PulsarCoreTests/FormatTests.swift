@@ -1,4 +1,5 @@
 import Foundation
+import PulsarTestSupport
 import Testing
 @testable import PulsarCore
 
@@ -85,29 +86,25 @@ struct FormatTests {
 
     // MARK: Corpus
 
-    @Test("the corpus is present with its folders, or its absence is noted")
-    func corpusPresence() {
-        guard Corpus.root != nil else {
-            print("note: corpus absent: ../shared/corpus; corpus tests are skipped")
-            return
-        }
-        #expect(Corpus.files(in: "pulsar-presets", ext: "json").count == 151)
-        #expect(Corpus.files(in: "pulsar-docs-presets", ext: "json").count == 6)
-        #expect(Corpus.files(in: "ahap", ext: "ahap").count == 21)
-        #expect(Corpus.files(in: "lofelt", ext: "haptic").count == 137)
-        #expect(Corpus.files(in: "lofelt/golden", ext: "ahap").count == 14)
-        #expect(Corpus.files(in: "no-such-folder", ext: "json").isEmpty)
-        let presets = Corpus.files(in: "pulsar-presets", ext: "json")
+    @Test("the corpus is present with its folders", .enabled(if: Corpus.available, "needs ../shared/corpus"))
+    func corpusPresence() throws {
+        #expect(try Corpus.files(in: "pulsar-presets", ext: "json").count == 151)
+        #expect(try Corpus.files(in: "pulsar-docs-presets", ext: "json").count == 6)
+        #expect(try Corpus.files(in: "ahap", ext: "ahap").count == 21)
+        #expect(try Corpus.files(in: "lofelt", ext: "haptic").count == 137)
+        #expect(try Corpus.files(in: "lofelt/golden", ext: "ahap").count == 14)
+        #expect(SharedCorpus.files(in: "no-such-folder", ext: "json").isEmpty)
+        let presets = try Corpus.files(in: "pulsar-presets", ext: "json")
         #expect(presets == presets.sorted())
         #expect(presets.allSatisfy { $0.hasPrefix("/") && $0.hasSuffix(".json") })
         // Recursive: the AHAP files are in subfolders of ahap/apple.
-        #expect(Corpus.files(in: "ahap", ext: "ahap").allSatisfy { $0.contains("/ahap/apple/") })
+        #expect(try Corpus.files(in: "ahap", ext: "ahap").allSatisfy { $0.contains("/ahap/apple/") })
     }
 
     @Test("every Pulsar preset loads without error or warning, in milliseconds",
-          .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func pulsarPresets() throws {
-        let files = Corpus.files(in: "pulsar-presets", ext: "json")
+        let files = try Corpus.files(in: "pulsar-presets", ext: "json")
         #expect(files.count == 151)
         for file in files {
             let loaded: LoadedPattern
@@ -122,9 +119,9 @@ struct FormatTests {
     }
 
     @Test("the documentation presets are read as seconds and scaled to milliseconds",
-          .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func docsPresets() throws {
-        let files = Corpus.files(in: "pulsar-docs-presets", ext: "json").filter { $0.hasSuffix("/pattern.json") }
+        let files = try Corpus.files(in: "pulsar-docs-presets", ext: "json").filter { $0.hasSuffix("/pattern.json") }
         #expect(files.count == 6)
         for file in files {
             let loaded: LoadedPattern
@@ -136,7 +133,7 @@ struct FormatTests {
                     "\(Corpus.name(file)): \(loaded.warnings)")
             #expect(loaded.pattern.lastPointTime > 100, "\(Corpus.name(file)): times in ms")
         }
-        let root = try #require(Corpus.root)
+        let root = try #require(Corpus.root, "../shared/corpus is absent (required under CI=true)")
         let first = try PatternLoader().load(contentsOf: root + "/pulsar-docs-presets/1/pattern.json")
         #expect(first.format == .pulsarJSON)
         let times = first.pattern.discretePattern.map(\.time)
@@ -155,9 +152,9 @@ struct FormatTests {
     }
 
     @Test("every corpus AHAP loads without error",
-          .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func corpusAHAP() throws {
-        let files = Corpus.files(in: "ahap", ext: "ahap")
+        let files = try Corpus.files(in: "ahap", ext: "ahap")
         #expect(files.count == 21)
         for file in files {
             do {
@@ -172,10 +169,10 @@ struct FormatTests {
     }
 
     @Test("every Lofelt clip and golden AHAP loads without error",
-          .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func corpusLofelt() throws {
-        let haptics = Corpus.files(in: "lofelt", ext: "haptic")
-        let goldenAHAP = Corpus.files(in: "lofelt/golden", ext: "ahap")
+        let haptics = try Corpus.files(in: "lofelt", ext: "haptic")
+        let goldenAHAP = try Corpus.files(in: "lofelt/golden", ext: "ahap")
         #expect(haptics.count == 137)
         #expect(goldenAHAP.count == 14)
         for file in haptics + goldenAHAP {
@@ -189,9 +186,9 @@ struct FormatTests {
     }
 
     @Test("the Lofelt Studio export is read with absolute control-point times",
-          .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func studioExport() throws {
-        let root = try #require(Corpus.root)
+        let root = try #require(Corpus.root, "../shared/corpus is absent (required under CI=true)")
         let loaded = try PatternLoader().load(contentsOf: root + "/lofelt/golden/studio_export.ahap")
         #expect(loaded.pattern.continuousPattern.amplitude.count > 16)
         // Whether its curves all start at 0 (then nothing to decide) or not, times never go backwards.
@@ -239,9 +236,9 @@ struct FormatTests {
     }
 
     @Test("every golden .haptic plays as the AHAP Lofelt's own converter made of it: curves and transients within 1e-3",
-          .enabled(if: Corpus.available, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func lofeltAgainstItsConverter() throws {
-        let root = try #require(Corpus.root)
+        let root = try #require(Corpus.root, "../shared/corpus is absent (required under CI=true)")
         let pairs = ["2_points", "3_points", "16_points", "17_points", "long_clip"]
         for name in pairs {
             let clip = try PatternLoader().load(contentsOf: "\(root)/lofelt/golden/\(name).haptic").pattern
@@ -252,10 +249,10 @@ struct FormatTests {
     }
 
     @Test("every corpus .haptic: one transient per emphasis, envelope times x 1000",
-          .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func corpusLofeltEmphasis() throws {
         var emphasized = 0, merged = 0
-        for file in Corpus.files(in: "lofelt", ext: "haptic") {
+        for file in try Corpus.files(in: "lofelt", ext: "haptic") {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
             let doc = try JSONParser().parse(bytes)
             let envelope = try #require(doc["signals"]?["continuous"]?["envelopes"]?["amplitude"]?.array, "\(file)")
@@ -523,9 +520,9 @@ struct FormatTests {
     // MARK: Round trips
 
     @Test("every corpus AHAP survives AHAP export and re-import",
-          .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func ahapRoundTrip() throws {
-        let files = Corpus.files(in: "ahap", ext: "ahap") + Corpus.files(in: "lofelt/golden", ext: "ahap")
+        let files = try Corpus.files(in: "ahap", ext: "ahap") + Corpus.files(in: "lofelt/golden", ext: "ahap")
         #expect(files.count == 35)
         for file in files {
             let model1 = try PatternLoader().load(contentsOf: file).pattern
@@ -587,9 +584,9 @@ struct FormatTests {
     }
 
     @Test("every Pulsar preset survives model → AHAP → model",
-          .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func presetAHAPRoundTrip() throws {
-        for file in Corpus.files(in: "pulsar-presets", ext: "json") {
+        for file in try Corpus.files(in: "pulsar-presets", ext: "json") {
             let model1 = try PatternLoader().load(contentsOf: file).pattern
             let text = try PatternWriter.text(for: model1, as: .ahap)
             let model2 = try PatternLoader().decode(Array(text.utf8), file: "exported.ahap", format: .ahap).pattern
@@ -599,9 +596,9 @@ struct FormatTests {
     }
 
     @Test("every Pulsar preset survives wire → wire and wire → raw → wire exactly",
-          .enabled(if: Corpus.root != nil, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func pulsarJSONRoundTrip() throws {
-        for file in Corpus.files(in: "pulsar-presets", ext: "json") {
+        for file in try Corpus.files(in: "pulsar-presets", ext: "json") {
             let name = Corpus.name(file)
             let original = try PatternLoader().load(contentsOf: file).pattern
             let wire = try PatternWriter.text(for: original, as: .pulsarJSON)

@@ -8,8 +8,8 @@ import Testing
 @Suite struct SignalBandTests {
     static let rate = SampleRate(48_000)!
 
-    static var corpusPatterns: [String] {
-        Corpus.files(in: "pulsar-presets", ext: "json") + Corpus.files(in: "pulsar-docs-presets", ext: "json")
+    static func corpusPatterns() throws -> [String] {
+        try Corpus.files(in: "pulsar-presets", ext: "json") + Corpus.files(in: "pulsar-docs-presets", ext: "json")
             + Corpus.files(in: "ahap", ext: "ahap") + Corpus.files(in: "lofelt", ext: "haptic") + Corpus.files(in: "lofelt", ext: "ahap")
     }
 
@@ -18,9 +18,9 @@ import Testing
     }
 
     @Test("Every corpus pattern has at most −40 dB of its energy above 1 kHz at 48 kHz (FFT of the render)",
-          .enabled(if: Corpus.available, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func energyAboveOneKilohertz() throws {
-        let files = Self.corpusPatterns
+        let files = try Self.corpusPatterns()
         #expect(files.count > 300)
         var worst = (-Double.infinity, "")
         for file in files {
@@ -76,9 +76,9 @@ import Testing
     }
 
     @Test("Hail: at every transient the output never dips below the carrier alone or the transient alone",
-          .enabled(if: Corpus.available, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func hailTransientsAdd() throws {
-        let root = try #require(Corpus.root)
+        let root = try #require(Corpus.root, "../shared/corpus is absent (required under CI=true)")
         let pattern = try PatternLoader().load(contentsOf: root + "/pulsar-presets/Hail.json").pattern
         let result = try Self.shortfalls(pattern)
         #expect(result.count == pattern.discretePattern.count)
@@ -86,11 +86,11 @@ import Testing
     }
 
     @Test("The half-cycle rule over every corpus transient: never more than 0.03 below the transient alone, never below it after its peak; 99.5 % hold the whole rule within 0.01",
-          .enabled(if: Corpus.available, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func halfCycleRuleOverCorpus() throws {
         var count = 0, whole = 0, fallCarrier = 0
         var worst: (Float, String) = (0, ""), worstFall: (Float, String) = (0, "")
-        for file in Self.corpusPatterns {
+        for file in try Self.corpusPatterns() {
             let pattern = try PatternLoader().load(contentsOf: file).pattern
             for r in try Self.shortfalls(pattern) {
                 count += 1
@@ -112,10 +112,10 @@ import Testing
     }
 
     @Test("Every corpus transient: nothing of it before its onset sample (bit for bit), nothing at it, full height at its peak sample 4 ms later",
-          .enabled(if: Corpus.available, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func onsetsAndPeaks() throws {
         var checked = 0, peaks = 0
-        for file in Self.corpusPatterns {
+        for file in try Self.corpusPatterns() {
             let pattern = try PatternLoader().load(contentsOf: file).pattern
             let full = try PatternRenderer(pattern: pattern, sampleRate: Self.rate)
             let onsets = pattern.discretePattern.map { Int(($0.time * 48_000 / 1000).rounded(.toNearestOrAwayFromZero)) }

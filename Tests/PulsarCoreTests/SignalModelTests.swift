@@ -87,9 +87,9 @@ import Testing
     }
 
     @Test("Heartbeat: before each onset the render equals the render without that transient and the later ones; at its peak sample it reaches at least its amplitude",
-          .enabled(if: Corpus.available, "corpus absent: ../shared/corpus"))
+          .enabled(if: Corpus.available, "needs ../shared/corpus"))
     func heartbeatOnsets() throws {
-        let root = try #require(Corpus.root, "corpus absent: ../shared/corpus")
+        let root = try #require(Corpus.root, "../shared/corpus is absent (required under CI=true)")
         let pattern = try PatternLoader().load(contentsOf: root + "/pulsar-presets/Heartbeat.json").pattern
         let full = try Self.render(pattern)
         for (i, t) in pattern.discretePattern.enumerated() {

@@ -122,6 +122,189 @@ import Testing
         #expect(changeCount > 500, "live mix changes were exercised: \(changeCount)")
     }
 
+    // MARK: Against an independent model of the transport
+
+    /// The pattern of `mixer()`.
+    static var pattern: PatternData {
+        PatternData(
+            continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.2), ValuePoint(time: 900, value: 0.6)],
+                                                 frequency: [ValuePoint(time: 0, value: 0.1), ValuePoint(time: 900, value: 0.9)]),
+            discretePattern: stride(from: 50.0, to: 900, by: 70).map { DiscretePoint(time: $0, amplitude: 0.5, frequency: 0.7) })
+    }
+
+    /// Plays a seeded random schedule of play, pause, resume, seek, stop and cue commands (and
+    /// injected underruns) on a haptic-only mixer of `configuration`; returns what the device
+    /// played and the events.
+    static func runHaptic(_ c: ReferenceTransport.Configuration, seed: UInt64, canRewind: Bool,
+                          periods: Int = 500, commandChance: Double = 0.1, changes: Bool = false) throws -> ([Float], [EngineEvent]) {
+        let clock = ManualClock()
+        var behaviour = SimulatedDevice.Behaviour()
+        behaviour.canRewind = canRewind
+        behaviour.recordingCapacity = periods * 256 + 4096
+        let device = SimulatedDevice(clock: clock, behaviour: behaviour)
+        var settings = MixSettings(layout: .haptic, profile: ActuatorProfile(name: "wideband", minimumHertz: 60, maximumHertz: 300, gain: c.gain),
+                                   hapticOffset: c.hapticOffset)
+        settings.preloadAudio = true
+        let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "P", duration: 0, pattern: pattern), settings: settings,
+                                    range: PlaybackRange(from: c.from, to: c.to, loopCount: c.loops, reverse: c.boomerang,
+                                                         startsBackwards: c.startsBackwards))
+        let renderer = TransportRenderer(mixer: mixer)
+        let player = try PlayerCore(renderer: renderer, device: device, clock: clock,
+                                    configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 256, bufferFrames: 1024))
+        var rng = SplitMix64(seed: seed)
+        let segment = Double(mixer.timeline.segmentLength)
+        // Targets across the first four iterations, and some past the end of a finite timeline.
+        func target() -> FrameIndex { FrameIndex(rng.unit() * segment * 4.2) }
+        player.send(.play(fromTimelineFrame: 0))
+        var events: [EngineEvent] = []
+        for _ in 0..<periods {
+            if rng.unit() < commandChance {
+                let commands: [TransportCommand] = [.pause, .resume, .pause, .resume, .seek(toTimelineFrame: target()),
+                                                    .play(fromTimelineFrame: target()), .stop, .cue(toTimelineFrame: target())]
+                if changes, rng.unit() < 0.4 {
+                    // What HapticPlayer.adjust does: prepare, install, then send the generation.
+                    let newest = renderer.mixers.newestMixer
+                    var live = randomAdjustment(&rng, of: newest.live)
+                    // The segment always explicit, inside the pattern.
+                    let from = live.from ?? 0
+                    live.from = from
+                    live.to = min(max(live.to ?? 900, from + 20), 900)
+                    let next = try newest.adjusted(to: live)
+                    if let generation = renderer.mixers.install(next) {
+                        player.send(.mix(MixChange(generation: generation, of: next)))
+                    }
+                } else {
+                    player.send(commands[Int(rng.unit() * Double(commands.count))])
+                }
+            }
+            if rng.unit() < 0.01 { device.injectUnderrun() }
+            try player.step()
+            while let e = player.events.pop() {
+                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
+                events.append(e)
+            }
+            clock.advance(seconds: 256.0 / 48_000 * (0.5 + rng.unit()))
+        }
+        clock.advance(seconds: 1)
+        _ = try? device.availableFrames()
+        while let e = player.events.pop() { events.append(e) }
+        return (device.recording, events)
+    }
+
+    static let configurations: [ReferenceTransport.Configuration] = [
+        .init(from: 0, to: 900, loops: 1, boomerang: false, startsBackwards: false, hapticOffset: 0, gain: 1),
+        .init(from: 100, to: 420, loops: 3, boomerang: false, startsBackwards: false, hapticOffset: 20, gain: 1),
+        .init(from: 0, to: 600, loops: 4, boomerang: true, startsBackwards: false, hapticOffset: -15, gain: 0.8),
+        .init(from: 200, to: 700, loops: 3, boomerang: true, startsBackwards: true, hapticOffset: 7.3, gain: 1),
+        .init(from: 150, to: 480, loops: 2, boomerang: false, startsBackwards: true, hapticOffset: 0, gain: 1.5),
+        .init(from: 0, to: 250, loops: PlaybackTimeline.endless, boomerang: true, startsBackwards: false, hapticOffset: 30, gain: 1),
+    ]
+
+    @Test("Random schedules on a haptic-only mixer: the device stream equals the transport's rules applied to the logged commands (fades, loops, boomerang, backward segments, offsets), computed without the transport's code",
+          arguments: 0..<6, [false, true])
+    func deviceEqualsIndependentModel(configuration index: Int, canRewind: Bool) throws {
+        let c = Self.configurations[index]
+        let model = try ReferenceTransport(pattern: Self.pattern, configuration: c)
+        var fades = 0, checked = 0
+        for seed in [UInt64(1), 2, 3] {
+            let (played, events) = try Self.runHaptic(c, seed: seed + UInt64(index) * 100, canRewind: canRewind)
+            #expect(played.count > 48_000)
+            let (expected, unsupported) = try model.deviceStream(events, frames: played.count, pattern: Self.pattern)
+            #expect(unsupported.isEmpty)
+            if let first = zip(played, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
+                Issue.record("\(c), seed \(seed): first difference at device frame \(first.offset): played \(first.element.0), the rules give \(first.element.1)")
+            }
+            let (stretches, _) = ReferenceTransport.stretches(events)
+            fades += stretches.filter { $0.fade != .none }.count
+            checked += played.count
+        }
+        #expect(fades > 5, "pause and resume fades were exercised: \(fades)")
+        #expect(checked > 150_000)
+    }
+
+    @Test("Random schedules with live mix changes (loops, boomerang, segments, direction, offset, gain, haptics off) on a haptic-only mixer: the device stream equals the transport's rules, computed without the transport's code",
+          arguments: 0..<6, [false, true])
+    func liveChangesEqualIndependentModel(configuration index: Int, canRewind: Bool) throws {
+        let c = Self.configurations[index]
+        let model = try ReferenceTransport(pattern: Self.pattern, configuration: c)
+        var changes = 0, midFade = 0
+        for seed in [UInt64(11), 12, 13] {
+            let (played, events) = try Self.runHaptic(c, seed: seed + UInt64(index) * 100, canRewind: canRewind, commandChance: 0.15, changes: true)
+            let (expected, unsupported) = try model.deviceStream(events, frames: played.count, pattern: Self.pattern)
+            #expect(unsupported.isEmpty, "\(unsupported.prefix(3))")
+            if let first = zip(played, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
+                Issue.record("\(c), seed \(seed): first difference at device frame \(first.offset): played \(first.element.0), the rules give \(first.element.1)")
+            }
+            changes += events.filter { if case .command(.mix, _, _, _) = $0 { return true } else { return false } }.count
+        }
+        #expect(changes > 5, "live changes were exercised: \(changes)")
+    }
+
+    @Test("Live changes landing 0…60 frames into a pause's or a resume's fade: the fade goes on where it was, by the transport's rules computed without its code",
+          arguments: [false, true])
+    func changesInsideFades(resume: Bool) throws {
+        let c = Self.configurations[2]
+        let model = try ReferenceTransport(pattern: Self.pattern, configuration: c)
+        let clock = ManualClock()
+        var behaviour = SimulatedDevice.Behaviour()
+        behaviour.canRewind = true
+        behaviour.recordingCapacity = 400 * 256 + 4096
+        let device = SimulatedDevice(clock: clock, behaviour: behaviour)
+        var settings = MixSettings(layout: .haptic, profile: ActuatorProfile(name: "wideband", minimumHertz: 60, maximumHertz: 300, gain: c.gain),
+                                   hapticOffset: c.hapticOffset)
+        settings.preloadAudio = true
+        let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "P", duration: 0, pattern: Self.pattern), settings: settings,
+                                    range: PlaybackRange(from: c.from, to: c.to, loopCount: c.loops, reverse: c.boomerang))
+        let renderer = TransportRenderer(mixer: mixer)
+        let player = try PlayerCore(renderer: renderer, device: device, clock: clock,
+                                    configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 256, bufferFrames: 1024))
+        var events: [EngineEvent] = []
+        func step(advancing frames: Double = 256) throws {
+            try player.step()
+            while let e = player.events.pop() {
+                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
+                events.append(e)
+            }
+            clock.advance(seconds: frames / 48_000)
+        }
+        var rng = SplitMix64(seed: resume ? 7 : 8)
+        player.send(.play(fromTimelineFrame: 0))
+        for _ in 0..<8 { try step() }
+        for delay in [0.0, 1, 5, 12, 20, 30, 40, 47, 60] {
+            // The pause (or, from a pause, the resume), then a change `delay` frames of device time later.
+            if resume { player.send(.pause); for _ in 0..<4 { try step() } }
+            player.send(resume ? .resume : .pause)
+            try step(advancing: delay)
+            let newest = renderer.mixers.newestMixer
+            var live = Self.randomAdjustment(&rng, of: newest.live)
+            let from = live.from ?? 0
+            live.from = from
+            live.to = min(max(live.to ?? 900, from + 20), 900)
+            live.hapticsEnabled = true  // a fade of silence shows nothing
+            let next = try newest.adjusted(to: live)
+            let generation = try #require(renderer.mixers.install(next))
+            player.send(.mix(MixChange(generation: generation, of: next)))
+            for _ in 0..<6 { try step() }
+            if !resume { player.send(.resume); for _ in 0..<6 { try step() } }
+        }
+        clock.advance(seconds: 1)
+        _ = try? device.availableFrames()
+        while let e = player.events.pop() { events.append(e) }
+        let played = device.recording
+        let (expected, unsupported) = try model.deviceStream(events, frames: played.count, pattern: Self.pattern)
+        #expect(unsupported.isEmpty, "\(unsupported.prefix(3))")
+        if let first = zip(played, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
+            Issue.record("first difference at device frame \(first.offset): played \(first.element.0), the rules give \(first.element.1)")
+        }
+        // Changes did land inside fades.
+        var anchors: [Int64] = [], inside = 0
+        for case let .command(command, _, effective, state) in events {
+            if case .mix = command, let last = anchors.last, effective > last, effective - last < 48, state.ramp != .none { inside += 1 }
+            if command == .pause || command == .resume { anchors.append(effective) }
+        }
+        #expect(inside >= 3, "changes inside a fade: \(inside)")
+    }
+
     @Test("Effective frames: at the write head without rewind, just past the heard position with it")
     func effectiveFrames() throws {
         for canRewind in [false, true] {

@@ -126,17 +126,8 @@ enum Animations {
         return try LottieAnimation(json: Array(json.utf8), source: "synthetic.json")
     }
 
-    /// `/work/shared/corpus/lottie/success.json`'s bytes, or nil (with a note) without the corpus.
-    static func successJSON() throws -> [UInt8]? {
-        guard let root = SharedCorpus.root else {
-            print("note: shared corpus absent; skipping the success.json marker checks")
-            return nil
-        }
-        let path = root + "/lottie/success.json"
-        guard FileManager.default.fileExists(atPath: path) else {
-            print("note: \(path) absent; skipping the success.json marker checks")
-            return nil
-        }
-        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    /// `../shared/corpus/lottie/success.json`'s bytes; throws when it is absent.
+    static func successJSON() throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: try SharedCorpus.path("lottie/success.json"))))
     }
 }

@@ -93,9 +93,10 @@ import Testing
         #expect(rig.completions.isEmpty, "an endless loop never completes")
     }
 
-    @Test("Markers on success.json: out-of-range markers clamp into ip…op (all-outside is a typed error); a marker range plays exactly its frames and completes at its end")
+    @Test("Markers on success.json: out-of-range markers clamp into ip…op (all-outside is a typed error); a marker range plays exactly its frames and completes at its end",
+          .enabled(if: SharedCorpus.available("lottie/success.json"), "needs ../shared/corpus"))
     func markerRanges() throws {
-        guard let bytes = try Animations.successJSON() else { return }
+        let bytes = try Animations.successJSON()
         let success = try LottieAnimation(json: bytes, source: "success.json")
         #expect(success.timing.inPoint == 0 && success.timing.outPoint == 90 && success.timing.frameRate == 60)
         #expect(success.markers.map(\.start) == [225, 275], "both markers lie after op")

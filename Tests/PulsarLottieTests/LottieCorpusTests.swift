@@ -5,9 +5,10 @@ import Testing
 
 /// Every corpus animation loads with the timing, size and markers its JSON holds (read again
 /// with Foundation), and its keypath listing agrees with an independent walk of the JSON.
-@Suite struct LottieCorpusTests {
+@Suite(.enabled(if: SharedCorpus.available("lottie"), "needs ../shared/corpus"))
+struct LottieCorpusTests {
     @Test func timingSizeAndMarkersMatchTheJSON() throws {
-        let files = LottieFixtures.corpusAnimations()
+        let files = try LottieFixtures.corpusAnimations()
         for path in files {
             let name = SharedCorpus.name(path)
             let animation = try LottieAnimation.load(path: path)
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func everyListedKeypathMatchesItself() throws {
-        for path in LottieFixtures.corpusAnimations() {
+        for path in try LottieFixtures.corpusAnimations() {
             let name = SharedCorpus.name(path)
             let animation = try LottieAnimation.load(path: path)
             let listed = animation.allHierarchyKeypaths()
@@ -61,7 +62,7 @@ import Testing
     /// The layer, fill and stroke keypaths equal those of an independent walk of the JSON with
     /// Foundation (precompositions expanded under their layer's name).
     @Test func keypathsAgreeWithAnIndependentWalk() throws {
-        for path in LottieFixtures.corpusAnimations() {
+        for path in try LottieFixtures.corpusAnimations() {
             let name = SharedCorpus.name(path)
             let json = try LottieFixtures.foundationObject(path)
             var assets: [String: [[String: Any]]] = [:]

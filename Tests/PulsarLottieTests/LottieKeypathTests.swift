@@ -1,4 +1,5 @@
 import PulsarLottie
+import PulsarTestSupport
 import Testing
 
 /// lottie-ios keypaths: wildcard semantics, the rlottie translation and its refusals, and
@@ -58,8 +59,9 @@ import Testing
         #expect(kinds["M.Transform.Anchor Point"] == .property(.transform(.anchorPoint, of: .layer)))
     }
 
-    @Test func switchFillColorsTranslateToRlottieFillKeypaths() throws {
-        guard let path = LottieFixtures.corpusFile("Switch.json") else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie/Switch.json"), "needs ../shared/corpus"))
+    func switchFillColorsTranslateToRlottieFillKeypaths() throws {
+        let path = try LottieFixtures.corpusFile("Switch.json")
         let animation = try LottieAnimation.load(path: path)
         let matches = animation.keypaths(matching: "**.Fill 1.Color")
         #expect(Self.strings(matches) == ["White BG Outlines.Group 1.Fill 1.Color", "Switch Outline Outlines.Fill 1.Color"])

@@ -94,16 +94,16 @@ import Testing
         #expect(rules.contains(.corruptArchive))
     }
 
+    /// A haptic pattern is JSON, but not an animation.
+    @Test(.enabled(if: SharedCorpus.available("bundles/demo-unpacked/haptics/verified.json"), "needs ../shared/corpus"))
+    func aHapticPatternIsRefusedAsNotLottie() throws {
+        let path = try SharedCorpus.path("bundles/demo-unpacked/haptics/verified.json")
+        let error = Self.error { () throws(LottieError) in try LottieAnimation.load(path: path) }
+        #expect(error?.rule == .notLottie)
+        #expect(error?.description.hasPrefix(path + ":1:1: $: not a Lottie animation") == true)
+    }
+
     @Test func nonLottieInputsAreRefusedWithPlaceAndRule() throws {
-        // A haptic pattern is JSON, but not an animation.
-        if let root = SharedCorpus.root, FileManager.default.fileExists(atPath: root + "/bundles/demo-unpacked/haptics/verified.json") {
-            let path = root + "/bundles/demo-unpacked/haptics/verified.json"
-            let error = Self.error { () throws(LottieError) in try LottieAnimation.load(path: path) }
-            #expect(error?.rule == .notLottie)
-            #expect(error?.description.hasPrefix(path + ":1:1: $: not a Lottie animation") == true)
-        } else {
-            print("note: \(#function): pattern check skipped: shared corpus absent")
-        }
         let cases: [(String, LottieError.Rule, String?, Int?)] = [
             ("[1, 2]", .notLottie, "$", 1),
             ("{\"fr\": 30,\n \"ip\": 0,\n \"op\": 10, \"w\": 1, \"h\": 1}", .notLottie, "$", 1),

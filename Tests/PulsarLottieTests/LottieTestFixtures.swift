@@ -4,22 +4,16 @@ import PulsarTestSupport
 /// Inputs shared by the model tests: the corpus's Lottie files and small hand-made animations
 /// and archives.
 enum LottieFixtures {
-    /// The corpus's Lottie animations (`lottie/*.json` and the demo bundle's animations); empty,
-    /// with a note printed, when the corpus is absent.
-    static func corpusAnimations(_ test: String = #function) -> [String] {
-        let files = SharedCorpus.files(in: "lottie", ext: "json")
+    /// The corpus's Lottie animations (`lottie/*.json` and the demo bundle's animations); throws
+    /// when the corpus is absent, so a test over them never passes having checked nothing.
+    static func corpusAnimations() throws -> [String] {
+        try SharedCorpus.requiredFiles(in: "lottie", ext: "json")
             + SharedCorpus.files(in: "bundles/demo-unpacked/animation", ext: "json")
-        if files.isEmpty { print("note: \(test) skipped: shared Lottie corpus absent (../shared/corpus/lottie)") }
-        return files
     }
 
-    /// One corpus file by name (`Switch.json`), or nil with a note.
-    static func corpusFile(_ name: String, _ test: String = #function) -> String? {
-        guard let root = SharedCorpus.root, FileManager.default.fileExists(atPath: root + "/lottie/" + name) else {
-            print("note: \(test) skipped: \(name) absent from the shared corpus")
-            return nil
-        }
-        return root + "/lottie/" + name
+    /// One corpus file by name (`Switch.json`); throws when it is absent.
+    static func corpusFile(_ name: String) throws -> String {
+        try SharedCorpus.path("lottie/" + name)
     }
 
     /// The top-level object of a JSON file, read with Foundation (independently of the model).

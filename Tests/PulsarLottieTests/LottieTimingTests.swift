@@ -1,4 +1,5 @@
 import PulsarLottie
+import PulsarTestSupport
 import Testing
 
 /// Frame ↔ seconds ↔ progress conversions, markers and loop modes.
@@ -34,8 +35,9 @@ import Testing
         #expect(LottieProgress(1.5).clamped == 1 && LottieProgress(-1).clamped == 0)
     }
 
-    @Test func markerLookupOnSuccess() throws {
-        guard let path = LottieFixtures.corpusFile("success.json") else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie/success.json"), "needs ../shared/corpus"))
+    func markerLookupOnSuccess() throws {
+        let path = try LottieFixtures.corpusFile("success.json")
         let animation = try LottieAnimation.load(path: path)
         let json = try LottieFixtures.foundationObject(path)
         let markers = try #require(json["markers"] as? [[String: Any]])

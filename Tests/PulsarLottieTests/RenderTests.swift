@@ -4,21 +4,18 @@ import PulsarLottieRender
 import PulsarTestSupport
 import Testing
 
-/// Rendering through rlottie, content modes and PNG output, checked on the shared Lottie corpus.
+/// Rendering through rlottie, content modes and PNG output, checked on the shared Lottie corpus
+/// (each test is reported as skipped without it, and fails without it under CI=true).
 @Suite struct RenderTests {
-    /// The corpus's Lottie files, or nil (with a note) when the corpus is absent.
-    static func corpusFiles() -> [String]? {
-        let files = SharedCorpus.files(in: "lottie", ext: "json")
-        if files.isEmpty {
-            print("note: shared Lottie corpus absent; skipping render corpus checks")
-            return nil
-        }
-        return files
+    /// The corpus's Lottie files; throws when the corpus is absent (the tests that call this are
+    /// skipped then, and fail under CI=true).
+    static func corpusFiles() throws -> [String] {
+        try SharedCorpus.requiredFiles(in: "lottie", ext: "json")
     }
 
-    static func corpusFile(_ name: String) -> String? {
-        guard let files = corpusFiles() else { return nil }
-        return files.first { URL(fileURLWithPath: $0).lastPathComponent == name }
+    /// One corpus Lottie file by name; throws when it is absent.
+    static func corpusFile(_ name: String) throws -> String {
+        try SharedCorpus.path("lottie/" + name)
     }
 
     static func load(_ path: String, cacheKey: String? = nil) throws -> RlottieAnimation {
@@ -45,8 +42,8 @@ import Testing
 
     /// Every animation loads, reports the JSON's size, frame rate and frame count, and draws
     /// something at 256×256 (at its middle frame, or at another when the middle is blank).
-    @Test func corpusLoadsAndRenders() throws {
-        guard let files = Self.corpusFiles() else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie"), "needs ../shared/corpus")) func corpusLoadsAndRenders() throws {
+        let files = try Self.corpusFiles()
         var blankAtMiddle: [String] = []
         for path in files {
             let name = SharedCorpus.name(path)
@@ -77,8 +74,8 @@ import Testing
     }
 
     /// Markers come through with their names and frames.
-    @Test func markers() throws {
-        guard let path = Self.corpusFile("TwitterHeartButton.json") else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie/TwitterHeartButton.json"), "needs ../shared/corpus")) func markers() throws {
+        let path = try Self.corpusFile("TwitterHeartButton.json")
         let animation = try Self.load(path)
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
         let jsonMarkers = try #require(object?["markers"] as? [[String: Any]])
@@ -101,8 +98,8 @@ import Testing
     /// fully covered by the stroke keep their teal, transparent pixels stay transparent, and
     /// clearing the override restores the frame. Rendering frame 10 at the same size before and
     /// after the override is also the case rlottie's frame cache gets wrong by itself.
-    @Test func recolorSwitchFill() throws {
-        guard let path = Self.corpusFile("Switch.json") else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie/Switch.json"), "needs ../shared/corpus")) func recolorSwitchFill() throws {
+        let path = try Self.corpusFile("Switch.json")
         let animation = try Self.load(path)
         let size = 256
         let before = ARGB32Image(width: size, height: size, pixels: try animation.render(frame: 10, width: size, height: size))
@@ -153,8 +150,8 @@ import Testing
 
     /// The stale-frame case in every order: the same frame and size right after an override, a
     /// second override of the same keypath, and a size change.
-    @Test func overrideAfterSameFrameIsNotStale() throws {
-        guard let path = Self.corpusFile("Switch.json") else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie/Switch.json"), "needs ../shared/corpus")) func overrideAfterSameFrameIsNotStale() throws {
+        let path = try Self.corpusFile("Switch.json")
         let animation = try Self.load(path, cacheKey: "render-tests-switch")
         func greenCount(_ pixels: [UInt32]) -> Int {
             pixels.reduce(0) { count, pixel in
@@ -188,8 +185,8 @@ import Testing
     }
 
     /// Out-of-range values and bad keypaths are refused before they reach rlottie.
-    @Test func invalidOverridesAreRefused() throws {
-        guard let path = Self.corpusFile("Switch.json") else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie/Switch.json"), "needs ../shared/corpus")) func invalidOverridesAreRefused() throws {
+        let path = try Self.corpusFile("Switch.json")
         let animation = try Self.load(path)
         #expect(throws: RlottieError.self) { try animation.apply(Self.override("**.Fill 1", .fillColor, Self.color(2, 0, 0))) }
         #expect(throws: RlottieError.invalidProperty(keypath: "**.Fill 1", property: .fillOpacity, value: .number(101),
@@ -216,8 +213,8 @@ import Testing
     /// lottie-ios keypath `**.Fill 1.Color` resolved on Switch.json and applied with
     /// `setOverrides` draws exactly what the rlottie keypath `**.Fill 1` does, and a second
     /// `setOverrides` replaces the first list.
-    @Test func resolvedOverridesApplyAsTheyCome() throws {
-        guard let path = Self.corpusFile("Switch.json") else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie/Switch.json"), "needs ../shared/corpus")) func resolvedOverridesApplyAsTheyCome() throws {
+        let path = try Self.corpusFile("Switch.json")
         let model = try LottieAnimation.load(path: path)
         var properties = LottieDynamicProperties()
         properties.setValue(Self.color(0, 1, 0), keypath: "**.Fill 1.Color")
@@ -255,8 +252,8 @@ import Testing
     /// aspectFit letterboxes a square composition left and right on a 2:1 canvas and draws the
     /// native-size frame in the middle; aspectFill crops the middle rows of the doubled frame;
     /// scaleFill stretches horizontally only.
-    @Test func contentModes() throws {
-        guard let path = Self.corpusFile("Switch.json") else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie/Switch.json") && SharedCorpus.available("lottie/LottieLogo1.json"), "needs ../shared/corpus")) func contentModes() throws {
+        let path = try Self.corpusFile("Switch.json")
         let renderer = LottieRenderer(animation: try Self.load(path))
         let frame = 30
         let native = try renderer.render(frame: frame, width: 100, height: 100)
@@ -298,7 +295,8 @@ import Testing
         }
         // A tall composition filling a square canvas leaves no transparent edge column (within
         // 2%: rlottie's antialiased edge is not exactly linear coverage).
-        if let logo = Self.corpusFile("LottieLogo1.json") {
+        do {
+            let logo = try Self.corpusFile("LottieLogo1.json")
             let tallRenderer = LottieRenderer(animation: try Self.load(logo))
             for mode in [LottieContentMode.aspectFill, .scaleFill] {
                 let image = try tallRenderer.render(frame: 0, width: 256, height: 256, contentMode: mode)
@@ -314,8 +312,8 @@ import Testing
 
     /// A written PNG reads back with the same straight RGBA bytes; the write leaves no temporary
     /// file; a failing write names its path.
-    @Test func pngRoundTrip() throws {
-        guard let path = Self.corpusFile("LottieLogo1.json") else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie/LottieLogo1.json"), "needs ../shared/corpus")) func pngRoundTrip() throws {
+        let path = try Self.corpusFile("LottieLogo1.json")
         let renderer = LottieRenderer(animation: try Self.load(path))
         let image = try renderer.render(frame: 60, width: 180, height: 256)
         #expect(image.visiblePixelCount > 0)
@@ -353,8 +351,8 @@ import Testing
     }
 
     /// Render times at 256×256 and 1920×1080 (printed, not asserted: the machine is shared).
-    @Test func renderTimes() throws {
-        guard let files = Self.corpusFiles() else { return }
+    @Test(.enabled(if: SharedCorpus.available("lottie"), "needs ../shared/corpus")) func renderTimes() throws {
+        let files = try Self.corpusFiles()
         for name in ["LottieLogo1.json", "gradient_shapes.json", "MotionCorpse_Jrcanest.json"] {
             guard let path = files.first(where: { $0.hasSuffix("/" + name) }) else { continue }
             let renderer = LottieRenderer(animation: try Self.load(path))
