@@ -57,37 +57,15 @@ import Testing
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3, periodFrames: 256, bufferFrames: 1024))
         var rng = SplitMix64(seed: seed)
         player.send(.play(fromTimelineFrame: 0))
-        var events: [EngineEvent] = []
-        for _ in 0..<periods {
-            if rng.unit() < commandChance {
-                let newest = renderer.mixers.newestMixer.timeline
-                let total = min(newest.frameCount, newest.segmentLength * 3)
-                let commands: [TransportCommand] = [.pause, .resume, .seek(toTimelineFrame: FrameIndex(rng.unit() * Double(total))),
-                                                    .play(fromTimelineFrame: FrameIndex(rng.unit() * Double(total))), .stop,
-                                                    .cue(toTimelineFrame: FrameIndex(rng.unit() * Double(total)))]
-                if changes, rng.unit() < 0.35 {
-                    // What HapticPlayer.adjust does: prepare, install, then send the generation.
-                    let newest = renderer.mixers.newestMixer
-                    let next = try newest.adjusted(to: randomAdjustment(&rng, of: newest.live))
-                    if let generation = renderer.mixers.install(next) {
-                        player.send(.mix(MixChange(generation: generation, of: next)))
-                    }
-                } else {
-                    player.send(commands[Int(rng.unit() * Double(commands.count))])
-                }
-            }
-            if rng.unit() < 0.01 { device.injectUnderrun() }
-            try player.step()
-            while let e = player.events.pop() {
-                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
-                events.append(e)
-            }
-            clock.advance(seconds: 256.0 / 48_000 * (0.5 + rng.unit()))
-        }
-        // Let the device play what is queued.
-        clock.advance(seconds: 1)
-        _ = try? device.availableFrames()
-        while let e = player.events.pop() { events.append(e) }
+        let events = try drive(player, renderer: renderer, device: device, clock: clock, rng: &rng, periods: periods,
+                               commandChance: commandChance, changeChance: changes ? 0.35 : 0, command: { rng in
+            let newest = renderer.mixers.newestMixer.timeline
+            let total = Double(min(newest.frameCount, newest.segmentLength * 3))
+            let commands: [TransportCommand] = [.pause, .resume, .seek(toTimelineFrame: FrameIndex(rng.unit() * total)),
+                                                .play(fromTimelineFrame: FrameIndex(rng.unit() * total)), .stop,
+                                                .cue(toTimelineFrame: FrameIndex(rng.unit() * total))]
+            return commands[Int(rng.unit() * Double(commands.count))]
+        }, live: { rng, base in randomAdjustment(&rng, of: base) })
         return (device, events, renderer)
     }
 
@@ -132,6 +110,41 @@ import Testing
             discretePattern: stride(from: 50.0, to: 900, by: 70).map { DiscretePoint(time: $0, amplitude: 0.5, frequency: 0.7) })
     }
 
+    /// Steps `player` for `periods` periods on a driven clock: at each, with `commandChance`, a
+    /// transport command or (with `changeChance` of those) a live change built as
+    /// `HapticPlayer.adjust` builds it — prepare, install, then send the generation; now and then
+    /// an injected underrun. Then lets the device play what is queued; returns every event.
+    static func drive(_ player: PlayerCore, renderer: TransportRenderer, device: SimulatedDevice, clock: ManualClock,
+                      rng: inout SplitMix64, periods: Int, commandChance: Double, changeChance: Double,
+                      command: (inout SplitMix64) -> TransportCommand,
+                      live: (inout SplitMix64, LiveMix) -> LiveMix) throws -> [EngineEvent] {
+        var events: [EngineEvent] = []
+        for _ in 0..<periods {
+            if rng.unit() < commandChance {
+                if changeChance > 0, rng.unit() < changeChance {
+                    let newest = renderer.mixers.newestMixer
+                    let next = try newest.adjusted(to: live(&rng, newest.live))
+                    if let generation = renderer.mixers.install(next) {
+                        player.send(.mix(MixChange(generation: generation, of: next)))
+                    }
+                } else {
+                    player.send(command(&rng))
+                }
+            }
+            if rng.unit() < 0.01 { device.injectUnderrun() }
+            try player.step()
+            while let e = player.events.pop() {
+                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
+                events.append(e)
+            }
+            clock.advance(seconds: 256.0 / 48_000 * (0.5 + rng.unit()))
+        }
+        clock.advance(seconds: 1)
+        _ = try? device.availableFrames()
+        while let e = player.events.pop() { events.append(e) }
+        return events
+    }
+
     /// Plays a seeded random schedule of play, pause, resume, seek, stop and cue commands (and
     /// injected underruns) on a haptic-only mixer of `configuration`; returns what the device
     /// played and the events.
@@ -154,40 +167,21 @@ import Testing
         var rng = SplitMix64(seed: seed)
         let segment = Double(mixer.timeline.segmentLength)
         // Targets across the first four iterations, and some past the end of a finite timeline.
-        func target() -> FrameIndex { FrameIndex(rng.unit() * segment * 4.2) }
+        func target(_ rng: inout SplitMix64) -> FrameIndex { FrameIndex(rng.unit() * segment * 4.2) }
         player.send(.play(fromTimelineFrame: 0))
-        var events: [EngineEvent] = []
-        for _ in 0..<periods {
-            if rng.unit() < commandChance {
-                let commands: [TransportCommand] = [.pause, .resume, .pause, .resume, .seek(toTimelineFrame: target()),
-                                                    .play(fromTimelineFrame: target()), .stop, .cue(toTimelineFrame: target())]
-                if changes, rng.unit() < 0.4 {
-                    // What HapticPlayer.adjust does: prepare, install, then send the generation.
-                    let newest = renderer.mixers.newestMixer
-                    var live = randomAdjustment(&rng, of: newest.live)
-                    // The segment always explicit, inside the pattern.
-                    let from = live.from ?? 0
-                    live.from = from
-                    live.to = min(max(live.to ?? 900, from + 20), 900)
-                    let next = try newest.adjusted(to: live)
-                    if let generation = renderer.mixers.install(next) {
-                        player.send(.mix(MixChange(generation: generation, of: next)))
-                    }
-                } else {
-                    player.send(commands[Int(rng.unit() * Double(commands.count))])
-                }
-            }
-            if rng.unit() < 0.01 { device.injectUnderrun() }
-            try player.step()
-            while let e = player.events.pop() {
-                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
-                events.append(e)
-            }
-            clock.advance(seconds: 256.0 / 48_000 * (0.5 + rng.unit()))
-        }
-        clock.advance(seconds: 1)
-        _ = try? device.availableFrames()
-        while let e = player.events.pop() { events.append(e) }
+        let events = try drive(player, renderer: renderer, device: device, clock: clock, rng: &rng, periods: periods,
+                               commandChance: commandChance, changeChance: changes ? 0.4 : 0, command: { rng in
+            let commands: [TransportCommand] = [.pause, .resume, .pause, .resume, .seek(toTimelineFrame: target(&rng)),
+                                                .play(fromTimelineFrame: target(&rng)), .stop, .cue(toTimelineFrame: target(&rng))]
+            return commands[Int(rng.unit() * Double(commands.count))]
+        }, live: { rng, base in
+            var live = randomAdjustment(&rng, of: base)
+            // The segment always explicit, inside the pattern.
+            let from = live.from ?? 0
+            live.from = from
+            live.to = min(max(live.to ?? 900, from + 20), 900)
+            return live
+        })
         return (device.recording, events)
     }
 
