@@ -1,124 +1,43 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Products of the pulsar package, by name.
+func pulsar(_ names: String...) -> [Target.Dependency] {
+    names.map { .product(name: $0, package: "pulsar") }
+}
+
+/// A benchmark executable in `Sources/<folder>`.
+func benchmark(_ name: String, _ folder: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: "Sources/\(folder)")
+}
+
 let package = Package(
     name: "PulsarBenchmarks",
     dependencies: [.package(name: "pulsar", path: "..")],
     targets: [
-        .executableTarget(
-            name: "render-throughput",
-            dependencies: [
-                .product(name: "PulsarCore", package: "pulsar"),
-                .product(name: "PulsarAudio", package: "pulsar"),
-            ],
-            path: "Sources/RenderThroughput"
-        ),
-        .executableTarget(
-            name: "reader-scaling",
-            dependencies: [.product(name: "PulsarCore", package: "pulsar"), .product(name: "PulsarCommandLine", package: "pulsar")],
-            path: "Sources/ReaderScaling"
-        ),
-        .executableTarget(
-            name: "mix-throughput",
-            dependencies: [
-                .product(name: "PulsarCore", package: "pulsar"),
-                .product(name: "PulsarBundle", package: "pulsar"),
-                .product(name: "PulsarAudio", package: "pulsar"),
-            ],
-            path: "Sources/MixThroughput"
-        ),
-        .executableTarget(
-            name: "drift",
-            dependencies: [
-                .product(name: "PulsarCore", package: "pulsar"),
-                .product(name: "PulsarEngine", package: "pulsar"),
-                .product(name: "PulsarSimulation", package: "pulsar"),
-            ],
-            path: "Sources/Drift"
-        ),
-        .executableTarget(
-            name: "command-latency",
-            dependencies: [
-                .product(name: "PulsarCore", package: "pulsar"),
-                .product(name: "PulsarBundle", package: "pulsar"),
-                .product(name: "PulsarAudio", package: "pulsar"),
-                .product(name: "PulsarEngine", package: "pulsar"),
-                .product(name: "PulsarSimulation", package: "pulsar"),
-            ],
-            path: "Sources/CommandLatency"
-        ),
-        .executableTarget(
-            name: "live-play",
-            dependencies: [
-                .product(name: "PulsarCore", package: "pulsar"),
-                .product(name: "PulsarBundle", package: "pulsar"),
-                .product(name: "PulsarAudio", package: "pulsar"),
-                .product(name: "PulsarEngine", package: "pulsar"),
-                .product(name: "PulsarALSA", package: "pulsar"),
-            ],
-            path: "Sources/LivePlay"
-        ),
+        benchmark("render-throughput", "RenderThroughput", pulsar("PulsarCore", "PulsarAudio")),
+        benchmark("reader-scaling", "ReaderScaling", pulsar("PulsarCore", "PulsarCommandLine")),
+        benchmark("mix-throughput", "MixThroughput", pulsar("PulsarCore", "PulsarBundle", "PulsarAudio")),
+        benchmark("drift", "Drift", pulsar("PulsarCore", "PulsarEngine", "PulsarSimulation")),
+        benchmark("command-latency", "CommandLatency",
+                  pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation")),
+        benchmark("live-play", "LivePlay", pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarALSA")),
         .target(name: "CRlottieBench", path: "Sources/CRlottieBench", linkerSettings: [.linkedLibrary("rlottie")]),
-        .executableTarget(
-            name: "lottie-render",
-            dependencies: ["CRlottieBench", .product(name: "PulsarLottieRender", package: "pulsar")],
-            path: "Sources/LottieRender"
-        ),
+        benchmark("lottie-render", "LottieRender", ["CRlottieBench"] + pulsar("PulsarLottieRender")),
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
-        .target(
-            name: "BenchSupport",
-            dependencies: [
-                .product(name: "PulsarCore", package: "pulsar"),
-                .product(name: "PulsarBundle", package: "pulsar"),
-                .product(name: "PulsarAudio", package: "pulsar"),
-            ],
-            path: "Sources/BenchSupport"
-        ),
-        .executableTarget(
-            name: "wake-sources",
-            dependencies: [
-                "BenchSupport",
-                .product(name: "PulsarCore", package: "pulsar"),
-                .product(name: "PulsarAudio", package: "pulsar"),
-                .product(name: "PulsarEngine", package: "pulsar"),
-                .product(name: "PulsarALSA", package: "pulsar"),
-            ],
-            path: "Sources/WakeSources"
-        ),
-        .executableTarget(
-            name: "soak",
-            dependencies: [
-                "BenchSupport",
-                .product(name: "PulsarCore", package: "pulsar"),
-                .product(name: "PulsarAudio", package: "pulsar"),
-                .product(name: "PulsarEngine", package: "pulsar"),
-                .product(name: "PulsarSimulation", package: "pulsar"),
-                .product(name: "PulsarALSA", package: "pulsar"),
-            ],
-            path: "Sources/Soak"
-        ),
-        .executableTarget(
-            name: "rt-allocations",
-            dependencies: [
-                "CAllocationCounter", "BenchSupport",
-                .product(name: "PulsarCore", package: "pulsar"),
-                .product(name: "PulsarBundle", package: "pulsar"),
-                .product(name: "PulsarAudio", package: "pulsar"),
-                .product(name: "PulsarEngine", package: "pulsar"),
-                .product(name: "PulsarSimulation", package: "pulsar"),
-                .product(name: "PulsarALSA", package: "pulsar"),
-            ],
-            path: "Sources/RTAllocations"
-        ),
+        .target(name: "BenchSupport", dependencies: pulsar("PulsarCore", "PulsarBundle", "PulsarAudio"),
+                path: "Sources/BenchSupport"),
+        benchmark("wake-sources", "WakeSources", ["BenchSupport"] + pulsar("PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarALSA")),
+        benchmark("soak", "Soak",
+                  ["BenchSupport"] + pulsar("PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA")),
+        benchmark("rt-allocations", "RTAllocations",
+                  ["CAllocationCounter", "BenchSupport"]
+                      + pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA")),
         .executableTarget(
             name: "sdl-frame-reference",
             path: "Sources/CSDLFrameReference",
             linkerSettings: [.linkedLibrary("SDL2"), .linkedLibrary("rlottie"), .linkedLibrary("m")]
         ),
-        .executableTarget(
-            name: "viewer-frames",
-            dependencies: ["sdl-frame-reference"],
-            path: "Sources/ViewerFrames"
-        ),
+        benchmark("viewer-frames", "ViewerFrames", ["sdl-frame-reference"]),
     ]
 )
