@@ -54,200 +54,105 @@ enum PlayCommand {
       -h, --help          this help
     """
 
-    static func run(_ words: [String]) throws(CommandFailure) {
-        let command = "pulsar play"
-        let args = try Arguments(words, options: [
-            .init(names: ["--preset"], takesValue: true), .init(names: ["--device"], takesValue: true),
-            .init(names: ["--script"], takesValue: true), .init(names: ["--log"], takesValue: true),
-            .init(names: ["--layout"], takesValue: true), .init(names: ["--rate"], takesValue: true),
-            .init(names: ["--profile"], takesValue: true), .init(names: ["--gain"], takesValue: true),
-            .init(names: ["--audio-gain"], takesValue: true), .init(names: ["--no-haptics"], takesValue: false),
-            .init(names: ["--offset"], takesValue: true), .init(names: ["--audio-offset"], takesValue: true),
-            .init(names: ["--duration"], takesValue: true), .init(names: ["--from"], takesValue: true),
-            .init(names: ["--to"], takesValue: true), .init(names: ["--loop"], takesValue: true),
-            .init(names: ["--reverse"], takesValue: false), .init(names: ["--period"], takesValue: true),
-            .init(names: ["--buffer"], takesValue: true), .init(names: ["--verbose"], takesValue: false),
-            .init(names: ["--time-unit"], takesValue: true), .init(names: ["--quiet"], takesValue: false),
-            .init(names: ["--clock-log"], takesValue: true), .init(names: ["--tick-rate"], takesValue: true),
-        ], command: command)
-        let inputPath = try args.singleInput(command: command)
-        let setup = try RenderSetup(args, command: command)
-        let verbose = args.flag("--verbose")
-        let choice = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
-        let script = try args.value("--script").map { p throws(CommandFailure) in try TransportScript(contentsOf: p).lines } ?? []
-        let tickRate = try args.number("--tick-rate", in: 1...1000, command: command) ?? 60
-        let clockLogPath = args.value("--clock-log")
-        try Arguments.refuseOverwriting([args.value("--log"), clockLogPath, choice.recordPath], inputs: [inputPath, args.value("--script")],
-                                        command: command)
-        let (period, buffer) = try choice.periodAndBuffer(args, command: command)
+    /// The name its messages begin with.
+    static let command = "pulsar play"
 
-        let input = try PresetInput(inputPath, setup: setup, strict: false)
-        let preset = try input.select(args.value("--preset"), command: command)
-        let options = try MixOptions(args, setup: setup, isBundle: input.isBundle, endlessLoops: true, command: command)
-        var settings = options.settings
-        settings.preloadAudio = true
-        let range = options.range
-        let mixer: PresetMixer
-        do {
-            mixer = try PresetMixer(preset: preset, settings: settings, range: range)
-        } catch {
-            throw CommandFailure(error, input: inputPath, command: command, fromCommandLine: true)
-        }
-        let rate = setup.rate
+    /// Plays the input as the command line asks: options, content, device, the control loop, outputs.
+    static func run(_ words: [String]) throws(CommandFailure) {
+        let options = try PlayOptions(words)
+        let content = try PlayContent(options)
+        let output = try openOutput(options, content)
+        let loop = PlayLoop(options: options, output: output, durationMs: content.mixer.durationMilliseconds)
+        defer { loop.restoreTerminal() }
+        try loop.run()
+        loop.playOut()
+        try finish(options, content, output, ticks: loop.ticks)
+    }
+
+    /// Opens the device the options name and a player of the content on it.
+    private static func openOutput(_ options: PlayOptions, _ content: PlayContent) throws(CommandFailure) -> PlayOutput {
         let monotonic = SystemMonotonicClock()
-        let timing = preset.animation.flatMap { LottieTiming(lottieJSON: $0.data) }
-        ALSAErrorLog.shared.isVerbose = verbose
+        let mixer = content.mixer, rate = options.setup.rate
+        ALSAErrorLog.shared.isVerbose = options.verbose
 
         // The device: ALSA by name, the simulated one, or (auto) ALSA `default` falling back to it.
         func simulated(_ b: SimulatedDevice.Behaviour) -> SimulatedDevice {
             var behaviour = b
-            if args.value("--log") != nil || clockLogPath != nil || choice.recordPath != nil {
+            if options.logPath != nil || options.clockLogPath != nil || options.device.recordPath != nil {
                 let once = Double(mixer.timeline.isEndless ? mixer.timeline.segmentLength : mixer.frameCount) / Double(rate.hertz)
-                let seconds = min(once + (script.last?.at ?? 0) / 1000 + 10, 3600)
+                let seconds = min(once + (options.script.last?.at ?? 0) / 1000 + 10, 3600)
                 behaviour.recordingCapacity = Int(seconds * Double(rate.hertz))
             }
             return SimulatedDevice(clock: monotonic, behaviour: behaviour)
         }
-        let (player, device, deviceName) = try choice.openPlayer(mixer: mixer, monotonic: monotonic, period: period, buffer: buffer,
-                                                                 animationFrameRate: timing?.frameRate, simulated: simulated,
-                                                                 command: command)
-        if verbose, let alsa = device as? ALSADevice, let c = player.configuration as DeviceConfiguration? {
-            Console.error("\(command): ALSA '\(alsa.name)': \(alsa.sampleFormatName ?? "?"), \(c.sampleRate.hertz) Hz, \(c.channels) channels, period \(c.periodFrames), buffer \(c.bufferFrames) frames; pause \(alsa.capabilities.canPause ? "yes" : "no"), rewind \(alsa.capabilities.canRewind ? "yes" : "no")")
-        }
-        var done = false
-        player.completion = { _ in done = true }
+        let (player, device, name) = try options.device.openPlayer(mixer: mixer, monotonic: monotonic, period: options.period,
+                                                                   buffer: options.buffer, animationFrameRate: content.timing?.frameRate,
+                                                                   simulated: simulated, command: command)
+        if options.verbose, let alsa = device as? ALSADevice { reportALSA(alsa, player.configuration) }
+        return PlayOutput(player: player, device: device, name: name, monotonic: monotonic)
+    }
 
-        let interactive = !setup.quiet && StatusLine.isAvailable
-        let keys = interactive ? KeyReader() : nil
-        var status = StatusLine(device: deviceName, durationMs: mixer.durationMilliseconds)
-        defer {
-            keys?.restore()
-            status.finish()
-        }
+    /// `--verbose`: what the ALSA device settled on.
+    private static func reportALSA(_ alsa: ALSADevice, _ c: DeviceConfiguration) {
+        Console.error("\(command): ALSA '\(alsa.name)': \(alsa.sampleFormatName ?? "?"), \(c.sampleRate.hertz) Hz, \(c.channels) channels, period \(c.periodFrames), buffer \(c.bufferFrames) frames; pause \(alsa.capabilities.canPause ? "yes" : "no"), rewind \(alsa.capabilities.canRewind ? "yes" : "no")")
+    }
 
-        let start = monotonic.now()
-        let pending = script.isEmpty ? [TransportScript.Line(at: 0, command: .play(nil), line: 0)] : script
-        // Lines are taken by index (removing the first of an array would make a long script quadratic).
-        var nextLine = 0
-        var delayedLines = 0
-        var ticks: [(time: MonotonicTime, content: Double?, frame: Double?)] = []
-        var nextTick = start
-        var paused = false
-        player.start()
-        if verbose {
-            usleep(20_000)
-            let rt = player.hasRealtimeScheduling.map { $0 ? "SCHED_FIFO priority \(HapticPlayer.realtimePriority)" : "normal priority (SCHED_FIFO refused)" } ?? "normal priority (simulated device)"
-            Console.error("\(command): real-time thread: \(rt)")
+    /// Writes the clock log, the event log and the recording asked for, then prints the summary.
+    private static func finish(_ options: PlayOptions, _ content: PlayContent, _ output: PlayOutput,
+                               ticks: [PlayLoop.Tick]) throws(CommandFailure) {
+        let player = output.player
+        let channels = content.mixer.channelCount
+        let sim = output.device as? SimulatedDevice
+        let played = playedFrames(player, device: sim, channels: channels)
+        if let clockLogPath = options.clockLogPath {
+            try writeClockLog(clockLogPath, ticks: ticks, device: sim, player: player, rate: options.setup.rate)
         }
-        while !done || nextLine < pending.count {
-            let elapsedMs = monotonic.now().seconds(since: start) * 1000
-            while nextLine < pending.count, pending[nextLine].at <= elapsedMs {
-                let next = pending[nextLine]
-                let accepted: Bool
-                do {
-                    accepted = try perform(next.command, on: player)
-                } catch {
-                    player.shutdown()
-                    throw CommandFailure(.dataError, "pulsar: error: \(args.value("--script") ?? "script"):\(next.line): \(error)")
-                }
-                // The player is full: the line waits (never dropped) until the real-time thread
-                // has taken what is queued.
-                guard accepted else {
-                    delayedLines += 1
-                    break
-                }
-                nextLine += 1
-                if case .pause = next.command { paused = true }
-                if case .resume = next.command { paused = false }
-            }
-            for key in keys?.keys() ?? [] {
-                let now = monotonic.now()
-                switch key {
-                case .pauseResume:
-                    paused ? player.resume() : player.pause()
-                    paused.toggle()
-                case .seekBack, .seekForward:
-                    let at = player.contentTime(at: now) ?? 0
-                    player.setTimestamp(at + (key == .seekBack ? -500 : 500))
-                case .restart:
-                    paused = false
-                    player.play()
-                case .quit:
-                    nextLine = pending.count
-                    player.stop()
-                }
-            }
-            player.poll()
-            if let failure = player.failure {
-                player.shutdown()
-                status.finish()
-                throw CommandFailure(.unavailable, "pulsar: error: device: \(failure)")
-            }
-            let now = monotonic.now()
-            if clockLogPath != nil, now >= nextTick {
-                ticks.append((now, player.contentTime(at: now), player.animationFrame(at: now)))
-                nextTick = nextTick.adding(seconds: 1 / tickRate)
-                if nextTick < now { nextTick = now.adding(seconds: 1 / tickRate) }
-            }
-            if interactive { status.update(player, now: now, paused: paused) }
-            // Nothing will play any more: stopped with no script left.
-            // (Not while a command just sent has yet to reach the clock: right after a resume the
-            // clock still shows the pause.)
-            if nextLine == pending.count, !player.hasPendingCommands, player.clock.isIdle, !paused || keys?.isActive != true { done = true }
-            // Sleep to the next script line, clock-log tick or status/key check (10 ms at most;
-            // 1 ms while a line waits for the player).
-            var wake = now.adding(seconds: 0.010)
-            if nextLine < pending.count { wake = min(wake, max(start.adding(seconds: pending[nextLine].at / 1000), now.adding(seconds: 0.001))) }
-            if clockLogPath != nil { wake = min(wake, nextTick) }
-            let sleep = wake.seconds(since: monotonic.now())
-            if sleep > 0 { usleep(UInt32(sleep * 1e6)) }
+        if let log = options.logPath {
+            try writeEventLog(log, options, content, player: player, playedFrames: played)
         }
-        if delayedLines > 0, !setup.quiet {
-            Console.error("pulsar: warning: \(delayedLines) times a script line waited for the player (its command queue or mix table was full): those lines took effect later than written")
+        if let recordPath = options.device.recordPath, let sim {
+            try writing { _ = try WAVExporter().export(sim.recording, to: recordPath, sampleRate: options.setup.rate, channels: channels) }
         }
-        // Let the device play out what is queued, then stop the thread.
-        usleep(UInt32(Double(player.configuration.bufferFrames) / Double(rate.hertz) * 1e6) + 20_000)
-        player.poll()
-        player.shutdown()
-        player.poll()
-        status.finish()
+        if !options.setup.quiet {
+            let deviceName = output.name
+            Console.error("played \(played) frames × \(channels) channels on \(deviceName == "sim" ? "the simulated device" : "ALSA '\(deviceName)'"); \(player.loggedEvents.count) events, \(player.underruns) underruns")
+        }
+    }
 
-        let channels = mixer.channelCount
-        let sim = device as? SimulatedDevice
-        // Frames the device played: the simulated device counts them; otherwise everything written
-        // (the queue was played out above) less what underruns lost.
+    /// Frames the device played: the simulated device counts them; otherwise everything written
+    /// (the queue was played out) less what underruns lost.
+    private static func playedFrames(_ player: HapticPlayer, device sim: SimulatedDevice?, channels: Int) -> FrameIndex {
         let lostFrames = player.loggedEvents.reduce(FrameIndex(0)) {
             if case let .underrun(from, to, _) = $1 { return $0 + max(to - from, 0) }
             return $0
         }
         let recorded = sim.flatMap { $0.behaviour.recordingCapacity > 0 ? FrameIndex($0.recording.count / channels) : nil }
-        let playedFrames = recorded ?? max(player.streamWritten - lostFrames, 0)
-        if let clockLogPath {
-            try writeClockLog(clockLogPath, ticks: ticks, device: sim, player: player, rate: rate)
+        return recorded ?? max(player.streamWritten - lostFrames, 0)
+    }
+
+    /// `--log`: the event log, headed by what `pulsar render --replay` needs to rebuild the mix.
+    private static func writeEventLog(_ path: String, _ options: PlayOptions, _ content: PlayContent, player: HapticPlayer,
+                                      playedFrames: FrameIndex) throws(CommandFailure) {
+        let setup = options.setup, settings = content.settings, range = content.range
+        let header = EngineLog.Header(input: options.inputPath, preset: content.input.isBundle ? content.preset.id : nil,
+                                      layout: settings.layout.name,
+                                      sampleRate: setup.rate.hertz, profile: setup.profile.name, gain: setup.profile.gain,
+                                      audioGain: settings.audioGain, hapticsEnabled: settings.hapticsEnabled,
+                                      hapticOffset: settings.hapticOffset, audioOffset: settings.audioOffset,
+                                      loopCount: range.loopCount, reverse: range.reverse, from: range.from, to: range.to,
+                                      duration: range.duration)
+        try writing {
+            try OutputFile.write(Array(EngineLog.text(header: header, events: player.loggedEvents, playedFrames: playedFrames,
+                                                      firstWrite: player.firstWriteTime).utf8), to: path)
         }
-        if let log = args.value("--log") {
-            let header = EngineLog.Header(input: inputPath, preset: input.isBundle ? preset.id : nil, layout: settings.layout.name,
-                                          sampleRate: rate.hertz, profile: setup.profile.name, gain: setup.profile.gain,
-                                          audioGain: settings.audioGain, hapticsEnabled: settings.hapticsEnabled,
-                                          hapticOffset: settings.hapticOffset, audioOffset: settings.audioOffset,
-                                          loopCount: range.loopCount, reverse: range.reverse, from: range.from, to: range.to,
-                                          duration: range.duration)
-            do {
-                try OutputFile.write(Array(EngineLog.text(header: header, events: player.loggedEvents, playedFrames: playedFrames,
-                                                          firstWrite: player.firstWriteTime).utf8), to: log)
-            } catch {
-                throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
-            }
-        }
-        if let recordPath = choice.recordPath, let sim {
-            do {
-                _ = try WAVExporter().export(sim.recording, to: recordPath, sampleRate: rate, channels: channels)
-            } catch {
-                throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
-            }
-        }
-        if !setup.quiet {
-            Console.error("played \(playedFrames) frames × \(channels) channels on \(deviceName == "sim" ? "the simulated device" : "ALSA '\(deviceName)'"); \(player.loggedEvents.count) events, \(player.underruns) underruns")
+    }
+
+    /// Runs `write`; its failure becomes the command's "cannot write" I/O error.
+    private static func writing(_ write: () throws -> Void) throws(CommandFailure) {
+        do {
+            try write()
+        } catch {
+            throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
         }
     }
 
@@ -291,7 +196,7 @@ enum PlayCommand {
     /// `--clock-log`: per tick, the clock's answer beside the truth the simulated device knows —
     /// its exact consumption at that instant (interpolated between its updates, less its
     /// latency), mapped to stream frames across underrun gaps and through the transport states.
-    static func writeClockLog(_ path: String, ticks: [(time: MonotonicTime, content: Double?, frame: Double?)],
+    static func writeClockLog(_ path: String, ticks: [PlayLoop.Tick],
                               device: SimulatedDevice?, player: HapticPlayer, rate: SampleRate) throws(CommandFailure) {
         let timeline = device?.timeline ?? []
         let lost: [Range<FrameIndex>] = player.loggedEvents.compactMap {
@@ -323,10 +228,244 @@ enum PlayCommand {
                                         "errorSamples": number(tick.content.flatMap { c in truth.map { (c - $0) * Double(rate.hertz) / 1000 } })])
             text += JSONWriter(indent: 0).write(line).replacingOccurrences(of: "\n", with: "") + "\n"
         }
+        try writing { try OutputFile.write(Array(text.utf8), to: path) }
+    }
+}
+
+/// The command line of `pulsar play`, checked before anything is opened.
+struct PlayOptions {
+    /// Everything parsed; the mix options are read from it once the input is open.
+    let args: Arguments
+    let inputPath: String
+    let setup: RenderSetup
+    let verbose: Bool
+    let device: DeviceChoice
+    let scriptPath: String?
+    let script: [TransportScript.Line]
+    /// Display ticks per second for `--clock-log`.
+    let tickRate: Double
+    let logPath: String?
+    let clockLogPath: String?
+    let period: Int
+    let buffer: Int
+
+    private static let accepted: [Arguments.Option] = [
+        .init(names: ["--preset"], takesValue: true), .init(names: ["--device"], takesValue: true),
+        .init(names: ["--script"], takesValue: true), .init(names: ["--log"], takesValue: true),
+        .init(names: ["--layout"], takesValue: true), .init(names: ["--rate"], takesValue: true),
+        .init(names: ["--profile"], takesValue: true), .init(names: ["--gain"], takesValue: true),
+        .init(names: ["--audio-gain"], takesValue: true), .init(names: ["--no-haptics"], takesValue: false),
+        .init(names: ["--offset"], takesValue: true), .init(names: ["--audio-offset"], takesValue: true),
+        .init(names: ["--duration"], takesValue: true), .init(names: ["--from"], takesValue: true),
+        .init(names: ["--to"], takesValue: true), .init(names: ["--loop"], takesValue: true),
+        .init(names: ["--reverse"], takesValue: false), .init(names: ["--period"], takesValue: true),
+        .init(names: ["--buffer"], takesValue: true), .init(names: ["--verbose"], takesValue: false),
+        .init(names: ["--time-unit"], takesValue: true), .init(names: ["--quiet"], takesValue: false),
+        .init(names: ["--clock-log"], takesValue: true), .init(names: ["--tick-rate"], takesValue: true),
+    ]
+
+    /// Parses `words`, reads the script, and refuses outputs that would overwrite an input.
+    init(_ words: [String]) throws(CommandFailure) {
+        let command = PlayCommand.command
+        args = try Arguments(words, options: Self.accepted, command: command)
+        inputPath = try args.singleInput(command: command)
+        setup = try RenderSetup(args, command: command)
+        verbose = args.flag("--verbose")
+        device = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
+        scriptPath = args.value("--script")
+        script = try scriptPath.map { p throws(CommandFailure) in try TransportScript(contentsOf: p).lines } ?? []
+        tickRate = try args.number("--tick-rate", in: 1...1000, command: command) ?? 60
+        logPath = args.value("--log")
+        clockLogPath = args.value("--clock-log")
+        try Arguments.refuseOverwriting([logPath, clockLogPath, device.recordPath], inputs: [inputPath, scriptPath],
+                                        command: command)
+        (period, buffer) = try device.periodAndBuffer(args, command: command)
+    }
+}
+
+/// What `pulsar play` plays: the input, the preset chosen from it, and its mixer.
+struct PlayContent {
+    let input: PresetInput
+    let preset: PresetHandle
+    let settings: MixSettings
+    let range: PlaybackRange
+    let mixer: PresetMixer
+    /// The animation's timing, when the preset has one.
+    let timing: LottieTiming?
+
+    /// Opens the input, picks the preset, and builds its mixer with the audio preloaded.
+    init(_ options: PlayOptions) throws(CommandFailure) {
+        let command = PlayCommand.command
+        input = try PresetInput(options.inputPath, setup: options.setup, strict: false)
+        preset = try input.select(options.args.value("--preset"), command: command)
+        let mix = try MixOptions(options.args, setup: options.setup, isBundle: input.isBundle, endlessLoops: true, command: command)
+        var settings = mix.settings
+        settings.preloadAudio = true
+        self.settings = settings
+        range = mix.range
         do {
-            try OutputFile.write(Array(text.utf8), to: path)
+            mixer = try PresetMixer(preset: preset, settings: settings, range: range)
         } catch {
-            throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
+            throw CommandFailure(error, input: options.inputPath, command: command, fromCommandLine: true)
         }
+        timing = preset.animation.flatMap { LottieTiming(lottieJSON: $0.data) }
+    }
+}
+
+/// The player `pulsar play` opened, its device, the device's name, and the clock both run on.
+struct PlayOutput {
+    let player: HapticPlayer
+    let device: OutputDevice
+    let name: String
+    let monotonic: SystemMonotonicClock
+}
+
+/// The control loop of `pulsar play`: script lines at their times, keys, the device's failure,
+/// clock-log ticks and the status line, until nothing will play any more.
+///
+/// Thread rules: the control thread only (the player's `completion` arrives there, from `poll`).
+final class PlayLoop {
+    /// One display tick of `--clock-log`: when, and what the clock said.
+    typealias Tick = (time: MonotonicTime, content: Double?, frame: Double?)
+
+    private let options: PlayOptions
+    private let player: HapticPlayer
+    private let monotonic: SystemMonotonicClock
+    private let interactive: Bool
+    private let keys: KeyReader?
+    private var status: StatusLine
+    private let start: MonotonicTime
+    /// The script, or one `play` at 0 without one.
+    private let pending: [TransportScript.Line]
+    // Lines are taken by index (removing the first of an array would make a long script quadratic).
+    private var nextLine = 0
+    /// Times a due line waited because the player could not take it yet.
+    private var delayedLines = 0
+    private(set) var ticks: [Tick] = []
+    private var nextTick: MonotonicTime
+    private var paused = false
+    private var done = false
+
+    /// Takes the terminal's keys and status line when interactive; the clock starts now.
+    init(options: PlayOptions, output: PlayOutput, durationMs: Double) {
+        self.options = options
+        player = output.player
+        monotonic = output.monotonic
+        interactive = !options.setup.quiet && StatusLine.isAvailable
+        keys = interactive ? KeyReader() : nil
+        status = StatusLine(device: output.name, durationMs: durationMs)
+        start = monotonic.now()
+        pending = options.script.isEmpty ? [TransportScript.Line(at: 0, command: .play(nil), line: 0)] : options.script
+        nextTick = start
+        player.completion = { [weak self] _ in self?.done = true }
+    }
+
+    /// Starts the player and runs until playback is over and the script done; a failure thrown.
+    func run() throws(CommandFailure) {
+        player.start()
+        if options.verbose { reportScheduling() }
+        while !done || nextLine < pending.count {
+            try sendDueLines()
+            for key in keys?.keys() ?? [] { act(on: key) }
+            player.poll()
+            if let failure = player.failure {
+                player.shutdown()
+                status.finish()
+                throw CommandFailure(.unavailable, "pulsar: error: device: \(failure)")
+            }
+            let now = monotonic.now()
+            recordTick(at: now)
+            if interactive { status.update(player, now: now, paused: paused) }
+            // Nothing will play any more: stopped with no script left.
+            // (Not while a command just sent has yet to reach the clock: right after a resume the
+            // clock still shows the pause.)
+            if nextLine == pending.count, !player.hasPendingCommands, player.clock.isIdle, !paused || keys?.isActive != true { done = true }
+            sleepUntilNextWake(from: now)
+        }
+    }
+
+    /// `--verbose`: the real-time thread's scheduling, once it has had a moment to ask for it.
+    private func reportScheduling() {
+        usleep(20_000)
+        let rt = player.hasRealtimeScheduling.map { $0 ? "SCHED_FIFO priority \(HapticPlayer.realtimePriority)" : "normal priority (SCHED_FIFO refused)" } ?? "normal priority (simulated device)"
+        Console.error("\(PlayCommand.command): real-time thread: \(rt)")
+    }
+
+    /// Sends the script lines whose time has come, in order; a line the player cannot take yet waits.
+    private func sendDueLines() throws(CommandFailure) {
+        let elapsedMs = monotonic.now().seconds(since: start) * 1000
+        while nextLine < pending.count, pending[nextLine].at <= elapsedMs {
+            let next = pending[nextLine]
+            let accepted: Bool
+            do {
+                accepted = try PlayCommand.perform(next.command, on: player)
+            } catch {
+                player.shutdown()
+                throw CommandFailure(.dataError, "pulsar: error: \(options.scriptPath ?? "script"):\(next.line): \(error)")
+            }
+            // The player is full: the line waits (never dropped) until the real-time thread
+            // has taken what is queued.
+            guard accepted else {
+                delayedLines += 1
+                break
+            }
+            nextLine += 1
+            if case .pause = next.command { paused = true }
+            if case .resume = next.command { paused = false }
+        }
+    }
+
+    /// A key from the terminal: pause / resume, seek ∓500 ms, restart, or quit.
+    private func act(on key: PlayKey) {
+        switch key {
+        case .pauseResume:
+            _ = paused ? player.resume() : player.pause()
+            paused.toggle()
+        case .seekBack, .seekForward:
+            let at = player.contentTime(at: monotonic.now()) ?? 0
+            player.setTimestamp(at + (key == .seekBack ? -500 : 500))
+        case .restart:
+            paused = false
+            player.play()
+        case .quit:
+            nextLine = pending.count
+            player.stop()
+        }
+    }
+
+    /// `--clock-log`: notes the clock's answer at `now` when a display tick is due.
+    private func recordTick(at now: MonotonicTime) {
+        guard options.clockLogPath != nil, now >= nextTick else { return }
+        ticks.append((now, player.contentTime(at: now), player.animationFrame(at: now)))
+        nextTick = nextTick.adding(seconds: 1 / options.tickRate)
+        if nextTick < now { nextTick = now.adding(seconds: 1 / options.tickRate) }
+    }
+
+    /// Sleeps to the next script line, clock-log tick or status/key check (10 ms at most;
+    /// 1 ms while a line waits for the player).
+    private func sleepUntilNextWake(from now: MonotonicTime) {
+        var wake = now.adding(seconds: 0.010)
+        if nextLine < pending.count { wake = min(wake, max(start.adding(seconds: pending[nextLine].at / 1000), now.adding(seconds: 0.001))) }
+        if options.clockLogPath != nil { wake = min(wake, nextTick) }
+        let sleep = wake.seconds(since: monotonic.now())
+        if sleep > 0 { usleep(UInt32(sleep * 1e6)) }
+    }
+
+    /// Warns of late script lines, lets the device play out what is queued, then stops the thread.
+    func playOut() {
+        if delayedLines > 0, !options.setup.quiet {
+            Console.error("pulsar: warning: \(delayedLines) times a script line waited for the player (its command queue or mix table was full): those lines took effect later than written")
+        }
+        usleep(UInt32(Double(player.configuration.bufferFrames) / Double(options.setup.rate.hertz) * 1e6) + 20_000)
+        player.poll()
+        player.shutdown()
+        player.poll()
+        status.finish()
+    }
+
+    /// Gives the terminal back: keys echo again and the status line is ended.
+    func restoreTerminal() {
+        keys?.restore()
+        status.finish()
     }
 }

@@ -96,59 +96,91 @@ public final class ViewerSession {
 
     /// Acts on `event`, which arrived at `time`. Returns false when the viewer should close.
     public func handle(_ event: ViewerEvent, at time: MonotonicTime) -> Bool {
-        let player = content.player
         switch event {
-        case .closed, .key(.quit):
+        case .closed:
             return false
-        case .key(.playPause):
-            switch mode {
-            case .playing: player.pause(); mode = .paused
-            case .paused: player.resume(); mode = .playing
-            case .stopped: player.play(); mode = .playing
-            }
-        case .key(.seekBack), .key(.seekForward):
-            let now = player.contentTime(at: time) ?? 0
-            seek(toMs: now + (event == .key(.seekBack) ? -seekStepMs : seekStepMs))
-        case .key(.stepBack), .key(.stepForward):
-            let direction: Double = event == .key(.stepBack) ? -1 : 1
-            let target: Double
-            if let c = content.controller {
-                // The middle of the frame after (or before) the one shown: held there, the clock's
-                // sample-rounded time still falls inside that frame at any frame rate (29.97 too).
-                let shown = Self.renderIndex(of: c.currentFrame(at: time) ?? c.timing.inPoint, timing: c.timing)
-                target = c.timing.milliseconds(atFrame: LottieFrame(c.timing.inPoint.value + Double(shown) + direction + 0.5))
-            } else {
-                target = (player.contentTime(at: time) ?? 0) + 10 * direction
-            }
-            player.cue(atMs: min(max(target, 0), player.durationMs))
-            mode = .paused
-        case .key(.loop):
-            setLoop(!looping, reverse: reversing)
-        case .key(.reverse):
-            setLoop(true, reverse: !reversing)
-        case .key(.nextPreset), .key(.previousPreset):
-            guard let presetSwitcher else { break }
-            replace(at: time) { try presetSwitcher(event == .key(.nextPreset) ? 1 : -1) }
-        case .key(.curves):
-            showsCurveStrip.toggle()
-        case .key(.haptics):
-            toggleHaptics(at: time)
+        case .key(let key):
+            return handleKey(key, at: time)
         case .pointerDown(let x, _):
-            scrub = (mode == .playing, -1)
-            scrub(toX: x)
+            pointerDown(x: x)
         case .pointerDragged(let x, _):
             if scrub != nil { scrub(toX: x) }
         case .pointerUp(let x, _):
-            guard let state = scrub else { break }
-            scrub(toX: x)
-            scrub = nil
-            if state.wasPlaying { player.resume(); mode = .playing }
+            pointerUp(x: x)
         case .resized:
             break
         case .fileDropped(let path):
             open(path, at: time)
         }
         return true
+    }
+
+    /// Acts on `key`, pressed at `time`. Returns false for quit.
+    private func handleKey(_ key: ViewerEvent.Key, at time: MonotonicTime) -> Bool {
+        switch key {
+        case .quit:
+            return false
+        case .playPause:
+            togglePlayback()
+        case .seekBack, .seekForward:
+            let now = content.player.contentTime(at: time) ?? 0
+            seek(toMs: now + (key == .seekBack ? -seekStepMs : seekStepMs))
+        case .stepBack, .stepForward:
+            step(by: key == .stepBack ? -1 : 1, at: time)
+        case .loop:
+            setLoop(!looping, reverse: reversing)
+        case .reverse:
+            setLoop(true, reverse: !reversing)
+        case .nextPreset, .previousPreset:
+            guard let presetSwitcher else { break }
+            replace(at: time) { try presetSwitcher(key == .nextPreset ? 1 : -1) }
+        case .curves:
+            showsCurveStrip.toggle()
+        case .haptics:
+            toggleHaptics(at: time)
+        }
+        return true
+    }
+
+    /// Space: pauses when playing, resumes when paused, plays from the start when stopped.
+    private func togglePlayback() {
+        let player = content.player
+        switch mode {
+        case .playing: player.pause(); mode = .paused
+        case .paused: player.resume(); mode = .playing
+        case .stopped: player.play(); mode = .playing
+        }
+    }
+
+    /// `,` / `.`: holds one animation frame (10 ms without an animation) before (`direction` −1)
+    /// or after (+1) the one shown at `time`.
+    private func step(by direction: Double, at time: MonotonicTime) {
+        let player = content.player
+        let target: Double
+        if let c = content.controller {
+            // The middle of the frame after (or before) the one shown: held there, the clock's
+            // sample-rounded time still falls inside that frame at any frame rate (29.97 too).
+            let shown = Self.renderIndex(of: c.currentFrame(at: time) ?? c.timing.inPoint, timing: c.timing)
+            target = c.timing.milliseconds(atFrame: LottieFrame(c.timing.inPoint.value + Double(shown) + direction + 0.5))
+        } else {
+            target = (player.contentTime(at: time) ?? 0) + 10 * direction
+        }
+        player.cue(atMs: min(max(target, 0), player.durationMs))
+        mode = .paused
+    }
+
+    /// A button pressed: starts a scrub, noting whether playback should resume on release.
+    private func pointerDown(x: Int) {
+        scrub = (mode == .playing, -1)
+        scrub(toX: x)
+    }
+
+    /// The button released: ends the scrub at `x`, resuming playback if it was playing.
+    private func pointerUp(x: Int) {
+        guard let state = scrub else { return }
+        scrub(toX: x)
+        scrub = nil
+        if state.wasPlaying { content.player.resume(); mode = .playing }
     }
 
     private func seek(toMs ms: Double) {
