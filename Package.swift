@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PulsarLottiePlayer", targets: ["PulsarLottiePlayer"]),
         .library(name: "PulsarViewer", targets: ["PulsarViewer"]),
         .library(name: "PulsarCommandLine", targets: ["PulsarCommandLine"]),
+        .library(name: "PulsarDrift", targets: ["PulsarDrift"]),
         // The entry points `make fuzz` builds its targets on, and `make test` replays findings through.
         .library(name: "PulsarFuzzing", targets: ["PulsarFuzzing"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
@@ -75,8 +76,9 @@ let package = Package(
         .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "CSDL2"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
+        .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"]),
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarCommandLine"]),
-        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer"]),
+        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift"]),
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
         .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarTestSupport"]),
@@ -86,6 +88,7 @@ let package = Package(
         .testTarget(name: "PulsarLottieTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarLottiePlayerTests", dependencies: ["PulsarLottiePlayer", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarTestSupport"]),
         .testTarget(name: "PulsarViewerTests", dependencies: ["PulsarViewer", "CSDL2", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarDriftTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarDrift", "PulsarTestSupport"]),
         .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarTestSupport"]),
     ]
 )

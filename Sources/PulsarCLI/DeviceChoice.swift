@@ -6,13 +6,23 @@ import PulsarEngine
 import PulsarSimulation
 
 /// What `--device` names: `auto` (ALSA `default`, else the simulated device with one line saying
-/// so), `sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]`, or any ALSA PCM name.
+/// so), `sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,paced]`, or any
+/// ALSA PCM name.
 enum DeviceChoice {
     case auto
-    case simulated(SimulatedDevice.Behaviour, record: String?)
+    case simulated(SimulatedDevice.Behaviour, SimulatedOptions)
     case alsa(String)
 
-    static let syntax = "auto, sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav] or an ALSA PCM name (see 'pulsar devices')"
+    /// What `sim:` says beyond the device's behaviour.
+    struct SimulatedOptions {
+        /// `record=OUT.wav`: a WAV of what it played.
+        var record: String?
+        /// `paced`: run on the system clock where a command would otherwise drive simulated time
+        /// (`pulsar drift`); `play` and `view` always pace it.
+        var paced = false
+    }
+
+    static let syntax = "auto, sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,paced] or an ALSA PCM name (see 'pulsar devices')"
 
     init(parsing text: String, rate: SampleRate, command: String) throws(CommandFailure) {
         if text == "auto" {
@@ -26,9 +36,13 @@ enum DeviceChoice {
             return
         }
         var behaviour = SimulatedDevice.Behaviour()
-        var record: String?
+        var options = SimulatedOptions()
         if parts.count == 2 {
             for item in parts[1].split(separator: ",") {
+                if item == "paced" {
+                    options.paced = true
+                    continue
+                }
                 let kv = item.split(separator: "=", maxSplits: 1).map(String.init)
                 guard kv.count == 2 else { throw CommandFailure(.usage, "\(command): --device: '\(item)' is not key=value") }
                 switch kv[0] {
@@ -41,19 +55,24 @@ enum DeviceChoice {
                 case "latency":
                     guard let v = Double(kv[1]), v.isFinite, v >= 0, v <= 1000 else { throw CommandFailure(.usage, "\(command): --device latency is in ms, 0...1000") }
                     behaviour.latencyFrames = Int((v / 1000 * Double(rate.hertz)).rounded())
+                case "granularity":
+                    guard let v = Int(kv[1]), (1...65_536).contains(v) else {
+                        throw CommandFailure(.usage, "\(command): --device granularity is in frames, 1...65536")
+                    }
+                    behaviour.granularityFrames = v
                 case "record":
-                    record = kv[1]
+                    options.record = kv[1]
                 case "format":
                     guard let v = SimulatedDevice.SampleFormat(rawValue: kv[1]) else {
                         throw CommandFailure(.usage, "\(command): --device format is float, s32 or s16")
                     }
                     behaviour.sampleFormat = v
                 default:
-                    throw CommandFailure(.usage, "\(command): --device: unknown setting '\(kv[0])' (ppm, jitter, latency, format, record)")
+                    throw CommandFailure(.usage, "\(command): --device: unknown setting '\(kv[0])' (ppm, jitter, latency, granularity, format, record, paced)")
                 }
             }
         }
-        self = .simulated(behaviour, record: record)
+        self = .simulated(behaviour, options)
     }
 
     var isSimulated: Bool {
@@ -63,7 +82,7 @@ enum DeviceChoice {
 
     /// Where the simulated device's recording goes, when asked.
     var recordPath: String? {
-        if case .simulated(_, let record) = self { return record }
+        if case .simulated(_, let options) = self { return options.record }
         return nil
     }
 }

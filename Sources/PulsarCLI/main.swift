@@ -21,9 +21,10 @@ commands:
   frame     render one animation frame to a PNG (with lottie-ios dynamic properties)
   keypaths  list an animation's keypaths
   view      play a preset in a window: the animation in step with its sound and haptics
+  drift     measure a device's clock drift and the engine's device-slaved clock on it
 
 'pulsar COMMAND --help' describes a command. Exit codes: 0 ok, 64 usage, 65 bad data,
-66 missing input, 69 device unavailable, 70 internal error, 74 I/O error.
+66 missing input, 69 device unavailable, 70 internal error, 74 I/O error, 130 interrupted.
 """
 
 let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> Void)] = [
@@ -36,6 +37,7 @@ let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> 
     "frame": (FrameCommand.help, FrameCommand.run),
     "keypaths": (KeypathsCommand.help, KeypathsCommand.run),
     "view": (ViewCommand.help, ViewCommand.run),
+    "drift": (DriftCommand.help, DriftCommand.run),
 ]
 
 // Arguments are file names and values as bytes; Swift's decoding would turn invalid UTF-8 into

@@ -13,6 +13,8 @@ public enum ExitCode: Int32, Sendable {
     case software = 70
     /// Writing an output failed.
     case ioError = 74
+    /// Stopped by SIGINT or SIGTERM (128 + 2), where a command ends cleanly on it (`drift`).
+    case interrupted = 130
 }
 
 /// A failure that ends the command with a one-line message and an exit code.

@@ -90,6 +90,11 @@ public final class SimulatedDevice: OutputDevice {
     public private(set) var timeline: [(time: MonotonicTime, consumed: FrameIndex)] = []
     private var consumedBeforePrepare: FrameIndex = 0
     private let gone = Atomic<Bool>(false)
+    /// What `exactStreamFrame(at:)` reads on another thread, published by the driving one.
+    private let truth = PublishedRun()
+    /// Frames written (net of rewinds) before the last `prepare`: the stream frame of the
+    /// device's frame 0 as a player counts it.
+    private var writtenBeforePrepare: FrameIndex = 0
     /// Underruns so far (natural and injected).
     public private(set) var underrunCount = 0
 
@@ -134,6 +139,7 @@ public final class SimulatedDevice: OutputDevice {
             take = queuedFrames
             inUnderrun = true
             underrunCount += 1
+            truth.publish(start: nil, base: writtenBeforePrepare)
         }
         consume(take)
         if behaviour.recordingCapacity > 0 {
@@ -180,6 +186,7 @@ public final class SimulatedDevice: OutputDevice {
         if !running && frames > 0 {
             running = true
             lastUpdate = clock.now()
+            publishRun()
         }
         return frames
     }
@@ -202,6 +209,8 @@ public final class SimulatedDevice: OutputDevice {
         guard behaviour.canPause else { throw .unsupported("this device cannot pause") }
         update()
         paused = pausing
+        // The exact position is a straight line only while nothing has paused the run.
+        if pausing { truth.publish(start: nil, base: writtenBeforePrepare) }
     }
 
     public func rewind(_ frames: Int) throws(DeviceError) -> Int {
@@ -217,11 +226,14 @@ public final class SimulatedDevice: OutputDevice {
         update()
         queuedFrames = 0
         running = false
+        truth.publish(start: nil, base: writtenBeforePrepare)
     }
 
     public func prepare() throws(DeviceError) {
         update()
         consumedBeforePrepare += framesConsumed
+        writtenBeforePrepare += framesWritten
+        truth.publish(start: nil, base: writtenBeforePrepare)
         queuedFrames = 0
         queueStart = 0
         framesWritten = 0
@@ -251,6 +263,25 @@ public final class SimulatedDevice: OutputDevice {
             inUnderrun = true
             underrunCount += 1
         }
+        truth.publish(start: nil, base: writtenBeforePrepare)
+    }
+
+    /// The stream frame really being heard at `time` (fractional): the frames written before the
+    /// last `prepare` (net of rewinds — as a player counts its stream) plus what the device has
+    /// played since, at its true rate, less its latency. It holds from the start of a run until
+    /// the device pauses, runs dry or is prepared again, for any `time` in that run (not only
+    /// the instants it was updated at); nil outside one. The truth `pulsar drift` measures a
+    /// clock against. Any thread: it reads what the driving thread publishes, through a seqlock.
+    public func exactStreamFrame(at time: MonotonicTime) -> Double? {
+        guard let config = configuration, let run = truth.read(), let start = run.start else { return nil }
+        let rate = Double(config.sampleRate.hertz) * (1 + behaviour.rateErrorPPM * 1e-6)
+        let played = Double(time.nanoseconds - start) * rate / 1e9 - Double(behaviour.latencyFrames)
+        return Double(run.base) + max(played, 0)
+    }
+
+    /// Publishes the run that starts now.
+    private func publishRun() {
+        truth.publish(start: lastUpdate.nanoseconds, base: writtenBeforePrepare)
     }
 
     /// Frames queued and not yet played.
@@ -261,5 +292,34 @@ public final class SimulatedDevice: OutputDevice {
         random ^= random >> 7
         random ^= random << 17
         return Double(random >> 11) / Double(UInt64(1) << 53)
+    }
+}
+
+/// A run's start (ns, or none) and stream base, written by the device's driving thread and read
+/// by any other: a sequence counter that is odd while a write is under way (a seqlock), so a
+/// reader never pairs one write's start with another's base. Real-time safe for the writer.
+private final class PublishedRun: Sendable {
+    private let sequence = Atomic<UInt64>(0)
+    private let start = Atomic<Int64>(Int64.min)
+    private let base = Atomic<Int64>(0)
+
+    func publish(start value: Int64?, base frames: FrameIndex) {
+        let s = sequence.load(ordering: .relaxed)
+        sequence.store(s &+ 1, ordering: .sequentiallyConsistent)
+        start.store(value ?? Int64.min, ordering: .sequentiallyConsistent)
+        base.store(frames, ordering: .sequentiallyConsistent)
+        sequence.store(s &+ 2, ordering: .sequentiallyConsistent)
+    }
+
+    /// The latest whole publication: `(start, base)`, start nil outside a run.
+    func read() -> (start: Int64?, base: FrameIndex)? {
+        for _ in 0..<1000 {
+            let before = sequence.load(ordering: .sequentiallyConsistent)
+            guard before & 1 == 0 else { continue }
+            let s = start.load(ordering: .sequentiallyConsistent), b = base.load(ordering: .sequentiallyConsistent)
+            guard sequence.load(ordering: .sequentiallyConsistent) == before else { continue }
+            return (s == Int64.min ? nil : s, b)
+        }
+        return nil
     }
 }

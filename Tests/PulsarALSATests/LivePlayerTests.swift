@@ -33,7 +33,9 @@ extension ALSADeviceTests {
         let player = try HapticPlayer(mixer: try Self.steadyMixer(seconds: 5), device: ALSADevice(name: "pipewire"), realtime: true)
         var readings: [(frame: Double, time: Int64)] = []
         readings.reserveCapacity(10_000)
-        player.onPosition = { frame, time in readings.append((Double(frame), time.nanoseconds)) }
+        player.onEvent = { event in
+            if case let .position(frame, time) = event { readings.append((Double(frame), time.nanoseconds)) }
+        }
         player.start()
         player.play()
         defer { player.shutdown() }

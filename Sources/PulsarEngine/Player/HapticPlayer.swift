@@ -30,9 +30,11 @@ public final class HapticPlayer: @unchecked Sendable {
     /// Called on the control thread (from `poll`) when playback ends: true at the frame where the
     /// last sample was played, false on stop.
     public var completion: ((Bool) -> Void)?
-    /// Called on the control thread (from `poll`) with every device position reading, in stream
-    /// frames, as the clock takes it in — for measuring the clock against the device.
-    public var onPosition: ((FrameIndex, MonotonicTime) -> Void)?
+    /// Called on the control thread (from `poll`) with every event of the real-time thread —
+    /// position readings (in stream frames) and underruns among them — just before the clock
+    /// takes it in: a listener can ask the clock what it predicted for a reading's instant
+    /// (`streamFrame(at:)`), to measure the clock against the device.
+    public var onEvent: ((EngineEvent) -> Void)?
     /// The device error that stopped the real-time thread, if any.
     public private(set) var failure: DeviceError?
     /// Underruns seen so far.
@@ -187,6 +189,8 @@ public final class HapticPlayer: @unchecked Sendable {
 
     /// The configuration the device really runs at.
     public var configuration: DeviceConfiguration { core.configuration }
+    /// How late the real-time thread's steps came (any thread).
+    public var wakeups: WakeupStatistics { core.wakeups }
     /// Stream frames written to the device so far (read after `shutdown`, or in driven use).
     public var streamWritten: FrameIndex { core.streamWritten }
     /// Monotonic time of the first frame written (nil before); read after `shutdown`.
@@ -379,10 +383,10 @@ public final class HapticPlayer: @unchecked Sendable {
                     sending { core.renderer.mixers.retire(below: state.mix) }
                 }
             }
+            onEvent?(event)
             clock.observe(event)
             switch event {
-            case .position(let frame, let time):
-                onPosition?(frame, time)
+            case .position:
                 continue
             case .underrun:
                 underruns += 1

@@ -1,5 +1,6 @@
 import PulsarAudio
 import PulsarCore
+import Synchronization
 
 /// The body of a player's real-time thread, one `step()` per wake-up: apply queued commands at
 /// their effective frames, keep the device fed from the transport, report positions, underruns
@@ -43,6 +44,8 @@ public final class PlayerCore: @unchecked Sendable {
     /// Events the queue refused since the last one it took; reported as `eventsLost` first
     /// thing when it takes one again.
     private var unreportedLosses = 0
+    /// How late the steps came, for any thread to read.
+    public let wakeups = WakeupStatistics()
 
     public init(renderer: TransportRenderer, device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration,
                 safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536) throws(DeviceError) {
@@ -82,8 +85,12 @@ public final class PlayerCore: @unchecked Sendable {
     /// underrun that lost no frames, so the clock restarts on the device's new time line.
     public func step() throws(DeviceError) {
         let now = clock.now()
-        if let lastStep, now.seconds(since: lastStep) > Double(configuration.bufferFrames) / Double(configuration.sampleRate.hertz) {
-            unreportedStall = true
+        if let lastStep {
+            if now.seconds(since: lastStep) > Double(configuration.bufferFrames) / Double(configuration.sampleRate.hertz) {
+                unreportedStall = true
+            }
+            wakeups.note(gapNanoseconds: now.nanoseconds - lastStep.nanoseconds,
+                         periodNanoseconds: Int64(Double(configuration.periodFrames) / Double(configuration.sampleRate.hertz) * 1e9))
         }
         lastStep = now
         while let (command, requestTime) = commands.pop() {
@@ -191,5 +198,24 @@ public final class PlayerCore: @unchecked Sendable {
         report(.underrun(lostFrom: min(played, streamWritten), lostTo: streamWritten, time: clock.now()))
         try device.prepare()
         deviceBase = streamWritten
+    }
+}
+
+/// The gaps between a player's steps: a wake-up is late when it comes more than half a period
+/// after the period it was due (a gap over 1.5 periods; commands and the device's descriptors
+/// only ever wake the thread earlier). Written by the real-time thread (two relaxed atomic
+/// updates, no lock), read from any thread.
+public final class WakeupStatistics: Sendable {
+    private let late = Atomic<Int>(0)
+    private let longest = Atomic<Int64>(0)
+
+    /// Steps that came late so far.
+    public var lateWakeups: Int { late.load(ordering: .relaxed) }
+    /// The longest gap between two steps so far, seconds.
+    public var longestGap: Double { Double(longest.load(ordering: .relaxed)) / 1e9 }
+
+    func note(gapNanoseconds gap: Int64, periodNanoseconds period: Int64) {
+        if gap > period + period / 2 { late.add(1, ordering: .relaxed) }
+        if gap > longest.load(ordering: .relaxed) { longest.store(gap, ordering: .relaxed) }
     }
 }

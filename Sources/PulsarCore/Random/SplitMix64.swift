@@ -1,5 +1,5 @@
-/// SplitMix64: a small seeded generator, so a test or benchmark that draws random data draws
-/// the same data on every run and a failure reproduces.
+/// SplitMix64: a small seeded generator, so whatever draws random data — a test, a benchmark, a
+/// driven drift run — draws the same data on every run and a failure reproduces.
 ///
 /// A plain value: each owner advances its own copy.
 public struct SplitMix64: RandomNumberGenerator, Sendable {

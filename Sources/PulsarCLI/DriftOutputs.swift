@@ -1,0 +1,64 @@
+import Foundation
+import PulsarCommandLine
+import PulsarCore
+import PulsarDrift
+
+/// What `pulsar drift` writes: `--json` and `--plot`, each whole or not at all.
+enum DriftOutputs {
+    static func write(_ results: [DriftResult], probes: [DriftProbe], options: DriftOptions) throws(CommandFailure) {
+        if let path = options.jsonPath {
+            try writing(path) { try OutputFile.write(Array(DriftJSON.text(results).utf8), to: path) }
+        }
+    }
+
+    private static func writing(_ path: String, _ write: () throws -> Void) throws(CommandFailure) {
+        do {
+            try write()
+        } catch {
+            throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
+        }
+    }
+}
+
+/// The figures of a drift run as a person reads them, on standard output.
+enum DriftSummary {
+    static func print(_ results: [DriftResult], simulatedTime: Bool, machineSeconds: Double) {
+        for r in results { Console.out(lines(r, simulatedTime: simulatedTime, machineSeconds: machineSeconds).joined(separator: "\n")) }
+        guard results.count == 2, let a = results[0].report, let b = results[1].report else { return }
+        let ratio = DriftSession.ratio(a, b)
+        Console.out(String(format: "ratio     %@ against %@: %+.2f ppm (95 %%: %+.2f … %+.2f): %.1f ms apart after an hour",
+                           results[0].device, results[1].device, ratio.ppm, ratio.interval95.low, ratio.interval95.high,
+                           ratio.ppm * 3.6))
+    }
+
+    static func lines(_ r: DriftResult, simulatedTime: Bool, machineSeconds: Double) -> [String] {
+        let c = r.configuration
+        let rate = Double(c.sampleRate.hertz)
+        var out: [String] = []
+        let when = simulatedTime ? String(format: " (simulated time: %.1f s of machine time)", machineSeconds) : ""
+        guard let report = r.report else {
+            out.append("\(r.device): too few position readings to measure\(when)\(r.complete ? "" : " (the run ended early)")")
+            return out
+        }
+        out.append(String(format: "%@: %.1f s, %d readings%@%@", r.device, report.seconds, report.readings, when,
+                          r.complete ? "" : " — the run ended early"))
+        out.append(String(format: "  rate      %.3f Hz against %.0f nominal: %+.2f ppm (95 %%: %+.2f … %+.2f)",
+                          report.measuredRate, report.nominalRate, report.ppm, report.ppmInterval95.low, report.ppmInterval95.high))
+        out.append(String(format: "  wall      a wall clock would be %.1f ms off after an hour", report.wallClockDriftMsPerHour))
+        let j = report.jitterMicroseconds
+        out.append(String(format: "  jitter    p50 %.1f µs, p99 %.1f µs, max %.1f µs from the fitted line; granularity %@",
+                          j.p50, j.p99, j.max, report.granularityFrames.map { "\($0) frame\($0 == 1 ? "" : "s")" } ?? "unknown"))
+        let e = report.clockErrorSamples, us = 1e6 / rate
+        let lock = report.lockInSeconds.map { String(format: "within one sample from %.2f s", $0) } ?? "never stayed within one sample"
+        out.append(String(format: "  clock     against the readings p50 %.2f, p99 %.2f, max %.2f samples (%.1f / %.1f / %.1f µs); %@",
+                          e.p50, e.p99, e.max, e.p50 * us, e.p99 * us, e.max * us, lock))
+        if let truePpm = r.truePpm, let t = report.trueClockErrorSamples {
+            out.append(String(format: "  truth     configured %+.2f ppm (measured %+.3f off); clock against the frame heard p50 %.3f, p99 %.3f, max %.3f samples",
+                              truePpm, report.ppm - truePpm, t.p50, t.p99, t.max))
+        }
+        out.append(String(format: "  device    %d Hz, %d channels, period %d, buffer %d frames; %@; underruns %d; late wake-ups %d (longest gap %.1f ms)",
+                          c.sampleRate.hertz, c.channels, c.periodFrames, c.bufferFrames, r.scheduling, r.underruns,
+                          r.lateWakeups, r.longestWakeGap * 1000))
+        return out
+    }
+}
