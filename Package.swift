@@ -76,7 +76,8 @@ let package = Package(
         .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "CSDL2"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
-        .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"]),
+        // Optimized even in debug builds: its statistics run over every reading of an hour.
+        .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarCommandLine"]),
         .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift"]),
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),

@@ -56,6 +56,12 @@ enum DriftSummary {
             out.append(String(format: "  truth     configured %+.2f ppm (measured %+.3f off); clock against the frame heard p50 %.3f, p99 %.3f, max %.3f samples",
                               truePpm, report.ppm - truePpm, t.p50, t.p99, t.max))
         }
+        if !report.slips.isEmpty {
+            let total = report.slips.reduce(0) { $0 + $1.seconds } * 1000
+            let largest = report.slips.map { abs($0.seconds) }.max()! * 1000
+            out.append(String(format: "  slips     %d step%@ in the device's time line without a restart (a sound server held up): %.2f ms in all, the largest %.2f ms; the rate is fitted between them",
+                              report.slips.count, report.slips.count == 1 ? "" : "s", total, largest))
+        }
         out.append(String(format: "  device    %d Hz, %d channels, period %d, buffer %d frames; %@; underruns %d; late wake-ups %d (longest gap %.1f ms)",
                           c.sampleRate.hertz, c.channels, c.periodFrames, c.bufferFrames, r.scheduling, r.underruns,
                           r.lateWakeups, r.longestWakeGap * 1000))

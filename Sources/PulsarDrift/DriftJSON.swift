@@ -6,7 +6,8 @@ import PulsarCore
 /// `[low, high]`, `wallClockDriftMsPerHour`, `jitterUs` `{p50, p99, max}`, `granularityFrames`,
 /// `clockErrorSamples` and `clockErrorUs` `{p50, p99, max}`, `lockInSeconds`, `underruns`,
 /// `lateWakeups`, `longestWakeGapMs`, `sampleRate`, `channels`, `periodFrames`, `bufferFrames`,
-/// `scheduling`, `readings`, `segments`, and on the simulated device `truePpm` and
+/// `scheduling`, `readings`, `segments` (runs between device restarts), `slips`, `slipsTotalMs` and
+/// `slipEvents` (steps of the device's time line without a restart: `[{seconds, ms}]`, the first 100), and on the simulated device `truePpm` and
 /// `trueClockErrorSamples`. A measure the run had too little for is `null`.
 ///
 /// Thread rules: plain functions of values; any thread.
@@ -61,6 +62,11 @@ public enum DriftJSON {
             ("bufferFrames", .num(Double(r.configuration.bufferFrames))),
             ("scheduling", .str(r.scheduling)),
             ("readings", .num(Double(report?.readings ?? 0))), ("segments", .num(Double(report?.segments ?? 0))),
+            ("slips", .num(Double(report?.slips.count ?? 0))),
+            ("slipsTotalMs", .num((report?.slips ?? []).reduce(0) { $0 + $1.seconds } * 1000)),
+            ("slipEvents", .arr((report?.slips ?? []).prefix(100).map { slip in
+                .obj(["seconds": .num(slip.time.seconds(since: r.origin ?? slip.time)), "ms": .num(slip.seconds * 1000)])
+            })),
         ]
         if let truePpm = r.truePpm {
             fields.append(("truePpm", .num(truePpm)))

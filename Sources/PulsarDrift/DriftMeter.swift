@@ -14,7 +14,9 @@ import PulsarEngine
 ///   simulated device knows which frame it is playing).
 ///
 /// `report()` then fits the device's rate (docs/drift.md):
-/// - `t = a_s + b·n` by least squares with one intercept per segment and one slope `b`; the rate
+/// - each segment is cut again where the device's time line steps without a restart (a slip:
+///   `SlipDetector`);
+/// - `t = a_p + b·n` by least squares with one intercept per piece and one slope `b`; the rate
 ///   is `1 / b` frames per second of `CLOCK_MONOTONIC`, its error `ppm = (1 / (b·R) − 1)·10⁶`;
 /// - the 95 % interval from the slope's standard error, widened for residuals that are
 ///   correlated from one reading to the next (a sound server's quantum): by
@@ -99,9 +101,10 @@ public struct DriftMeter: Sendable {
 
     /// Everything measured so far; nil before two readings of one segment have advanced.
     public func report() -> DriftReport? {
-        guard let origin, let fit = RateFit(readings, nominalRate: nominalRate) else { return nil }
+        guard let origin, let found = fitted() else { return nil }
+        let (fit, slips) = found
         let residualsUs = readings.indices.map { abs(fit.residual(readings, $0)) * 1e6 }
-        let lockIn = lockInTime(fit: fit, origin: origin)
+        let lockIn = lockInTime(fit: fit, slips: slips, origin: origin)
         let after = lockIn.map { origin.adding(seconds: $0).nanoseconds } ?? Int64.min
         var againstReadings: [Double] = []
         for i in readings.indices where readings.times[i] >= after && !readings.predictions[i].isNaN {
@@ -113,7 +116,8 @@ public struct DriftMeter: Sendable {
         }
         let span = Double((readings.times.last ?? 0) - (readings.times.first ?? 0)) / 1e9
         return DriftReport(nominalRate: nominalRate, measuredRate: fit.rate, ppm: fit.ppm, ppmInterval95: fit.interval95,
-                           seconds: span, readings: readings.frames.count, segments: fit.segments,
+                           seconds: span, readings: readings.frames.count, segments: Set(readings.segments).count,
+                           slips: slips.slips,
                            jitterMicroseconds: Percentiles(residualsUs),
                            granularityFrames: readings.granularity(),
                            clockErrorSamples: Percentiles(againstReadings),
@@ -121,17 +125,30 @@ public struct DriftMeter: Sendable {
                            trueClockErrorSamples: againstTruth.isEmpty ? nil : Percentiles(againstTruth))
     }
 
-    /// The rate error of the fit so far, ppm, without the rest of the report (for a progress line).
-    public func quickPPM() -> Double? { RateFit(readings, nominalRate: nominalRate)?.ppm }
+    /// The rate error of the fit so far, ppm, without the rest of the report (for a progress line:
+    /// segments only, no slips looked for).
+    public func quickPPM() -> Double? { RateFit(readings, pieces: readings.segments, nominalRate: nominalRate)?.ppm }
+
+    /// The fit over the readings cut at restarts and slips, and the slips found.
+    private func fitted() -> (RateFit, SlipDetector)? {
+        let slips = SlipDetector(frames: readings.frames, times: readings.times, segments: readings.segments)
+        return RateFit(readings, pieces: slips.pieces, nominalRate: nominalRate).map { ($0, slips) }
+    }
+
+    /// Where the fitted line puts the clock at query `i`: the truth when known, else the line
+    /// of the piece in force then.
+    private func reference(_ i: Int, fit: RateFit, slips: SlipDetector) -> Double? {
+        if !queries.truths[i].isNaN { return queries.truths[i] }
+        return slips.piece(at: queries.times[i], segment: queries.segments[i]).flatMap { fit.frame(at: queries.times[i], piece: $0) }
+    }
 
     /// Seconds from `origin` to the first query from which the clock stays within one sample of
     /// the truth (or, without truth, of the fitted line); nil when the last query is off by more.
-    private func lockInTime(fit: RateFit, origin: MonotonicTime) -> Double? {
+    private func lockInTime(fit: RateFit, slips: SlipDetector, origin: MonotonicTime) -> Double? {
         var lastOff: Int?
         var any = false
         for i in queries.indices {
-            guard let reference = queries.truths[i].isNaN ? fit.frame(at: queries.times[i], segment: queries.segments[i])
-                                                          : queries.truths[i] else { continue }
+            guard let reference = reference(i, fit: fit, slips: slips) else { continue }
             any = true
             if abs(queries.clocks[i] - reference) > 1 { lastOff = i }
         }
@@ -148,7 +165,8 @@ public struct DriftMeter: Sendable {
     /// against the truth or the fitted line at each query (samples). At most `points` of each
     /// (evenly thinned).
     public func series(points: Int = 20_000) -> DriftSeries? {
-        guard let origin, let fit = RateFit(readings, nominalRate: nominalRate) else { return nil }
+        guard let origin, let found = fitted() else { return nil }
+        let (fit, slips) = found
         let r = Self.thinned(readings.indices, to: points)
         let q = Self.thinned(queries.indices, to: points)
         var series = DriftSeries()
@@ -160,11 +178,11 @@ public struct DriftMeter: Sendable {
             }
         }
         for i in q {
-            let reference = queries.truths[i].isNaN ? fit.frame(at: queries.times[i], segment: queries.segments[i]) : queries.truths[i]
-            guard let reference else { continue }
+            guard let reference = reference(i, fit: fit, slips: slips) else { continue }
             series.clockError.append((seconds(queries.times[i], origin), queries.clocks[i] - reference))
         }
         series.clockErrorIsAgainstTruth = queries.truths.contains { !$0.isNaN }
+        series.slips = slips.slips.map { (seconds($0.time.nanoseconds, origin), $0.seconds) }
         return series
     }
 
@@ -212,6 +230,9 @@ public struct DriftReport: Sendable {
     public var readings: Int
     /// Runs of readings between device restarts.
     public var segments: Int
+    /// Steps in the device's time line that no restart announced (a sound server held up); the
+    /// rate is fitted between them.
+    public var slips: [Slip]
     /// The readings' distance from the fitted line.
     public var jitterMicroseconds: Percentiles
     /// Frames per position update (nil when no reading advanced).
@@ -235,6 +256,8 @@ public struct DriftSeries: Sendable {
     public var clockError: [(Double, Double)] = []
     /// `clockError` is against the device's truth (simulated) rather than the fitted line.
     public var clockErrorIsAgainstTruth = false
+    /// Each slip: seconds from the first instant, and its size in seconds.
+    public var slips: [(Double, Double)] = []
 }
 
 /// The readings a meter keeps, column by column.
@@ -307,31 +330,34 @@ private struct Queries: Sendable {
     }
 }
 
-/// `t = a_s + b·n`: least squares over every segment's readings, one intercept per segment.
+/// `t = a_p + b·n`: least squares over every piece's readings (segments cut at slips), one
+/// intercept per piece.
 private struct RateFit {
-    /// Per segment: its first reading (frame, time ns) as origin, and the intercept (s) there.
+    /// Per piece: its first reading (frame, time ns) as origin, and the intercept (s) there.
     typealias Origin = (frame: FrameIndex, time: Int64, intercept: Double)
     /// Seconds per frame.
     let slope: Double
     let origins: [Int32: Origin]
+    /// The piece of each reading.
+    let pieces: [Int32]
     let standardError: Double
     let nominalRate: Double
-    var segments: Int { origins.count }
 
-    /// Running sums of one segment, about its first reading.
+    /// Running sums of one piece, about its first reading.
     private struct Sums {
         var origin: (frame: FrameIndex, time: Int64)
         var n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0
     }
 
-    init?(_ r: Readings, nominalRate: Double) {
+    init?(_ r: Readings, pieces: [Int32], nominalRate: Double) {
         self.nominalRate = nominalRate
+        self.pieces = pieces
         var sums: [Int32: Sums] = [:]
         for i in r.indices {
-            var e = sums[r.segments[i]] ?? Sums(origin: (r.frames[i], r.times[i]))
+            var e = sums[pieces[i]] ?? Sums(origin: (r.frames[i], r.times[i]))
             let x = Double(r.frames[i] - e.origin.frame), y = Double(r.times[i] - e.origin.time) / 1e9
             e.n += 1; e.sx += x; e.sy += y; e.sxx += x * x; e.sxy += x * y
-            sums[r.segments[i]] = e
+            sums[pieces[i]] = e
         }
         var sxx = 0.0, sxy = 0.0, count = 0.0
         for e in sums.values where e.n >= 2 {
@@ -344,12 +370,12 @@ private struct RateFit {
         slope = b
         origins = sums.mapValues { ($0.origin.frame, $0.origin.time, ($0.sy - b * $0.sx) / $0.n) }
         // The residuals' spread and their lag-1 correlation give the slope's standard error.
-        var ss = 0.0, lag = 0.0, previous: (segment: Int32, residual: Double)?
+        var ss = 0.0, lag = 0.0, previous: (piece: Int32, residual: Double)?
         for i in r.indices {
-            let e = Self.residual(r, i, slope: b, origins: origins)
+            let e = Self.residual(r, i, piece: pieces[i], slope: b, origins: origins)
             ss += e * e
-            if let p = previous, p.segment == r.segments[i] { lag += e * p.residual }
-            previous = (r.segments[i], e)
+            if let p = previous, p.piece == pieces[i] { lag += e * p.residual }
+            previous = (pieces[i], e)
         }
         let dof = max(count - Double(origins.count) - 1, 1)
         let rho = ss > 0 ? min(max(lag / ss, 0), 0.98) : 0
@@ -365,18 +391,18 @@ private struct RateFit {
 
     static func ppm(_ slope: Double, _ nominal: Double) -> Double { (1 / (slope * nominal) - 1) * 1e6 }
 
-    private static func residual(_ r: Readings, _ i: Int, slope: Double, origins: [Int32: Origin]) -> Double {
-        let o = origins[r.segments[i]]!
+    private static func residual(_ r: Readings, _ i: Int, piece: Int32, slope: Double, origins: [Int32: Origin]) -> Double {
+        let o = origins[piece]!
         return Double(r.times[i] - o.time) / 1e9 - o.intercept - slope * Double(r.frames[i] - o.frame)
     }
 
     /// Reading `i`'s time minus the line's, seconds.
-    func residual(_ r: Readings, _ i: Int) -> Double { Self.residual(r, i, slope: slope, origins: origins) }
+    func residual(_ r: Readings, _ i: Int) -> Double { Self.residual(r, i, piece: pieces[i], slope: slope, origins: origins) }
 
-    /// The position the fitted line puts at `time` in `segment`, as the clock counts it (the
-    /// middle of the frame a reading names); nil for a segment without readings.
-    func frame(at time: Int64, segment: Int32) -> Double? {
-        guard let o = origins[segment] else { return nil }
+    /// The position the fitted line puts at `time` in `piece`, as the clock counts it (the
+    /// middle of the frame a reading names); nil for a piece without a fit.
+    func frame(at time: Int64, piece: Int32) -> Double? {
+        guard let o = origins[piece] else { return nil }
         return Double(o.frame) + (Double(time - o.time) / 1e9 - o.intercept) / slope + 0.5
     }
 }

@@ -55,7 +55,7 @@ public final class DriftProbe {
     public func result(complete: Bool) -> DriftResult {
         DriftResult(device: name, complete: complete, report: meter.report(), configuration: player.configuration,
                     scheduling: scheduling, underruns: player.underruns, lateWakeups: player.wakeups.lateWakeups,
-                    longestWakeGap: player.wakeups.longestGap, truePpm: truePpm)
+                    longestWakeGap: player.wakeups.longestGap, truePpm: truePpm, origin: meter.origin)
     }
 }
 
@@ -74,6 +74,8 @@ public struct DriftResult: Sendable {
     public var longestWakeGap: Double
     /// The simulated device's configured error (nil on hardware).
     public var truePpm: Double?
+    /// The first instant measured: what the run's seconds count from.
+    public var origin: MonotonicTime?
 }
 
 /// How a drift run passes time.

@@ -120,6 +120,40 @@ import Testing
         #expect(report.jitterMicroseconds.max < 21)
     }
 
+    @Test("A step in the time line without a restart (a server held up 2.6 ms) is a slip: found where it is, its size measured, the rate fitted around it",
+          arguments: [0.0, 0.0003])
+    func slip(jitter: Double) throws {
+        var meter = DriftMeter(nominalRate: 48_000)
+        let line = Line(ppm: 40, jitter: jitter, seconds: 60)
+        // After 23.7 s the device stood still for 2.6 ms and then went on at its rate: every later
+        // frame is heard 2.6 ms later than the line before says.
+        for r in line.readings() {
+            let late = Double(r.time.nanoseconds) / 1e9 - line.origin > 23.7 ? 2_600_000 : 0
+            meter.addReading(frame: r.frame, at: MonotonicTime(nanoseconds: r.time.nanoseconds + Int64(late)), clockPrediction: nil)
+        }
+        let report = try #require(meter.report())
+        #expect(report.slips.count == 1)
+        let slip = try #require(report.slips.first)
+        #expect(abs(slip.seconds - 0.0026) < 0.0001 + jitter / 2, "slip of \(slip.seconds) s")
+        #expect(abs(Double(slip.time.nanoseconds) / 1e9 - line.origin - 23.7) < 0.02)
+        #expect(abs(report.ppm - 40) < 1, "\(report.ppm) ppm")
+        #expect(report.segments == 1)
+        // One line through both (the progress line's quick fit) reads tens of ppm off.
+        #expect(abs((meter.quickPPM() ?? 40) - 40) > 20)
+    }
+
+    @Test("Single late readings (spikes that come back) are not slips: ±0.3 ms jitter plus a reading 0.25 ms late every second")
+    func spikesAreNoSlips() throws {
+        var meter = DriftMeter(nominalRate: 48_000)
+        for (k, r) in Line(ppm: -120, jitter: 0.0003, seconds: 60).readings().enumerated() {
+            let late: Int64 = k % 188 == 0 ? 250_000 : 0
+            meter.addReading(frame: r.frame, at: MonotonicTime(nanoseconds: r.time.nanoseconds + late), clockPrediction: nil)
+        }
+        let report = try #require(meter.report())
+        #expect(report.slips.isEmpty, "\(report.slips)")
+        #expect(abs(report.ppm + 120) < 0.5)
+    }
+
     @Test("Readings before the position first advances (a start threshold) are left out of the fit")
     func startThreshold() throws {
         var meter = DriftMeter(nominalRate: 48_000)

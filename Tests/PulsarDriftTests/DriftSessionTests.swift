@@ -61,6 +61,7 @@ import Testing
         #expect(truth.p99 <= 1, "true clock error p99 \(truth.p99) samples")
         #expect(result.truePpm == ppm)
         #expect(result.underruns == 0)
+        #expect(report.slips.isEmpty, "a simulated device never slips: \(report.slips)")
         #expect(report.granularityFrames == 1)
     }
 
