@@ -59,6 +59,11 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        .systemLibrary(
             name: "CSDL2",
             providers: [.apt(["libsdl2-dev"])]
         ),
