@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PulsarLottieRender", targets: ["PulsarLottieRender"]),
         .library(name: "PulsarLottiePlayer", targets: ["PulsarLottiePlayer"]),
         .library(name: "PulsarViewer", targets: ["PulsarViewer"]),
+        .library(name: "PulsarPlot", targets: ["PulsarPlot"]),
         .library(name: "PulsarCommandLine", targets: ["PulsarCommandLine"]),
         // The entry points `make fuzz` builds its targets on, and `make test` replays findings through.
         .library(name: "PulsarFuzzing", targets: ["PulsarFuzzing"]),
@@ -78,6 +79,7 @@ let package = Package(
         .target(name: "PulsarLottieRender", dependencies: ["PulsarCore", "PulsarLottie", "CRlottie", "CRlottieShim", "CPNG"]),
         .target(name: "PulsarLottiePlayer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie"]),
         .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "CSDL2"]),
+        .target(name: "PulsarPlot", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "CCairo"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarCommandLine"]),
@@ -91,6 +93,7 @@ let package = Package(
         .testTarget(name: "PulsarLottieTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarLottiePlayerTests", dependencies: ["PulsarLottiePlayer", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarTestSupport"]),
         .testTarget(name: "PulsarViewerTests", dependencies: ["PulsarViewer", "CSDL2", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarPlotTests", dependencies: ["PulsarPlot", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarTestSupport"]),
     ]
 )
