@@ -21,6 +21,7 @@ commands:
   frame     render one animation frame to a PNG (with lottie-ios dynamic properties)
   keypaths  list an animation's keypaths
   view      play a preset in a window: the animation in step with its sound and haptics
+  plot      draw a pattern or preset (curves, transients, rendered output, audio) to a PNG or SVG
 
 'pulsar COMMAND --help' describes a command. Exit codes: 0 ok, 64 usage, 65 bad data,
 66 missing input, 69 device unavailable, 70 internal error, 74 I/O error.
@@ -36,6 +37,7 @@ let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> 
     "frame": (FrameCommand.help, FrameCommand.run),
     "keypaths": (KeypathsCommand.help, KeypathsCommand.run),
     "view": (ViewCommand.help, ViewCommand.run),
+    "plot": (PlotCommand.help, PlotCommand.run),
 ]
 
 // Arguments are file names and values as bytes; Swift's decoding would turn invalid UTF-8 into
