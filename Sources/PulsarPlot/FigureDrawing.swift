@@ -137,6 +137,10 @@ private struct PanelDrawing {
         }
     }
 
+    /// A pixel coordinate kept where cairo's fixed-point numbers hold it (far outside any
+    /// figure, so the clip still decides what shows).
+    private static func bounded(_ v: Double) -> Double { min(max(v, -1e6), 1e6) }
+
     /// Pixel runs of `points`, broken at non-finite ones.
     private func runs(_ points: [PlotPoint]) -> [[PlotPoint]] {
         let g = layout.geometry
@@ -146,7 +150,7 @@ private struct PanelDrawing {
                 if !runs[runs.count - 1].isEmpty { runs.append([]) }
                 continue
             }
-            runs[runs.count - 1].append(PlotPoint(figure.x(p.x), g.y(p.y)))
+            runs[runs.count - 1].append(PlotPoint(Self.bounded(figure.x(p.x)), Self.bounded(g.y(p.y))))
         }
         return runs.filter { !$0.isEmpty }
     }
@@ -154,7 +158,7 @@ private struct PanelDrawing {
     private func drawLine(_ s: Polyline) {
         let pixelRuns = runs(s.points)
         if let fill = s.fill {
-            let base = layout.geometry.y(s.fillBaseline)
+            let base = Self.bounded(layout.geometry.y(s.fillBaseline))
             canvas.fillPolygons(pixelRuns.map { run in run + [PlotPoint(run.last!.x, base), PlotPoint(run[0].x, base)] }, fill)
         }
         canvas.polylines(pixelRuns, s.color, width: s.width, dash: s.dash)
@@ -166,22 +170,24 @@ private struct PanelDrawing {
         if let baseline = s.stemBaseline {
             let w = Double(max(s.stemWidth, 1))
             let stems = shown.map { p -> PlotRect in
-                let column = figure.x(p.x).rounded(.down), top = g.y(max(p.y, baseline)), bottom = g.y(min(p.y, baseline))
+                let column = Self.bounded(figure.x(p.x)).rounded(.down)
+                let top = Self.bounded(g.y(max(p.y, baseline))), bottom = Self.bounded(g.y(min(p.y, baseline)))
                 return PlotRect(x: column - ((w - 1) / 2).rounded(.down), y: top.rounded(.down), width: w,
                                 height: max(bottom.rounded(.up) - top.rounded(.down), 1))
             }
             try canvas.aliased { () throws(PlotError) in canvas.fill(stems, s.color) }
         }
         if s.size > 0 {
-            let centers = shown.map { PlotPoint(figure.x($0.x).rounded(.down) + 0.5, g.y($0.y)) }
+            let centers = shown.map { PlotPoint(Self.bounded(figure.x($0.x)).rounded(.down) + 0.5, Self.bounded(g.y($0.y))) }
             canvas.discs(centers, radius: s.size / 2, s.color, outline: .white)
         }
     }
 
     private func drawEnvelope(_ s: Envelope) throws(PlotError) {
         let g = layout.geometry
+        guard s.minimum.count == s.maximum.count else { throw .badData("an envelope's minimum and maximum counts differ") }
         let n = Double(s.columns), span = s.span.upperBound - s.span.lowerBound
-        guard span > 0 else { return }
+        guard span > 0, span.isFinite else { return }
         var rects: [PlotRect] = []
         for column in 0..<Int(rect.width) {
             let x0 = rect.minX + Double(column)
@@ -192,19 +198,19 @@ private struct PanelDrawing {
             guard first <= last else { continue }
             let lo = s.minimum[first...last].min()!, hi = s.maximum[first...last].max()!
             guard lo <= hi else { continue }
-            let top = g.y(hi).rounded(.down), bottom = g.y(lo).rounded(.up)
+            let top = Self.bounded(g.y(hi)).rounded(.down), bottom = Self.bounded(g.y(lo)).rounded(.up)
             rects.append(PlotRect(x: x0, y: top, width: 1, height: max(bottom - top, 1)))
         }
         try canvas.aliased { () throws(PlotError) in canvas.fill(rects, s.color) }
     }
 
     private func drawHorizontal(_ s: ReferenceLine) {
-        let at = snap(layout.geometry.y(s.value), width: s.width)
+        let at = snap(Self.bounded(layout.geometry.y(s.value)), width: s.width)
         canvas.segments([(PlotPoint(rect.minX, at), PlotPoint(rect.maxX, at))], s.color, width: s.width, dash: s.dash)
     }
 
     private func drawVertical(_ s: ReferenceLine) {
-        let at = snap(figure.x(s.value), width: s.width)
+        let at = snap(Self.bounded(figure.x(s.value)), width: s.width)
         canvas.segments([(PlotPoint(at, rect.minY), PlotPoint(at, rect.maxY))], s.color, width: s.width, dash: s.dash)
     }
 
@@ -221,8 +227,9 @@ private struct PanelDrawing {
                 pixels[row * s.columns + column] = s.colorMap.color(at: span > 0 ? (v - s.valueRange.lowerBound) / span : 0)
             }
         }
-        let left = figure.x(s.xSpan.lowerBound), top = g.y(s.ySpan.upperBound)
-        let area = PlotRect(x: left, y: top, width: figure.x(s.xSpan.upperBound) - left, height: g.y(s.ySpan.lowerBound) - top)
+        let left = Self.bounded(figure.x(s.xSpan.lowerBound)), top = Self.bounded(g.y(s.ySpan.upperBound))
+        let right = Self.bounded(figure.x(s.xSpan.upperBound)), bottom = Self.bounded(g.y(s.ySpan.lowerBound))
+        let area = PlotRect(x: left, y: top, width: right - left, height: bottom - top)
         try canvas.image(pixels, columns: s.columns, rows: s.rows, into: area, smooth: s.smooth)
     }
 

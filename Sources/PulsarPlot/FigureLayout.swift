@@ -13,7 +13,8 @@ struct FigureMetrics {
 
     init(_ figure: Figure, canvas: CairoCanvas) {
         let side = (Double(figure.width) * Double(figure.height)).squareRoot()
-        font = min(max(figure.fontSize ?? side / 80, 7), 48)
+        let asked = figure.fontSize.flatMap { $0.isFinite ? $0 : nil } ?? side / 80
+        font = min(max(asked, 7), 48)
         title = font * 1.3
         subtitle = font * 0.95
         line = (font * 1.4).rounded()

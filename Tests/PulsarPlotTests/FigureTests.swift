@@ -151,13 +151,21 @@ struct FigureTests {
         #expect(many.panels[0].rect.height < one.panels[0].rect.height)
     }
 
-    @Test("non-finite points break a line instead of failing; non-finite fixed spans are bad data")
+    @Test("non-finite points break a line, values far outside draw clipped; non-finite spans and lopsided envelopes are bad data")
     func nonFinite() throws {
         let points = [PlotPoint(0, 1), PlotPoint(.nan, 2), PlotPoint(50, .infinity), PlotPoint(60, 3), PlotPoint(100, 4)]
         _ = try Self.figure([.line(Polyline(points: points, color: .blue))]).render(as: .png)
         var figure = Self.figure()
         figure.panels[0].yAxis.range = .fixed(0...Double.infinity)
         #expect(throws: PlotError.self) { try figure.render(as: .svg) }
+        let far = [PlotPoint(-1e300, 1e300), PlotPoint(1e300, -1e300)]
+        _ = try Self.figure([.line(Polyline(points: far, color: .blue, fill: .skyBlue)),
+                             .marks(Marks(points: far, color: .green, stemBaseline: 1e308, texts: ["a", "b"])),
+                             .vertical(ReferenceLine(1e300, color: .grey, label: "far")),
+                             .horizontal(ReferenceLine(-1e300, color: .grey, label: "far")),
+                             .envelope(Envelope(span: -1e300...1e300, minimum: [-1e300], maximum: [1e300], color: .grey))]).render(as: .png)
+        let lopsided = Envelope(span: 0...100, minimum: [0, 0], maximum: [1], color: .grey)
+        #expect(throws: PlotError.self) { try Self.figure([.envelope(lopsided)]).render(as: .png) }
     }
 
     @Test("ticks: nice steps, multiples inside the range, labels with a true minus and just the decimals the step needs")
