@@ -8,10 +8,7 @@ public struct PlotColor: Hashable, Sendable {
     public var alpha: UInt8
 
     public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8, _ alpha: UInt8 = 255) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
+        (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
     }
 
     /// `0xRRGGBB`, opaque.

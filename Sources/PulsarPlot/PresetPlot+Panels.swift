@@ -32,7 +32,7 @@ extension PresetPlot {
         let profile = options.settings.profile
         let margin = max((profile.maximumHertz - profile.minimumHertz) * 0.12, 5)
         let band = (profile.minimumHertz - margin)...(profile.maximumHertz + margin)
-        var panel = Panel(title: "frequency through the profile", yAxis: Axis("frequency", unit: "Hz", range: .fixed(band)), weight: 0.8)
+        var panel = Panel(title: "frequency in Hz (profile \(profile.name))", yAxis: Axis("frequency", unit: "Hz", range: .fixed(band)), weight: 0.8)
         panel.add(.horizontal(ReferenceLine(profile.minimumHertz, color: Palette.band, width: 1, dash: [3, 3],
                                             label: "\(JSONWriter.format(profile.minimumHertz)) Hz")))
         panel.add(.horizontal(ReferenceLine(profile.maximumHertz, color: Palette.band, width: 1, dash: [3, 3],

@@ -154,7 +154,7 @@ struct PresetPlotTests {
         let bundle = try PresetBundle.open(try SharedCorpus.path("bundles/demo.pulsar"))
         let preset = try #require(bundle.presets.first { $0.id == "verified" })
         let figure = try PresetPlot(preset: preset, options: Self.options()).figure()
-        #expect(figure.panels.map(\.title) == ["pattern", "frequency through the profile", "haptic output", "audio (haptics off)"])
+        #expect(figure.panels.map(\.title) == ["pattern", "frequency in Hz (profile wideband)", "haptic output", "audio (haptics off)"])
         guard case .envelope(let audio) = figure.panels[3].series[0], case .envelope(let haptic) = figure.panels[2].series[0] else {
             Issue.record("no envelopes")
             return
