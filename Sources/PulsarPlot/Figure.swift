@@ -1,6 +1,6 @@
 import PulsarCore
 
-/// How an axis chooses its span.
+/// How an axis chooses its span. A plain value: any thread.
 public enum AxisRange: Hashable, Sendable {
     /// From the series' values: exact ends on the x axis; on a y axis padded and widened to
     /// nice ticks.

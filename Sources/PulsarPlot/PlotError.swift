@@ -39,7 +39,8 @@ public enum PlotError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The file formats a figure is written in, chosen by the output's extension.
+/// The file formats a figure is written in, chosen by the output's extension. A plain value:
+/// any thread.
 public enum PlotFormat: String, CaseIterable, Sendable {
     case png
     case svg

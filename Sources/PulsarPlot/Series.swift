@@ -29,6 +29,8 @@ public enum Series: Sendable {
 
 /// A line through `points` in order (non-finite points break it), optionally filled down to
 /// `fillBaseline`.
+///
+/// A plain value type: safe from any thread.
 public struct Polyline: Sendable {
     public var points: [PlotPoint]
     public var color: PlotColor
@@ -57,6 +59,8 @@ public struct Polyline: Sendable {
 ///
 /// A stem is `stemWidth` whole pixels wide, centred on the pixel column of its x (so with the
 /// default 3 the columns `column(x) − 1 … column(x) + 1` are the mark's colour).
+///
+/// A plain value type: safe from any thread.
 public struct Marks: Sendable {
     public var points: [PlotPoint]
     public var color: PlotColor
@@ -86,6 +90,8 @@ public struct Marks: Sendable {
 /// Give `FigureGeometry.columns` buckets over `FigureGeometry.xRange` for exactly one per
 /// pixel column; any other count is resampled (a column shows the extremes of every bucket
 /// that overlaps it). A bucket that received no value is not drawn.
+///
+/// A plain value type: safe from any thread.
 public struct Envelope: Sendable {
     public let span: ClosedRange<Double>
     public private(set) var minimum: [Double]
@@ -152,6 +158,8 @@ public struct Envelope: Sendable {
 }
 
 /// A horizontal or vertical line at `value` across its panel, with an optional text by it.
+///
+/// A plain value type: safe from any thread.
 public struct ReferenceLine: Sendable {
     public var value: Double
     public var color: PlotColor
@@ -177,6 +185,8 @@ public struct ReferenceLine: Sendable {
 /// A grid of `columns × rows` values over `xSpan × ySpan`, each cell coloured by `colorMap`
 /// from where its value falls in `valueRange`. Row 0 is the lowest y; cells default to NaN
 /// (drawn in the lowest colour).
+///
+/// A plain value type: safe from any thread.
 public struct HeatMap: Sendable {
     public let xSpan: ClosedRange<Double>
     public let ySpan: ClosedRange<Double>
