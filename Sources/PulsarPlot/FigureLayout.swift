@@ -188,7 +188,7 @@ struct YAxis {
             let margin = (data.upperBound - data.lowerBound) * 0.05
             let padded = (data.lowerBound - margin)...(data.upperBound + margin)
             step = Ticks.step(span: padded.upperBound - padded.lowerBound, maxCount: count)
-            range = ((padded.lowerBound / step).rounded(.down) * step)...((padded.upperBound / step).rounded(.up) * step)
+            range = Ticks.niceRange(padded, maxCount: count)
         }
         ticks = Ticks.values(in: range, step: step)
     }
