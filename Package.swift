@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PulsarLottieRender", targets: ["PulsarLottieRender"]),
         .library(name: "PulsarLottiePlayer", targets: ["PulsarLottiePlayer"]),
         .library(name: "PulsarViewer", targets: ["PulsarViewer"]),
+        .library(name: "PulsarPlot", targets: ["PulsarPlot"]),
         .library(name: "PulsarCommandLine", targets: ["PulsarCommandLine"]),
         .library(name: "PulsarDrift", targets: ["PulsarDrift"]),
         // The entry points `make fuzz` builds its targets on, and `make test` replays findings through.
@@ -60,6 +61,11 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        .systemLibrary(
             name: "CSDL2",
             providers: [.apt(["libsdl2-dev"])]
         ),
@@ -74,22 +80,24 @@ let package = Package(
         .target(name: "PulsarLottieRender", dependencies: ["PulsarCore", "PulsarLottie", "CRlottie", "CRlottieShim", "CPNG"]),
         .target(name: "PulsarLottiePlayer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie"]),
         .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "CSDL2"]),
+        .target(name: "PulsarPlot", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "CCairo"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
         // Optimized even in debug builds: its statistics run over every reading of an hour.
         .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarCommandLine"]),
-        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift"]),
+        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot"]),
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
         .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarTestSupport"]),
         .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarTestSupport"]),
         .testTarget(name: "PulsarEngineTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarTestSupport"]),
-        .testTarget(name: "PulsarCLITests", dependencies: ["PulsarCLI", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottieRender", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarCLITests", dependencies: ["PulsarCLI", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottieRender", "PulsarPlot", "PulsarTestSupport"]),
         .testTarget(name: "PulsarLottieTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarLottiePlayerTests", dependencies: ["PulsarLottiePlayer", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarTestSupport"]),
         .testTarget(name: "PulsarViewerTests", dependencies: ["PulsarViewer", "CSDL2", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarTestSupport"]),
         .testTarget(name: "PulsarDriftTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarDrift", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarPlotTests", dependencies: ["PulsarPlot", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarTestSupport"]),
     ]
 )

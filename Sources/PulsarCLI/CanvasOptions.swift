@@ -3,20 +3,20 @@ import PulsarCore
 import PulsarLottie
 import PulsarLottieRender
 
-/// `--size WxH` and `--mode fit|fill|stretch`, as `frame` and `view` read them.
+/// `--size WxH` and `--mode fit|fill|stretch`, as `frame`, `view` and `plot` read them.
 enum CanvasOptions {
-    /// The `--size` given, or nil.
-    static func size(_ args: Arguments, command: String) throws(CommandFailure) -> (width: Int, height: Int)? {
+    /// The `--size` given, or nil: each side within `sides`, at most `maximumPixels` in all.
+    static func size(_ args: Arguments, command: String, sides: ClosedRange<Int> = 1...LottieLimits.maximumCanvasSide,
+                     maximumPixels: Int = LottieLimits.maximumCanvasPixels) throws(CommandFailure) -> (width: Int, height: Int)? {
         guard let text = args.value("--size") else { return nil }
-        let side = LottieLimits.maximumCanvasSide
-        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, (1...side).contains(parts[0]), (1...side).contains(parts[1]) else {
-            throw CommandFailure(.usage, "\(command): --size is WxH, each 1…\(side), not '\(MessageText.excerpt(text))'")
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1], sides.contains(width), sides.contains(height) else {
+            throw CommandFailure(.usage, "\(command): --size is WxH, each \(sides.lowerBound)…\(sides.upperBound), not '\(MessageText.excerpt(text))'")
         }
-        guard parts[0] * parts[1] <= LottieLimits.maximumCanvasPixels else {
-            throw CommandFailure(.usage, "\(command): --size \(text) is more than \(LottieLimits.maximumCanvasPixels) pixels [too-large]")
+        guard width * height <= maximumPixels else {
+            throw CommandFailure(.usage, "\(command): --size \(text) is more than \(maximumPixels) pixels [too-large]")
         }
-        return (parts[0], parts[1])
+        return (width, height)
     }
 
     /// The `--mode` given (default fit).

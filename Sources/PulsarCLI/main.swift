@@ -22,6 +22,7 @@ commands:
   keypaths  list an animation's keypaths
   view      play a preset in a window: the animation in step with its sound and haptics
   drift     measure a device's clock drift and the engine's device-slaved clock on it
+  plot      draw a pattern or preset (curves, transients, rendered output, audio) to a PNG or SVG
 
 'pulsar COMMAND --help' describes a command. Exit codes: 0 ok, 64 usage, 65 bad data,
 66 missing input, 69 device unavailable, 70 internal error, 74 I/O error, 130 interrupted.
@@ -38,6 +39,7 @@ let commands: [String: (help: String, run: ([String]) throws(CommandFailure) -> 
     "keypaths": (KeypathsCommand.help, KeypathsCommand.run),
     "view": (ViewCommand.help, ViewCommand.run),
     "drift": (DriftCommand.help, DriftCommand.run),
+    "plot": (PlotCommand.help, PlotCommand.run),
 ]
 
 // Arguments are file names and values as bytes; Swift's decoding would turn invalid UTF-8 into
