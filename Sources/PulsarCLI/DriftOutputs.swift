@@ -2,12 +2,24 @@ import Foundation
 import PulsarCommandLine
 import PulsarCore
 import PulsarDrift
+import PulsarPlot
 
 /// What `pulsar drift` writes: `--json` and `--plot`, each whole or not at all.
 enum DriftOutputs {
     static func write(_ results: [DriftResult], probes: [DriftProbe], options: DriftOptions) throws(CommandFailure) {
         if let path = options.jsonPath {
             try writing(path) { try OutputFile.write(Array(DriftJSON.text(results).utf8), to: path) }
+        }
+        if let path = options.plotPath {
+            guard let figure = DriftPlot.figure(results, probes: probes) else {
+                if !options.quiet { Console.error("pulsar drift: warning: too few position readings to plot; \(path) not written") }
+                return
+            }
+            do {
+                try figure.write(to: path)
+            } catch {
+                throw CommandFailure(.ioError, "pulsar: error: \(error)")
+            }
         }
     }
 

@@ -7,9 +7,10 @@ import PulsarEngine
 /// What it keeps (bounded: at most `capacity` readings and as many queries; past that it keeps
 /// every second one and takes every second one from then on, so an overnight run costs what an
 /// hour costs):
-/// - the **readings** `(stream frame n, monotonic time t)`, split into segments at each device
-///   restart (an underrun re-prepares the device: its frames and its time no longer lie on one
-///   line), each with what the clock said for `t` *before* it took the reading in;
+/// - the **readings** `(stream frame n, monotonic time t)` that advanced past the one before,
+///   split into segments at each device restart (an underrun re-prepares the device: its frames
+///   and its time no longer lie on one line), each with what the clock said for `t` *before* it
+///   took the reading in;
 /// - the **queries**: the clock's answer at an instant, and the truth where it is known (the
 ///   simulated device knows which frame it is playing).
 ///
@@ -40,10 +41,8 @@ public struct DriftMeter: Sendable {
     private var readings = Readings()
     private var queries = Queries()
     private var segment = 0
-    /// The segment's readings start once the position has advanced (a device that has not
-    /// started, or waits for its start threshold, reports frame 0 at later and later times).
-    private var segmentFirstFrame: FrameIndex?
-    private var segmentStarted = false
+    /// The frame of the segment's latest reading (nil at its start).
+    private var previousFrame: FrameIndex?
     private var readingStride = 1, readingSkip = 0
     private var queryStride = 1, querySkip = 0
     /// The first instant seen: what `seconds` count from.
@@ -61,13 +60,11 @@ public struct DriftMeter: Sendable {
     /// `time` before it took this reading in (nil before the clock had any).
     public mutating func addReading(frame: FrameIndex, at time: MonotonicTime, clockPrediction: Double?) {
         if origin == nil { origin = time }
-        guard segmentStarted else {
-            if let first = segmentFirstFrame, frame > first { segmentStarted = true } else {
-                segmentFirstFrame = frame
-                return
-            }
-            return addReading(frame: frame, at: time, clockPrediction: clockPrediction)
-        }
+        // Only a reading that advanced says when a frame was heard: one that repeats the last
+        // frame comes from a device that has not started yet (a start threshold), or stands
+        // still (a sound server's stall), or moves in steps — as the device clock, it is left out.
+        defer { previousFrame = max(previousFrame ?? frame, frame) }
+        guard let previous = previousFrame, frame > previous else { return }
         readingSkip += 1
         guard readingSkip >= readingStride else { return }
         readingSkip = 0
@@ -81,8 +78,7 @@ public struct DriftMeter: Sendable {
     /// The device restarted (an underrun and its `prepare`): what follows is a new segment.
     public mutating func restart() {
         segment += 1
-        segmentFirstFrame = nil
-        segmentStarted = false
+        previousFrame = nil
     }
 
     /// A query of the clock: at `time` it answered stream frame `clock`; `truth` is the frame
@@ -170,9 +166,20 @@ public struct DriftMeter: Sendable {
         let r = Self.thinned(readings.indices, to: points)
         let q = Self.thinned(queries.indices, to: points)
         var series = DriftSeries()
+        let first = (frame: readings.frames[0], time: readings.times[0])
+        /// How far the device is ahead of a wall clock at the nominal rate, ms: the readings' and the fit's.
+        func lead(_ n: FrameIndex, _ t: Double) -> Double {
+            (Double(n - first.frame) / nominalRate - (t - Double(first.time) / 1e9)) * 1000
+        }
+        var piece: Int32?
         for i in r {
             let t = seconds(readings.times[i], origin)
             series.residualsMicroseconds.append((t, fit.residual(readings, i) * 1e6))
+            series.leadMilliseconds.append((t, lead(readings.frames[i], Double(readings.times[i]) / 1e9)))
+            if piece != fit.pieces[i] { series.fittedLeadMilliseconds.append([]) }
+            piece = fit.pieces[i]
+            let fitted = Double(readings.times[i]) / 1e9 - fit.residual(readings, i)
+            series.fittedLeadMilliseconds[series.fittedLeadMilliseconds.count - 1].append((t, lead(readings.frames[i], fitted)))
             if !readings.predictions[i].isNaN {
                 series.clockErrorAgainstReadings.append((t, readings.predictions[i] - (Double(readings.frames[i]) + 0.5)))
             }
@@ -258,6 +265,11 @@ public struct DriftSeries: Sendable {
     public var clockErrorIsAgainstTruth = false
     /// Each slip: seconds from the first instant, and its size in seconds.
     public var slips: [(Double, Double)] = []
+    /// How far each reading says the device is ahead of a wall clock at the nominal rate, ms
+    /// (frames heard / nominal rate − seconds passed, both since the first reading).
+    public var leadMilliseconds: [(Double, Double)] = []
+    /// The same for the fitted line, one run of points per piece (segments cut at slips).
+    public var fittedLeadMilliseconds: [[(Double, Double)]] = []
 }
 
 /// The readings a meter keeps, column by column.

@@ -26,7 +26,7 @@ public struct Slip: Hashable, Sendable {
 /// lasting shift is cut. Readings are in time order, segment by segment.
 struct SlipDetector {
     /// Readings in each window on either side of a candidate step.
-    static let window = 8
+    static let window = 3
     /// The threshold's floor, seconds.
     static let minimumStep = 1e-4
 

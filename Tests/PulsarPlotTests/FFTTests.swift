@@ -1,4 +1,5 @@
 import Foundation
+import PulsarCore
 import PulsarPlot
 import PulsarTestSupport
 import Testing
