@@ -18,30 +18,31 @@ enum DriftPlot {
         guard !runs.isEmpty else { return nil }
         let span = max(runs.map { $0.1.seconds }.max() ?? 1, 1e-3)
         var figure = Figure(width: width, height: runs.count == 1 ? 1000 : 1500, title: title(runs.map { ($0.0, $0.1) }),
-                            subtitles: runs.flatMap { subtitles($0.0, $0.1, named: runs.count > 1) }, xAxis: Axis("time", unit: "s", range: .fixed(0...span)))
+                            subtitles: runs.enumerated().flatMap { subtitles($0.element.0, $0.element.1, number: runs.count > 1 ? $0.offset + 1 : nil) }, xAxis: Axis("time", unit: "s", range: .fixed(0...span)))
         let colors: [PlotColor] = [.blue, .vermilion]
         for (index, run) in runs.enumerated() {
-            let name = runs.count == 1 ? "" : "\(run.0.device): "
+            let name = runs.count == 1 ? "" : "\(index + 1): "
             figure.add(clockPanel(run.1, run.2, name: name, color: colors[index]))
             figure.add(residualPanel(run.1, run.2, name: name, color: colors[index], span: span))
         }
-        figure.add(leadPanel(runs.map { ($0.0.device, $0.1, $0.2) }, colors: colors))
+        figure.add(leadPanel(runs.enumerated().map { ("\($0.offset + 1)", $0.element.1, $0.element.2) }, colors: colors))
         return figure
     }
 
+    /// One device: its name and ppm; two: their ratio (each one's name and ppm head its subtitles).
     private static func title(_ runs: [(DriftResult, DriftReport)]) -> String {
-        let parts = runs.map { r, report in
-            String(format: "%@: %+.2f ppm (95 %%: %+.2f … %+.2f)", r.device, report.ppm, report.ppmInterval95.low, report.ppmInterval95.high)
+        guard runs.count == 2 else {
+            let (r, report) = runs[0]
+            return String(format: "pulsar drift — %@: %+.2f ppm (95 %%: %+.2f … %+.2f)", r.device, report.ppm,
+                          report.ppmInterval95.low, report.ppmInterval95.high)
         }
-        var text = "pulsar drift — " + parts.joined(separator: "; ")
-        if runs.count == 2 {
-            text += String(format: "; ratio %+.2f ppm", DriftSession.ratio(runs[0].1, runs[1].1).ppm)
-        }
-        return text
+        let ratio = DriftSession.ratio(runs[0].1, runs[1].1)
+        return String(format: "pulsar drift — device 1 against device 2: %+.2f ppm (95 %%: %+.2f … %+.2f), %.1f ms apart an hour",
+                      ratio.ppm, ratio.interval95.low, ratio.interval95.high, ratio.ppm * 3.6)
     }
 
     /// Two lines a device: the run and the readings; the clock and the device's troubles.
-    private static func subtitles(_ r: DriftResult, _ report: DriftReport, named: Bool) -> [String] {
+    private static func subtitles(_ r: DriftResult, _ report: DriftReport, number: Int?) -> [String] {
         let readings = [String(format: "%@%.1f s, %d readings", r.complete ? "" : "ended early after ", report.seconds, report.readings),
                      String(format: "wall clock %.1f ms off an hour", report.wallClockDriftMsPerHour),
                      String(format: "jitter p99 %.1f µs", report.jitterMicroseconds.p99),
@@ -54,8 +55,9 @@ enum DriftPlot {
         }
         parts.append(report.lockInSeconds.map { String(format: "within a sample from %.2f s", $0) } ?? "never within a sample")
         parts.append("underruns \(r.underruns), slips \(report.slips.count), late wake-ups \(r.lateWakeups)")
-        let name = named ? r.device + ": " : ""
-        return [name + readings.joined(separator: " · "), name + parts.joined(separator: " · ")]
+        guard let number else { return [readings.joined(separator: " · "), parts.joined(separator: " · ")] }
+        let head = String(format: "%d = %@: %+.2f ppm · ", number, r.device, report.ppm)
+        return [head + readings.joined(separator: " · "), "\(number): " + parts.joined(separator: " · ")]
     }
 
     /// The clock against the truth (or the fitted line), ±1 sample, lock-in.
@@ -97,7 +99,7 @@ enum DriftPlot {
         var panel = Panel(title: "ahead of a wall clock at the nominal rate (frames heard ÷ nominal rate − seconds passed)",
                           yAxis: Axis("lead", unit: "ms"), weight: 1.2)
         for (index, (device, report, series)) in runs.enumerated() {
-            let prefix = runs.count == 1 ? "" : device + " "
+            let prefix = runs.count == 1 ? "" : device + ": "
             panel.add(.line(Polyline(points: series.leadMilliseconds.map { PlotPoint($0.0, $0.1) },
                                      color: colors[index].withAlpha(90), width: 3, label: prefix + "readings")))
             for (k, run) in series.fittedLeadMilliseconds.enumerated() {

@@ -85,7 +85,9 @@ extension ALSADeviceTests {
         _ = try PipeWireServer.shared()
         let server = try PipeWireServer.start()
         defer { server.stop() }
-        let (status, errors, json) = try Self.drift(["--device", server.alsaName, "--seconds", "30"]) { _ in
+        let plot = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: plot) }
+        let (status, errors, json) = try Self.drift(["--device", server.alsaName, "--seconds", "30", "--plot", plot]) { _ in
             // Once the device has played a while (the run reads positions from its start).
             usleep(3_000_000)
             server.kill("pipewire")
@@ -98,5 +100,7 @@ extension ALSADeviceTests {
         let seconds = try #require(Self.number(json, "seconds"), "no partial figures in \(json ?? [:])")
         #expect(seconds > 1 && seconds < 30)
         #expect(Self.number(json, "ppm") != nil)
+        let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: plot)))
+        #expect(ImageFiles.pngSize(png) != nil, "the partial run's plot is written too")
     }
 }

@@ -15,9 +15,12 @@ struct DriftCLITests {
     func simulatedRun() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let out = dir.file("d.json")
-        let r = try CLI.run(["drift", "--device", "sim:ppm=250,jitter=0.3", "--seconds", "120", "--json", out])
+        let out = dir.file("d.json"), plot = dir.file("d.png")
+        let r = try CLI.run(["drift", "--device", "sim:ppm=250,jitter=0.3", "--seconds", "120", "--json", out, "--plot", plot])
         #expect(r.status == 0, "\(r)")
+        let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: plot)))
+        let size = try #require(ImageFiles.pngSize(png))
+        #expect(size.width == 1600 && size.height == 1000)
         #expect(r.stderr.contains("simulated time"), "\(r)")
         #expect(r.stdout.contains("+250.0"), "\(r)")
         let object = try Self.json(out)
@@ -41,13 +44,15 @@ struct DriftCLITests {
         #expect(object["lockInSeconds"] as? Double != nil)
     }
 
-    @Test("Two simulated devices: the ratio of their rates in ppm, both measured in one run")
+    @Test("Two simulated devices: the ratio of their rates in ppm, both measured in one run; an SVG plot that parses")
     func twoSimulatedDevices() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let out = dir.file("d.json")
+        let out = dir.file("d.json"), plot = dir.file("d.svg")
         let r = try CLI.run(["drift", "--device", "sim:ppm=100", "--device", "sim:ppm=-200,jitter=0.2", "--seconds", "30",
-                             "--json", out, "--quiet"])
+                             "--json", out, "--plot", plot, "--quiet"])
+        let svg = try #require(ImageFiles.svgRoot(try Data(contentsOf: URL(fileURLWithPath: plot))))
+        #expect(svg.name == "svg" && svg.elements > 100)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.isEmpty && r.stderr.isEmpty, "--quiet prints nothing: \(r)")
         let object = try Self.json(out)
