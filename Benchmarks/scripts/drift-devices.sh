@@ -12,6 +12,8 @@ cd "$(dirname "$0")/../.."
 pulsar=${1:-.build/release/pulsar}
 sim_seconds=${2:-120}
 pw_seconds=${3:-60}
+# SKIP_PIPEWIRE=1 prints the simulated rows only.
+skip_pipewire=${SKIP_PIPEWIRE:-0}
 work=$(mktemp -d)
 trap 'bash scripts/pipewire-session.sh stop "$work/pw" >/dev/null 2>&1 || true; bash scripts/pipewire-session.sh stop "$work/pw2" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
@@ -26,14 +28,14 @@ def p(key, scale=1, fmt="%.2f"):
 truth = d.get("trueClockErrorSamples")
 true_ppm = d.get("truePpm")
 lock = d.get("lockInSeconds")
-print("| %s | %.0f | %s | %+.3f (%+.3f … %+.3f) | %.1f | %s | %s | %s | %s | %s | %d / %d |" % (
+print("| %s | %.0f | %s | %+.3f (%+.3f … %+.3f) | %.1f | %s | %s | %s | %s | %s | %d / %d / %d |" % (
     label, d["seconds"], "—" if true_ppm is None else "%+.0f" % true_ppm, d["ppm"], d["ppmInterval95"][0], d["ppmInterval95"][1],
     d["wallClockDriftMsPerHour"], p("jitterUs", fmt="%.1f"), d["granularityFrames"], p("clockErrorSamples"),
-    "never" if lock is None else "%.2f s" % lock, p("trueClockErrorSamples", fmt="%.3f"), d["underruns"], d["lateWakeups"]))
+    "never" if lock is None else "%.2f s" % lock, p("trueClockErrorSamples", fmt="%.3f"), d["underruns"], d["lateWakeups"], d["slips"]))
 PY
 }
 
-echo "| device | s | true ppm | measured ppm (95 %) | wall clock ms/h | jitter µs p50/p99/max | granularity | clock vs readings, samples p50/p99/max | lock-in | clock vs truth, samples p50/p99/max | underruns / late wake-ups |"
+echo "| device | s | true ppm | measured ppm (95 %) | wall clock ms/h | jitter µs p50/p99/max | granularity | clock vs readings, samples p50/p99/max | lock-in | clock vs truth, samples p50/p99/max | underruns / late wake-ups / slips |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for ppm in -300 0 250 500; do
     for jitter in 0 0.3 0.5; do
@@ -44,7 +46,10 @@ for ppm in -300 0 250 500; do
 done
 "$pulsar" drift --device sim:ppm=250,jitter=0.3 --seconds 3600 --json "$work/d.json" --quiet
 row "\`sim:ppm=250,jitter=0.3\`, an hour" "$work/d.json"
+"$pulsar" drift --device sim:ppm=-100,jitter=0.1,granularity=16 --seconds "$sim_seconds" --json "$work/d.json" --quiet
+row "\`sim:ppm=-100,jitter=0.1,granularity=16\`" "$work/d.json"
 
+[ "$skip_pipewire" = 1 ] && exit 0
 bash scripts/pipewire-session.sh start "$work/pw" >/dev/null
 bash scripts/pipewire-session.sh start "$work/pw2" >/dev/null
 (
