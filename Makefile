@@ -49,6 +49,12 @@ demo: build
 	.build/release/pulsar render $(OUT)/demo.pulsar --preset heartbeat --layout stereo+haptic -o $(OUT)/heartbeat.wav
 	.build/release/pulsar render Resources/patterns/demo.json -o $(OUT)/demo-lra.wav --profile lra --format s16
 	.build/release/pulsar play $(OUT)/demo.pulsar --preset heartbeat --loop 2
+	# A picture of what played, and a drift measurement: an hour of the simulated device at
+	# +250 ppm (simulated time), then the default sound device for 10 s (the simulated one,
+	# paced, with a line saying so, where there is none).
+	.build/release/pulsar plot $(OUT)/demo.pulsar --preset heartbeat -o $(OUT)/heartbeat.png
+	.build/release/pulsar drift --device sim:ppm=250,jitter=0.3 --seconds 3600 --json $(OUT)/drift-sim.json --plot $(OUT)/drift-sim.png
+	.build/release/pulsar drift --device auto --seconds 10 --json $(OUT)/drift-default.json --plot $(OUT)/drift-default.png
 	# With a display, the viewer: the animation in step with the sound, for 20 s (q closes it).
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
 	  .build/release/pulsar view $(OUT)/demo.pulsar --preset heartbeat --loop forever --exit-after 20; \
