@@ -146,10 +146,7 @@ struct DriftOptions {
         var devices: [(String, DeviceChoice)] = []
         for text in texts { devices.append((text, try DeviceChoice(parsing: text, rate: setup.rate, command: command))) }
         self.devices = devices
-        seconds = try args.number("--seconds", in: 0.001...86_400, command: command).map { v throws(CommandFailure) in
-            guard v > 0 else { throw CommandFailure(.usage, "\(command): --seconds must be more than 0") }
-            return v
-        } ?? 60
+        seconds = try args.number("--seconds", in: 0.001...86_400, command: command) ?? 60
         (period, buffer) = try devices[0].1.periodAndBuffer(args, command: command)
         jsonPath = args.value("--json")
         plotPath = args.value("--plot")

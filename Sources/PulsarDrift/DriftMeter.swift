@@ -157,8 +157,8 @@ public struct DriftMeter: Sendable {
     private func seconds(_ ns: Int64, _ origin: MonotonicTime) -> Double { Double(ns - origin.nanoseconds) / 1e9 }
 
     /// The series a plot draws, in seconds from the first instant: each reading's residual from
-    /// the fitted line (µs), the clock's error against each reading (samples), and its error
-    /// against the truth or the fitted line at each query (samples). At most `points` of each
+    /// the fitted line (µs), the clock's error against the truth or the fitted line at each query
+    /// (samples), each reading's lead over a wall clock and the fit's (ms), and the slips. At most `points` of each
     /// (evenly thinned).
     public func series(points: Int = 20_000) -> DriftSeries? {
         guard let origin, let found = fitted() else { return nil }
@@ -180,9 +180,6 @@ public struct DriftMeter: Sendable {
             piece = fit.pieces[i]
             let fitted = Double(readings.times[i]) / 1e9 - fit.residual(readings, i)
             series.fittedLeadMilliseconds[series.fittedLeadMilliseconds.count - 1].append((t, lead(readings.frames[i], fitted)))
-            if !readings.predictions[i].isNaN {
-                series.clockErrorAgainstReadings.append((t, readings.predictions[i] - (Double(readings.frames[i]) + 0.5)))
-            }
         }
         for i in q {
             guard let reference = reference(i, fit: fit, slips: slips) else { continue }
@@ -259,7 +256,6 @@ public struct DriftReport: Sendable {
 /// The time series a drift plot draws, seconds from the first instant.
 public struct DriftSeries: Sendable {
     public var residualsMicroseconds: [(Double, Double)] = []
-    public var clockErrorAgainstReadings: [(Double, Double)] = []
     public var clockError: [(Double, Double)] = []
     /// `clockError` is against the device's truth (simulated) rather than the fitted line.
     public var clockErrorIsAgainstTruth = false
