@@ -127,7 +127,7 @@ enum PlayCommand {
             return $0
         }
         let recorded = sim.flatMap { $0.behaviour.recordingCapacity > 0 ? FrameIndex($0.recording.count / channels) : nil }
-        return recorded ?? max(player.streamWritten - lostFrames, 0)
+        return recorded ?? max(player.streamWritten.index - lostFrames, 0)
     }
 
     /// `--log`: the event log, headed by what `pulsar render --replay` needs to rebuild the mix.
@@ -163,8 +163,8 @@ enum PlayCommand {
         case .play(let ms):
             guard let ms else { return player.play() }
             let m = player.mixer
-            let frame = m.settings.sampleRate.nearestFrame(atMilliseconds: ms) - m.timeline.segmentStart
-            return player.play(fromFrame: min(max(frame, 0), m.timeline.segmentLength - 1))
+            let content = m.settings.sampleRate.contentFrame(atMilliseconds: ms)
+            return player.play(fromFrame: m.timeline.timelineFrame(of: content, inIteration: 0))
         case .pause: return player.pause()
         case .resume: return player.resume()
         case .stop: return player.stop()
@@ -199,7 +199,7 @@ enum PlayCommand {
     static func writeClockLog(_ path: String, ticks: [PlayLoop.Tick],
                               device: SimulatedDevice?, player: HapticPlayer, rate: SampleRate) throws(CommandFailure) {
         let timeline = device?.timeline ?? []
-        let lost: [Range<FrameIndex>] = player.loggedEvents.compactMap {
+        let lost: [Range<StreamFrame>] = player.loggedEvents.compactMap {
             if case let .underrun(from, to, _) = $0, to > from { return from..<to }
             return nil
         }
@@ -219,7 +219,7 @@ enum PlayCommand {
                 }
                 // The device counts whole frames: the exact position lies in [n, n + 1).
                 var stream = max(consumed + 0.5 - latency, 0)
-                for gap in lost where Double(gap.lowerBound) <= stream { stream += Double(gap.count) }
+                for gap in lost where Double(gap.lowerBound.index) <= stream { stream += Double(gap.upperBound - gap.lowerBound) }
                 truth = player.clock.contentFrame(atStreamFrame: stream) * 1000 / Double(rate.hertz)
             }
             func number(_ v: Double?) -> JSONValue { v.map { .num(($0 * 1e6).rounded() / 1e6) } ?? JSONValue(.null) }

@@ -37,7 +37,7 @@ public final class DriftProbe {
     private func take(_ event: EngineEvent) {
         switch event {
         case let .position(frame, time):
-            meter.addReading(frame: frame, at: time, clockPrediction: player.streamFrame(at: time))
+            meter.addReading(frame: frame.index, at: time, clockPrediction: player.streamFrame(at: time))
         case .underrun:
             meter.restart()
         default:

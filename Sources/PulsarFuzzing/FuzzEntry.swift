@@ -44,7 +44,7 @@ public enum FuzzEntry {
             guard let mixer = try? PresetMixer(preset: preset, settings: settings) else { continue }
             let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 1024 * mixer.channelCount)
             defer { block.deallocate() }
-            _ = try? mixer.render(into: block, from: 0)
+            _ = try? mixer.render(into: block, from: .zero)
         }
     }
 

@@ -103,7 +103,7 @@ public final class HapticLottieController: @unchecked Sendable {
                 return false
             }
         }
-        return player.send(.play(fromTimelineFrame: 0))
+        return player.send(.play(fromTimelineFrame: .zero))
     }
 
     /// Plays `fromProgress … toProgress` of the animation (0 at `ip`, 1 at `op`; nil `from` is 0),
@@ -184,7 +184,7 @@ public final class HapticLottieController: @unchecked Sendable {
 
     /// The timeline frame `setTimestamp(ms)` goes to (`HapticPlayer.timelineFrame(atMs:)`: the
     /// first iteration's frame of that content, in that iteration's direction).
-    public func timelineFrame(atMs ms: Double) -> FrameIndex { player.timelineFrame(atMs: ms) }
+    public func timelineFrame(atMs ms: Double) -> TimelineFrame { player.timelineFrame(atMs: ms) }
 
     /// The player's loop control: `loop` false plays the current iteration to its end; true
     /// repeats `count` iterations in all (nil: without end), boomerang when `reverse`.
@@ -338,6 +338,6 @@ public final class HapticLottieController: @unchecked Sendable {
             $0.to = toMs
             $0.startsBackwards = backwards
         }
-        guard player.send(.play(fromTimelineFrame: 0)) else { throw .busy }
+        guard player.send(.play(fromTimelineFrame: .zero)) else { throw .busy }
     }
 }

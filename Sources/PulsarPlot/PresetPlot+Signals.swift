@@ -73,7 +73,7 @@ extension PresetPlot {
         let count = frames * mixer.channelCount
         let result: Result<Void, AudioFileError> = buffer.withUnsafeMutableBufferPointer { all in
             do throws(AudioFileError) {
-                _ = try mixer.render(into: UnsafeMutableBufferPointer(rebasing: all[0..<count]), from: frame)
+                _ = try mixer.render(into: UnsafeMutableBufferPointer(rebasing: all[0..<count]), from: TimelineFrame(frame))
                 return .success(())
             } catch {
                 return .failure(error)

@@ -120,7 +120,7 @@ public struct PresetPlot {
     /// Content ms from the span's first frame to its end.
     private func timeSpan(_ mixer: PresetMixer) throws(Failure) -> ClosedRange<Double> {
         let rate = mixer.settings.sampleRate
-        let from = rate.milliseconds(atFrame: mixer.timeline.segmentStart), to = rate.milliseconds(atFrame: mixer.timeline.segmentEnd)
+        let from = rate.milliseconds(at: mixer.timeline.segmentStart), to = rate.milliseconds(at: mixer.timeline.segmentEnd)
         guard from < to else { throw .mixer(.badSettings("the time span \(JSONWriter.format(from))…\(JSONWriter.format(to)) ms is empty")) }
         return from...to
     }

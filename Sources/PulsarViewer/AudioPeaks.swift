@@ -28,7 +28,7 @@ public struct AudioPeaks: Sendable, Equatable {
         while frame < total {
             let n = Int(min(4096, total - frame))
             let ok = block.withUnsafeMutableBufferPointer { buffer -> Bool in
-                (try? audio.render(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * channels)]), from: frame)) != nil
+                (try? audio.render(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * channels)]), from: TimelineFrame(frame))) != nil
             }
             guard ok else { return nil }
             for i in 0..<n {

@@ -439,7 +439,7 @@ public final class ViewerSession {
         let player = content.player
         let rate = player.mixer.settings.sampleRate
         let timeline = player.mixer.timeline
-        let expected = Double(timeline.contentFrame(atOutputFrame: player.timelineFrame(atMs: ms))) * 1000 / Double(rate.hertz)
+        let expected = rate.milliseconds(at: timeline.contentFrame(at: player.timelineFrame(atMs: ms)))
         guard player.cue(atMs: ms) else { return false }
         mode = .paused
         let deadline = player.now().adding(seconds: timeout)

@@ -45,7 +45,7 @@ import Testing
             while frame < mixer.frameCount {
                 let n = min(block, Int(mixer.frameCount - frame))
                 let part = UnsafeMutableBufferPointer(rebasing: whole[(Int(frame) * mixer.channelCount)..<((Int(frame) + n) * mixer.channelCount)])
-                _ = try mixer.render(into: part, from: frame)
+                _ = try mixer.render(into: part, from: TimelineFrame(frame))
                 frame += FrameIndex(n)
             }
         }
@@ -156,7 +156,7 @@ import Testing
         let range = PlaybackRange(from: 50.5, to: 430.25, loopCount: 3)
         let mixer = try PresetMixer(preset: try Self.preset(audioPath: nil), settings: MixSettings(layout: .haptic), range: range)
         let start = FrameIndex((50.5 * 48).rounded()), end = FrameIndex((430.25 * 48).rounded())
-        #expect(mixer.timeline.segmentStart == start && mixer.timeline.segmentEnd == end)
+        #expect(mixer.timeline.segmentStart.index == start && mixer.timeline.segmentEnd.index == end)
         #expect(mixer.frameCount == 3 * (end - start))
         let out = try Self.renderAll(mixer, block: 1234)
         let once = try Self.haptic(from: start, count: Int(end - start))

@@ -26,8 +26,8 @@ import Testing
                     case 0: ok = player.send(.pause)
                     case 4: ok = (try? player.adjust { $0.loopCount = 1 + k % 3; $0.hapticOffset = Double(k % 20) }) != nil
                     case 1: ok = player.send(.resume)
-                    case 2: ok = player.send(.seek(toTimelineFrame: FrameIndex(k * 100)))
-                    default: ok = player.send(.play(fromTimelineFrame: FrameIndex(k)))
+                    case 2: ok = player.send(.seek(toTimelineFrame: TimelineFrame(FrameIndex(k * 100))))
+                    default: ok = player.send(.play(fromTimelineFrame: TimelineFrame(FrameIndex(k))))
                     }
                     if ok { accepted.add() }
                     usleep(200)
@@ -41,7 +41,7 @@ import Testing
         Poll.until {
             player.poll()
             commands = player.loggedEvents.filter { if case .command = $0 { return true } else { return false } }
-            return threads.allSatisfy(\.isFinished) && commands.count >= accepted.value + 1
+            return threads.allSatisfy { $0.isFinished } && commands.count >= accepted.value + 1
         }
         player.shutdown()
         player.poll()
@@ -51,7 +51,7 @@ import Testing
         #expect(commands.count == accepted.value + 1, "every accepted command (and the first play) was applied")
         let changes = commands.filter { if case .command(.mix, _, _, _) = $0 { return true } else { return false } }
         #expect(changes.count > 10, "live mix changes crossed too: \(changes.count)")
-        var last: FrameIndex = -1
+        var last: StreamFrame = -1
         for case let .command(_, _, effective, _) in commands {
             #expect(effective >= last)
             last = effective

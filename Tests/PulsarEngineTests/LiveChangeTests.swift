@@ -55,15 +55,15 @@ import Testing
         }
 
         /// Effective frame and resulting state of the `k`-th logged command.
-        func command(_ k: Int) -> (frame: FrameIndex, state: TransportState) {
-            let all = events.compactMap { e -> (FrameIndex, TransportState)? in
+        func command(_ k: Int) -> (frame: StreamFrame, state: TransportState) {
+            let all = events.compactMap { e -> (StreamFrame, TransportState)? in
                 if case let .command(_, _, f, s) = e { return (f, s) }
                 return nil
             }
             return all[k]
         }
 
-        func render(_ mixer: PresetMixer, from frame: FrameIndex, count: Int) throws -> [Float] {
+        func render(_ mixer: PresetMixer, from frame: TimelineFrame, count: Int) throws -> [Float] {
             var out = [Float](repeating: 0, count: count)
             _ = try out.withUnsafeMutableBufferPointer { try mixer.render(into: $0, from: frame) }
             return out
@@ -146,7 +146,7 @@ import Testing
             let mode: TransportState.Mode = ramp == .fadeOut ? .paused : .playing
             let old = TransportState(mode: mode, timelineFrame: 5_000, anchor: 1_000, ramp: ramp)
             for into in [0, 1, 20, fade - 1, fade] {
-                let at = FrameIndex(1_000 + into)
+                let at = StreamFrame(FrameIndex(1_000 + into))
                 let switched = old.switching(to: generation, from: mixer.timeline, to: looped.timeline, atStreamFrame: at, fadeLength: fade)
                 #expect(switched.ramp == (into < fade ? ramp : .none) && switched.rampOffset == (into < fade ? into : 0))
                 // Stream frames from the switch to well past the fade: with the change, and without it.
@@ -186,31 +186,31 @@ import Testing
         try rig.steps(2)
         let change = rig.command(1)
         #expect(change.state.mix == 1)
-        #expect(change.state.timelineFrame == change.frame, "first iteration: the same frame on the new timeline")
+        #expect(change.state.timelineFrame.index == change.frame.index, "first iteration: the same frame on the new timeline")
         // Through iteration 1 (backwards) into iteration 2, then `loop off`: iteration 2 is the last.
-        let intoThird = Int((2 * length - change.frame) / 256) + 20
+        let intoThird = Int((2 * length - change.frame.index) / 256) + 20
         try rig.steps(intoThird)
         try rig.adjust({ $0.loopCount = 1 })
         try rig.steps(Int(length / 256) + 20)
         let off = rig.command(2)
         let oldFrame = change.state.timelineFrame + (off.frame - change.frame)
-        #expect(oldFrame / length == 2, "the change came in the third iteration (forward again)")
+        #expect(oldFrame.index / length == 2, "the change came in the third iteration (forward again)")
         #expect(off.state.timelineFrame == oldFrame - 2 * length, "one iteration now, at the same content frame")
-        let completions = rig.events.compactMap { e -> (Bool, FrameIndex)? in
+        let completions = rig.events.compactMap { e -> (Bool, StreamFrame)? in
             if case let .completion(f, at) = e { return (f, at) }
             return nil
         }
         #expect(completions.count == 1)
         #expect(completions.first?.0 == true)
-        #expect(completions.first?.1 == off.frame + (length - off.state.timelineFrame), "at the end of the iteration that was playing")
+        #expect(completions.first?.1 == off.frame + (TimelineFrame(length) - off.state.timelineFrame), "at the end of the iteration that was playing")
         // The recording equals the replay, and the backwards iteration really ran backwards.
         let replay = Replay(events: rig.events)
         let frames = rig.device.recording.count
         let replayed = try replay.deviceStream(frames: frames, renderer: try replay.renderer(base: mixer))
         #expect(replayed == rig.device.recording)
         let boomerang = try Self.mixer(loopCount: 3, reverse: true)
-        let heardInSecond = try rig.render(boomerang, from: length + 100, count: 500)
-        let start = Int(change.frame - change.state.timelineFrame + length + 100)
+        let heardInSecond = try rig.render(boomerang, from: TimelineFrame(length + 100), count: 500)
+        let start = Int(change.frame.index - change.state.timelineFrame.index + length + 100)
         #expect(Array(rig.device.recording[start..<(start + 500)]) == heardInSecond)
     }
 
@@ -267,7 +267,7 @@ import Testing
         let after = clock.contentFrame(atStreamFrame: Double(change.frame) + 0.5)
         #expect(abs(after - before - 1) < 1e-9, "no jump at the switch")
         // In the second (backwards) iteration the content runs down.
-        let secondStart = Double(change.frame - change.state.timelineFrame + mixer.timeline.segmentLength)
+        let secondStart = Double(change.frame.index - change.state.timelineFrame.index + mixer.timeline.segmentLength)
         let a = clock.contentFrame(atStreamFrame: secondStart + 100), b = clock.contentFrame(atStreamFrame: secondStart + 200)
         #expect(abs((a - b) - 100) < 1e-9, "runs backwards: \(a) → \(b)")
     }

@@ -37,7 +37,7 @@ import Testing
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3,
                                                                        periodFrames: 256, bufferFrames: 1024))
         player.send(.play(fromTimelineFrame: 0))
-        var start: FrameIndex?
+        var start: StreamFrame?
         for _ in 0..<40 {
             try player.step()
             while let e = player.events.pop() {

@@ -24,7 +24,7 @@ import Testing
         let script: [Int: TransportCommand] = [0: .play(fromTimelineFrame: 0), 40: .pause, 60: .resume, 100: .seek(toTimelineFrame: 24_000),
                                                150: .seek(toTimelineFrame: 60_000)]
         var samples: [(period: Int, ms: Double)] = []
-        var pauseFrame: FrameIndex?, seekFrame: FrameIndex?
+        var pauseFrame: StreamFrame?, seekFrame: StreamFrame?
         for period in 0..<260 {
             if let c = script[period] { player.send(c) }
             try player.step()

@@ -61,9 +61,9 @@ import Testing
                                commandChance: commandChance, changeChance: changes ? 0.35 : 0, command: { rng in
             let newest = renderer.mixers.newestMixer.timeline
             let total = Double(min(newest.frameCount, newest.segmentLength * 3))
-            let commands: [TransportCommand] = [.pause, .resume, .seek(toTimelineFrame: FrameIndex(rng.unit() * total)),
-                                                .play(fromTimelineFrame: FrameIndex(rng.unit() * total)), .stop,
-                                                .cue(toTimelineFrame: FrameIndex(rng.unit() * total))]
+            let commands: [TransportCommand] = [.pause, .resume, .seek(toTimelineFrame: TimelineFrame(FrameIndex(rng.unit() * total))),
+                                                .play(fromTimelineFrame: TimelineFrame(FrameIndex(rng.unit() * total))), .stop,
+                                                .cue(toTimelineFrame: TimelineFrame(FrameIndex(rng.unit() * total)))]
             return commands[Int(rng.unit() * Double(commands.count))]
         }, live: { rng, base in randomAdjustment(&rng, of: base) })
         return (device, events, renderer)
@@ -167,7 +167,7 @@ import Testing
         var rng = SplitMix64(seed: seed)
         let segment = Double(mixer.timeline.segmentLength)
         // Targets across the first four iterations, and some past the end of a finite timeline.
-        func target(_ rng: inout SplitMix64) -> FrameIndex { FrameIndex(rng.unit() * segment * 4.2) }
+        func target(_ rng: inout SplitMix64) -> TimelineFrame { TimelineFrame(FrameIndex(rng.unit() * segment * 4.2)) }
         player.send(.play(fromTimelineFrame: 0))
         let events = try drive(player, renderer: renderer, device: device, clock: clock, rng: &rng, periods: periods,
                                commandChance: commandChance, changeChance: changes ? 0.4 : 0, command: { rng in
@@ -291,7 +291,7 @@ import Testing
             Issue.record("first difference at device frame \(first.offset): played \(first.element.0), the rules give \(first.element.1)")
         }
         // Changes did land inside fades.
-        var anchors: [Int64] = [], inside = 0
+        var anchors: [StreamFrame] = [], inside = 0
         for case let .command(command, _, effective, state) in events {
             if case .mix = command, let last = anchors.last, effective > last, effective - last < 48, state.ramp != .none { inside += 1 }
             if command == .pause || command == .resume { anchors.append(effective) }
@@ -304,7 +304,7 @@ import Testing
         for canRewind in [false, true] {
             let (device, events, _) = try Self.run(seed: 9, canRewind: canRewind, periods: 200)
             _ = device
-            var last: FrameIndex = -1
+            var last: StreamFrame = -1
             for case let .command(_, _, effective, state) in events {
                 #expect(effective >= last, "effective frames never go back")
                 #expect(state.anchor <= effective, "a state starts at its effective frame, or earlier when the command changed nothing")

@@ -146,23 +146,26 @@ struct ReferenceTransport {
         var result = [current]
         var unsupported: [String] = []
         for event in events {
-            if case let .completion(finished: true, streamFrame: end) = event {
+            if case let .completion(finished: true, streamFrame: endFrame) = event {
+                let end = endFrame.index
                 // The device played to the end of the timeline: the transport stops there.
                 current = Stretch(mode: .stopped, held: current.held, anchor: end, fade: .none, generation: current.generation)
                 result.append(current)
                 continue
             }
-            guard case let .command(command, _, e, _) = event else { continue }
+            guard case let .command(command, _, effective, _) = event else { continue }
+            // This reference works in plain numbers: every frame leaves its domain here.
+            let e = effective.index
             let now = current.mode == .playing ? current.held + (e - current.anchor) : current.held
             let g = current.generation
             var next: Stretch?
             switch command {
-            case .play(let t): next = Stretch(mode: .playing, held: t, anchor: e, fade: .none, generation: g)
+            case .play(let t): next = Stretch(mode: .playing, held: t.index, anchor: e, fade: .none, generation: g)
             case .pause: if current.mode == .playing { next = Stretch(mode: .paused, held: now, anchor: e, fade: .falling, generation: g) }
             case .resume: if current.mode == .paused { next = Stretch(mode: .playing, held: current.held, anchor: e, fade: .rising, generation: g) }
             case .stop: next = Stretch(mode: .stopped, held: now, anchor: e, fade: .none, generation: g)
-            case .seek(let t): if current.mode != .stopped { next = Stretch(mode: current.mode, held: t, anchor: e, fade: .none, generation: g) }
-            case .cue(let t): next = Stretch(mode: .paused, held: t, anchor: e, fade: current.mode == .playing ? .falling : .none, generation: g)
+            case .seek(let t): if current.mode != .stopped { next = Stretch(mode: current.mode, held: t.index, anchor: e, fade: .none, generation: g) }
+            case .cue(let t): next = Stretch(mode: .paused, held: t.index, anchor: e, fade: current.mode == .playing ? .falling : .none, generation: g)
             case .mix(let change):
                 // The same mode from the same content frame in the new timeline; a fade in
                 // progress goes on where it was.
@@ -210,8 +213,8 @@ struct ReferenceTransport {
         let (stretches, unsupported) = Self.stretches(events, timelines: timelines)
         var lost: [Range<Int64>] = [], silenced: [Range<Int64>] = []
         for event in events {
-            if case let .underrun(from, to, _) = event, to > from { lost.append(from..<to) }
-            if case let .renderFailed(from, to) = event, to > from { silenced.append(from..<to) }
+            if case let .underrun(from, to, _) = event, to > from { lost.append(from.index..<to.index) }
+            if case let .renderFailed(from, to) = event, to > from { silenced.append(from.index..<to.index) }
         }
         var out: [Float] = []
         out.reserveCapacity(frames)

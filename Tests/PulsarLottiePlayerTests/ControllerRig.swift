@@ -90,7 +90,7 @@ final class ControllerRig {
     func elapsed(_ time: MonotonicTime) -> Double { time.seconds(since: tickOrigin) }
 
     /// Commands as logged: (command, effective stream frame, resulting state).
-    var commands: [(command: TransportCommand, frame: FrameIndex, state: TransportState)] {
+    var commands: [(command: TransportCommand, frame: StreamFrame, state: TransportState)] {
         player.loggedEvents.compactMap {
             if case let .command(c, _, f, s) = $0 { return (c, f, s) }
             return nil
@@ -98,7 +98,7 @@ final class ControllerRig {
     }
 
     /// Logged completion events: (finished, stream frame).
-    var completionEvents: [(finished: Bool, frame: FrameIndex)] {
+    var completionEvents: [(finished: Bool, frame: StreamFrame)] {
         player.loggedEvents.compactMap {
             if case let .completion(f, at) = $0 { return (f, at) }
             return nil
@@ -110,8 +110,8 @@ final class ControllerRig {
     /// frame per stream frame; the whole-content segment `[0, length)` repeats without end,
     /// odd iterations running backwards when `reverse`.
     func trueContentFrame(atStreamFrame s: Double, length: Double, reverse: Bool) -> Double {
-        let state = commands.map(\.state).last { Double($0.anchor) <= s } ?? TransportState.initial
-        let p = state.mode == .playing ? Double(state.timelineFrame) + s - Double(state.anchor) : Double(state.timelineFrame)
+        let state = commands.map(\.state).last { Double($0.anchor.index) <= s } ?? TransportState.initial
+        let p = state.mode == .playing ? Double(state.timelineFrame.index) + s - Double(state.anchor.index) : Double(state.timelineFrame.index)
         let k = (p / length).rounded(.down)
         let offset = p - k * length
         return reverse && Int(k) % 2 == 1 ? length - offset : offset

@@ -176,7 +176,7 @@ import Testing
             try c.play(fromFrame: 15, toFrame: 42, loopMode: mode)
             let t = rig.player.mixer.timeline
             #expect(t.loopCount == count && t.reverse == reverse, "\(mode)")
-            #expect(Double(t.segmentStart) == from && Double(t.segmentEnd) == to, "\(mode): the frame range as content")
+            #expect(Double(t.segmentStart.index) == from && Double(t.segmentEnd.index) == to, "\(mode): the frame range as content")
             #expect(c.loopMode == readBack, "\(mode) reads back")
             try rig.run(until: rig.elapsed(rig.clock.now()) + 0.02)
         }
@@ -189,7 +189,7 @@ import Testing
         // nil loop mode keeps the current one; progress maps through ip…op.
         try c.play(fromProgress: 0.5, toProgress: 1)
         #expect(rig.player.mixer.timeline.loopCount == 5)
-        #expect(rig.player.mixer.timeline.segmentEnd == rig.player.mixer.contentFrames)
+        #expect(rig.player.mixer.timeline.segmentEnd.index == rig.player.mixer.contentFrames)
 
         // repeat(2) over 15…42 really plays two iterations, then completes.
         let live = try ControllerRig(animation: animation, seconds: 4)
@@ -228,9 +228,9 @@ import Testing
         let t = rig.player.mixer.timeline
         // The segment is [15, 42) as content, written out: (f − 12) / 29.97 s at 48 kHz.
         let low = (Double(15 - 12) / 29.97 * 48_000).rounded(), high = (Double(42 - 12) / 29.97 * 48_000).rounded()
-        #expect(Double(t.segmentStart) == low && Double(t.segmentEnd) == high)
+        #expect(Double(t.segmentStart.index) == low && Double(t.segmentEnd.index) == high)
         #expect(t.startsBackwards && !t.reverse && t.loopCount == 1)
-        #expect(t.contentFrame(atOutputFrame: 0) == t.segmentEnd - 1, "timeline frame 0 is the content frame just before from")
+        #expect(t.contentFrame(at: 0) == t.segmentEnd - 1, "timeline frame 0 is the content frame just before from")
         #expect(c.loopMode == .playOnce, "the direction is no part of the loop mode")
 
         let (seen, exact) = try Self.framesAfterPlay(rig, until: 2.5)
@@ -249,9 +249,9 @@ import Testing
         var worst = 0.0
         for (time, frame) in seen {
             let s = rig.trueStreamFrame(at: time)
-            let state = rig.commands.map(\.state).last { Double($0.anchor) <= s } ?? TransportState.initial
+            let state = rig.commands.map(\.state).last { Double($0.anchor.index) <= s } ?? TransportState.initial
             guard state.mix == play.state.mix, abs(s - Double(play.frame)) > 2 else { continue }
-            let p = Double(state.timelineFrame) + s - Double(state.anchor)
+            let p = Double(state.timelineFrame.index) + s - Double(state.anchor.index)
             let content = high - min(max(p, 0), high - low)
             worst = max(worst, abs(frame - Self.frame(ofContentFrame: content, in: timing)) / tolerance)
         }
@@ -277,7 +277,7 @@ import Testing
         try c.play(fromProgress: 0.8, toProgress: 0.2, loopMode: .autoReverse)
         var t = rig.player.mixer.timeline
         #expect(t.startsBackwards && t.reverse && t.isEndless && c.loopMode == .autoReverse)
-        #expect(t.segmentStart == rig.player.mixer.settings.sampleRate.nearestFrame(atMilliseconds: timing.milliseconds(atFrame: 21)))
+        #expect(t.segmentStart.index == rig.player.mixer.settings.sampleRate.nearestFrame(atMilliseconds: timing.milliseconds(atFrame: 21)))
         try c.play(fromFrame: 42, toFrame: 15, loopMode: .loop)
         #expect(rig.player.mixer.timeline.startsBackwards && c.loopMode == .loop)
         c.loopMode = .repeat(3)
@@ -286,7 +286,7 @@ import Testing
         // Beyond op and before ip: clamped, still backward; equal ends after clamping are empty.
         try c.play(fromFrame: 80, toFrame: -5)
         #expect(rig.player.mixer.timeline.startsBackwards && rig.player.mixer.timeline.segmentStart == 0)
-        #expect(rig.player.mixer.timeline.segmentEnd == rig.player.mixer.contentFrames)
+        #expect(rig.player.mixer.timeline.segmentEnd.index == rig.player.mixer.contentFrames)
         #expect(throws: HapticLottieController.PlayError.emptyRange(LottieFrameRange(start: 57, end: 57))) {
             try c.play(fromFrame: 90, toFrame: 60)
         }
@@ -299,7 +299,7 @@ import Testing
         try c.play(fromFrame: 42, toFrame: 15)
         #expect(c.play())
         t = rig.player.mixer.timeline
-        #expect(!t.startsBackwards && t.segmentStart == 0 && t.segmentEnd == rig.player.mixer.contentFrames)
+        #expect(!t.startsBackwards && t.segmentStart == 0 && t.segmentEnd.index == rig.player.mixer.contentFrames)
         try rig.run(until: 0.6)
 
         // One round trip starting backwards: 42 down to 15, back up to 42, then completion(true).
@@ -330,15 +330,15 @@ import Testing
         try rig.run(until: 0.8)
         let t = rig.player.mixer.timeline
         // 500 ms of content is frame 48 000 · 0.5 = 24 000; backwards that is offset segmentEnd − 1 − 24 000.
-        #expect(c.timelineFrame(atMs: 500) == t.segmentEnd - 1 - 24_000)
+        #expect(c.timelineFrame(atMs: 500) == TimelineFrame((t.segmentEnd - 1) - ContentFrame(24_000)))
         c.setFrame(LottieFrame(timing.inPoint.value + 0.5 * timing.frameRate))
         try rig.run(until: 1.0)
         let seek = try #require(rig.commands.last { if case .seek = $0.command { return true } else { return false } })
-        #expect(seek.state.timelineFrame == t.segmentEnd - 1 - 24_000)
-        #expect(t.contentFrame(atOutputFrame: seek.state.timelineFrame) == 24_000, "the sample heard first is content 500 ms")
+        #expect(seek.state.timelineFrame == TimelineFrame((t.segmentEnd - 1) - ContentFrame(24_000)))
+        #expect(t.contentFrame(at: seek.state.timelineFrame) == 24_000, "the sample heard first is content 500 ms")
         // Forward, the same content is offset 24 000 − segmentStart.
         try c.play(fromFrame: 13, toFrame: 50, loopMode: .playOnce)
-        #expect(c.timelineFrame(atMs: 500) == 24_000 - rig.player.mixer.timeline.segmentStart)
+        #expect(c.timelineFrame(atMs: 500) == TimelineFrame(ContentFrame(24_000) - rig.player.mixer.timeline.segmentStart))
     }
 
     @Test("currentFrame freezes exactly while paused and jumps at a seek's effective frame")
@@ -369,7 +369,7 @@ import Testing
         #expect(seek.state.timelineFrame == 48_000, "1000 ms at 48 kHz")
 
         // Paused: every tick the clock places inside the pause shows one frame, the pause's own.
-        let frozen = Self.frame(ofContentFrame: Double(pause.state.timelineFrame).truncatingRemainder(dividingBy: length), in: timing)
+        let frozen = Self.frame(ofContentFrame: Double(pause.state.timelineFrame.index).truncatingRemainder(dividingBy: length), in: timing)
         let during = frames.filter { time, _ in
             let s = rig.player.streamFrame(at: time)!
             return s >= Double(pause.frame) + 2 && s < Double(resume.frame) - 2
@@ -405,7 +405,7 @@ import Testing
         let before = try #require(c.currentFrame(at: MonotonicTime(nanoseconds: low - 100_000))).value
         let after = try #require(c.currentFrame(at: MonotonicTime(nanoseconds: high + 100_000))).value
         // 0.1 ms ≈ 4.8 samples either side.
-        let preSeek = Self.frame(ofContentFrame: (Double(resume.state.timelineFrame) + Double(seek.frame - resume.frame) - 4.8)
+        let preSeek = Self.frame(ofContentFrame: (Double(resume.state.timelineFrame.index) + Double(seek.frame - resume.frame) - 4.8)
             .truncatingRemainder(dividingBy: length), in: timing)
         let postSeek = Self.frame(ofContentFrame: 48_000 + 4.8, in: timing)
         #expect(abs(before - preSeek) <= 0.5 * tolerance + 1e-9, "before: the resumed content continuing")

@@ -55,7 +55,7 @@ func measure(canRewind: Bool) throws -> [Double] {
         try core.step()
         while let e = core.events.pop() {
             if case let .command(_, _, effective, _) = e, let heard = heardAtRequest {
-                latencies.append(Double(effective - heard) / 48)  // ms
+                latencies.append(Double(effective.index - heard) / 48)  // ms (no underrun here: the device counts stream frames)
                 heardAtRequest = nil
             }
         }

@@ -60,7 +60,7 @@ func mixWholePreset(_ path: String, settings: MixSettings, buffer: UnsafeMutable
     var frame: FrameIndex = 0
     while frame < mixer.frameCount {
         let n = Int(min(4096, mixer.frameCount - frame))
-        _ = try mixer.render(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * 3)]), from: frame)
+        _ = try mixer.render(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * 3)]), from: TimelineFrame(frame))
         frame += FrameIndex(n)
     }
     return Double(mixer.frameCount) / 48_000

@@ -47,18 +47,20 @@ final class AudioTrack {
     var endFrame: FrameIndex { stream.frameCount + offsetFrames }
 
     /// Writes content frames `range` interleaved into `buffer` (`range.count · channels` samples).
-    func read(contentFrames range: Range<FrameIndex>, into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) {
+    func read(contentFrames range: Range<ContentFrame>, into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) {
         let base = buffer.baseAddress!
-        let count = Int(range.count) * channels
+        let count = Int(range.upperBound - range.lowerBound) * channels
         base.initialize(repeating: 0, count: count)
-        let first = max(range.lowerBound - offsetFrames, 0)
-        let last = min(range.upperBound - offsetFrames, stream.frameCount)
+        // Frames of the audio stream: content frames `offsetFrames` behind.
+        let lower = range.lowerBound.index, upper = range.upperBound.index
+        let first = max(lower - offsetFrames, 0)
+        let last = min(upper - offsetFrames, stream.frameCount)
         guard first < last else { return }
         if let memory {
             // Frames the file claimed but did not hold stay silent.
             let held = min(last, FrameIndex(memory.count / channels))
             guard first < held else { return }
-            let skip = Int(first + offsetFrames - range.lowerBound) * channels
+            let skip = Int(first + offsetFrames - lower) * channels
             memory.withUnsafeBufferPointer { source in
                 (base + skip).update(from: source.baseAddress! + Int(first) * channels, count: Int(held - first) * channels)
             }
@@ -67,7 +69,7 @@ final class AudioTrack {
         if first != position {
             try stream.seek(to: first)
         }
-        let skip = Int(first + offsetFrames - range.lowerBound) * channels
+        let skip = Int(first + offsetFrames - lower) * channels
         var done = 0
         let wanted = Int(last - first)
         while done < wanted {

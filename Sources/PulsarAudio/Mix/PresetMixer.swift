@@ -175,15 +175,15 @@ public final class PresetMixer {
             throw .badSettings("--to \(JSONWriter.format(to)) ms is past the preset's end (\(JSONWriter.format(resolved.milliseconds)) ms)")
         }
         do {
-            timeline = try PlaybackTimeline(segmentStart: rate.nearestFrame(atMilliseconds: from),
-                                            segmentEnd: rate.nearestFrame(atMilliseconds: to),
+            timeline = try PlaybackTimeline(segmentStart: rate.contentFrame(atMilliseconds: from),
+                                            segmentEnd: rate.contentFrame(atMilliseconds: to),
                                             loopCount: range.loopCount, reverse: range.reverse,
                                             startsBackwards: range.startsBackwards)
         } catch {
             throw .badSettings(error.description)
         }
         if timeline.loopCount != PlaybackTimeline.endless {
-            let total = rate.milliseconds(atFrame: timeline.segmentEnd - timeline.segmentStart) * Double(timeline.loopCount)
+            let total = rate.milliseconds(atFrame: timeline.segmentLength) * Double(timeline.loopCount)
             guard total <= Limits.maximumMilliseconds else {
                 throw .outOfRange(RangeError("the loops' total (\(timeline.loopCount) × \(JSONWriter.format(to - from)) ms)", total, .tooLong,
                                              "is beyond the 24 h limit (\(JSONWriter.format(Limits.maximumMilliseconds)) ms)"))
@@ -196,7 +196,7 @@ public final class PresetMixer {
             // i.e. the pattern at `to − j − offset`. Rendering the pattern mirrored about
             // a = (from + to) / 2 − offset at frame `from + j − offset` gives exactly that, with the
             // same frame arithmetic as the forward iterations.
-            let axis = (rate.milliseconds(atFrame: timeline.segmentStart) + rate.milliseconds(atFrame: timeline.segmentEnd)) / 2
+            let axis = (rate.milliseconds(at: timeline.segmentStart) + rate.milliseconds(at: timeline.segmentEnd)) / 2
                 - rate.milliseconds(atFrame: hapticShift)
             do {
                 backward = try PatternRenderer(pattern: preset.pattern.mirrored(around: axis), sampleRate: rate, profile: settings.profile)
@@ -227,12 +227,12 @@ public final class PresetMixer {
         channelBuffer.deallocate()
     }
 
-    /// Frames of the whole stream.
+    /// Frames of the whole timeline.
     public var frameCount: FrameIndex { timeline.frameCount }
 
-    /// Renders output frames `frame ..< frame + buffer.count / channelCount` interleaved into
-    /// `buffer`. Frames past the end are silence.
-    public func render(into buffer: UnsafeMutableBufferPointer<Float>, from frame: FrameIndex) throws(AudioFileError) -> BlockReport {
+    /// Renders timeline frames `frame ..< frame + buffer.count / channelCount` interleaved into
+    /// `buffer`. Frames outside the timeline are silence.
+    public func render(into buffer: UnsafeMutableBufferPointer<Float>, from frame: TimelineFrame) throws(AudioFileError) -> BlockReport {
         var report = BlockReport()
         let frames = buffer.count / channelCount
         var done = 0
@@ -240,15 +240,15 @@ public final class PresetMixer {
             let start = frame + FrameIndex(done)
             var n = min(Self.blockFrames, frames - done)
             let out = buffer.baseAddress! + done * channelCount
-            guard start >= 0, start < timeline.frameCount else {
-                // Outside the stream: silence up to the next frame inside it (or the end).
-                if start < 0 { n = min(n, Int(-start)) }
+            guard start >= .zero, start < timeline.end else {
+                // Outside the timeline: silence up to the next frame inside it (or the end).
+                if start < .zero { n = min(n, Int(-start.index)) }
                 out.initialize(repeating: 0, count: n * channelCount)
                 done += n
                 continue
             }
             // Stay inside one iteration.
-            let p = timeline.position(ofOutputFrame: start)
+            let p = timeline.position(of: start)
             n = min(n, Int(timeline.segmentLength - p.offset))
             try renderRun(into: out, frames: n, backwards: p.backwards, offset: p.offset, report: &report)
             done += n
@@ -263,7 +263,8 @@ public final class PresetMixer {
         let haptics = UnsafeMutableBufferPointer(rebasing: hapticBuffer[0..<n])
         if layout.usesHaptics && settings.hapticsEnabled {
             let renderer = backwards ? backward! : forward
-            report.hapticLimitedSamples += renderer.render(into: haptics, from: timeline.segmentStart + offset - hapticShift)
+            // The pattern's own frames run `hapticShift` behind the content's (the haptic offset).
+            report.hapticLimitedSamples += renderer.render(into: haptics, from: (timeline.segmentStart + offset).index - hapticShift)
         } else {
             haptics.initialize(repeating: 0)
         }

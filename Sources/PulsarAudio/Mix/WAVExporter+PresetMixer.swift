@@ -7,7 +7,7 @@ extension WAVExporter {
                        progress: ((Double) -> Void)? = nil) throws(AudioFileError) -> Report {
         try export(to: path, sampleRate: mixer.settings.sampleRate, channels: mixer.channelCount,
                    frames: mixer.frameCount, progress: progress) { buffer, frame throws(AudioFileError) in
-            let block = try mixer.render(into: buffer, from: frame)
+            let block = try mixer.render(into: buffer, from: TimelineFrame(frame))
             return block.limitedSamples + block.hapticLimitedSamples
         }
     }

@@ -50,7 +50,7 @@ public struct PlaybackClock {
     public mutating func observe(_ event: EngineEvent) {
         switch event {
         case let .position(streamFrame, time):
-            filter.add(frames: streamFrame, at: time)
+            filter.add(frames: streamFrame.index, at: time)
         case let .command(_, _, _, state):
             // States arrive in effective-frame order; a later one replaces any that start after it
             // (a rewound tail's state never sounded).
@@ -59,7 +59,7 @@ public struct PlaybackClock {
         case let .completion(_, streamFrame):
             while let last = states.last, last.anchor > streamFrame { states.removeLast() }
             let mix = states.last?.mix ?? 0
-            let ended = TransportState(mode: .stopped, timelineFrame: timeline(mix).frameCount, anchor: streamFrame, mix: mix)
+            let ended = TransportState(mode: .stopped, timelineFrame: timeline(mix).end, anchor: streamFrame, mix: mix)
             if states.last?.mode == .playing || states.last?.mode == .paused { states.append(ended) }
         case .renderFailed, .eventsLost:
             break
@@ -83,13 +83,18 @@ public struct PlaybackClock {
     /// The content frame heard at stream frame `s` (fractional), by the transport states seen so
     /// far — e.g. for the true position a simulated device knows.
     public func contentFrame(atStreamFrame s: Double) -> Double {
-        let state = states.last { Double($0.anchor) <= s } ?? TransportState.initial
+        let state = self.state(atStreamPosition: s)
         let timelinePosition: Double
         switch state.mode {
-        case .playing: timelinePosition = Double(state.timelineFrame) + (s - Double(state.anchor))
-        case .paused, .stopped: timelinePosition = Double(state.timelineFrame)
+        case .playing: timelinePosition = state.pin.timelinePosition(atStreamPosition: s)
+        case .paused, .stopped: timelinePosition = Double(state.timelineFrame.index)
         }
-        return content(atTimelinePosition: timelinePosition, of: timeline(state.mix))
+        return timeline(state.mix).contentPosition(atTimelinePosition: timelinePosition)
+    }
+
+    /// The state sounding at fractional stream position `s`.
+    private func state(atStreamPosition s: Double) -> TransportState {
+        states.last { Double($0.anchor.index) <= s } ?? TransportState.initial
     }
 
     private func timeline(_ generation: Int) -> PlaybackTimeline {
@@ -100,10 +105,10 @@ public struct PlaybackClock {
     /// for a loop without end), or nil before the first reading.
     public mutating func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? {
         guard let s = streamFrame(at: time) else { return nil }
-        let state = states.last { Double($0.anchor) <= s } ?? TransportState.initial
+        let state = self.state(atStreamPosition: s)
         let t = timeline(state.mix)
-        let position = state.mode == .playing ? state.timelineFrame + FrameIndex(s.rounded(.down)) - state.anchor : state.timelineFrame
-        return (t.position(ofOutputFrame: position).iteration, t.loopCount)
+        let position = state.position(atStreamFrame: StreamFrame(FrameIndex(s.rounded(.down))))
+        return (t.position(of: position).iteration, t.loopCount)
     }
 
     /// Content time in ms at `time`.
@@ -121,20 +126,5 @@ public struct PlaybackClock {
     public mutating func animationFrame(at time: MonotonicTime) -> Double? {
         guard let fr = animationFrameRate, let ms = contentTime(at: time) else { return nil }
         return animationInPoint + ms / 1000 * fr
-    }
-
-    /// Timeline position (fractional output frame) → content frame, continuous across a frame:
-    /// forward iterations run from the segment start, backward ones from its end downwards.
-    func content(atTimelinePosition p: Double, of timeline: PlaybackTimeline) -> Double {
-        let length = Double(timeline.segmentLength)
-        let clamped = min(max(p, 0), Double(timeline.frameCount))
-        var iteration = Int(clamped / length)
-        var offset = clamped - Double(iteration) * length
-        if iteration >= timeline.loopCount {  // exactly at the end
-            iteration = timeline.loopCount - 1
-            offset = length
-        }
-        let backwards = timeline.runsBackwards(iteration: iteration)
-        return backwards ? Double(timeline.segmentEnd) - offset : Double(timeline.segmentStart) + offset
     }
 }

@@ -6,17 +6,17 @@ import PulsarCore
 public enum EngineEvent: Hashable, Sendable {
     /// A command took effect: requested at `requestTime`, first heard at stream frame `effectiveFrame`,
     /// leaving the transport in `state`.
-    case command(TransportCommand, requestTime: MonotonicTime, effectiveFrame: FrameIndex, state: TransportState)
+    case command(TransportCommand, requestTime: MonotonicTime, effectiveFrame: StreamFrame, state: TransportState)
     /// The device ran dry; stream frames `lostFrom ..< lostTo` were written but never played.
-    case underrun(lostFrom: FrameIndex, lostTo: FrameIndex, time: MonotonicTime)
+    case underrun(lostFrom: StreamFrame, lostTo: StreamFrame, time: MonotonicTime)
     /// Playback ended: `finished` true at the stream frame where the last sample was played,
     /// false on stop.
-    case completion(finished: Bool, streamFrame: FrameIndex)
+    case completion(finished: Bool, streamFrame: StreamFrame)
     /// A device position reading, in stream frames.
-    case position(streamFrame: FrameIndex, time: MonotonicTime)
+    case position(streamFrame: StreamFrame, time: MonotonicTime)
     /// The transport could not render stream frames `from ..< to` (its audio failed to read):
     /// the device played silence there.
-    case renderFailed(from: FrameIndex, to: FrameIndex)
+    case renderFailed(from: StreamFrame, to: StreamFrame)
     /// The event queue was full (nobody polled for a long time): `count` events before this one
     /// were dropped. Positions cost nothing; a dropped command makes the log unreplayable.
     case eventsLost(count: Int)
@@ -27,7 +27,7 @@ extension EngineEvent {
     public var logLine: String? {
         func stateObject(_ s: TransportState) -> JSONValue {
             .obj(["mode": .str(["stopped", "playing", "paused"][Int(s.mode.rawValue)]),
-                  "timelineFrame": .num(Double(s.timelineFrame)), "anchor": .num(Double(s.anchor)),
+                  "timelineFrame": .num(Double(s.timelineFrame.index)), "anchor": .num(Double(s.anchor.index)),
                   "mix": .num(Double(s.mix)), "ramp": .str(["none", "fadeIn", "fadeOut"][Int(s.ramp.rawValue)]),
                   "rampOffset": .num(Double(s.rampOffset))])
         }
@@ -36,26 +36,26 @@ extension EngineEvent {
         case let .command(command, requestTime, effectiveFrame, state):
             var argument: Double?
             switch command {
-            case .play(let f): argument = Double(f)
-            case .seek(let f): argument = Double(f)
-            case .cue(let f): argument = Double(f)
+            case .play(let f): argument = Double(f.index)
+            case .seek(let f): argument = Double(f.index)
+            case .cue(let f): argument = Double(f.index)
             default: argument = nil
             }
             var fields: [(key: String, value: JSONValue)] = [
                 ("event", .str("command")), ("name", .str(command.name)),
                 ("argument", argument.map(JSONValue.num) ?? JSONValue(.null)),
                 ("requestTimeNs", .num(Double(requestTime.nanoseconds))),
-                ("effectiveFrame", .num(Double(effectiveFrame))), ("state", stateObject(state)),
+                ("effectiveFrame", .num(Double(effectiveFrame.index))), ("state", stateObject(state)),
             ]
             if case .mix(let change) = command { fields.append(("change", EngineLog.object(change))) }
             value = JSONValue(.object(fields))
         case let .underrun(lostFrom, lostTo, time):
-            value = .obj(["event": .str("underrun"), "lostFrom": .num(Double(lostFrom)), "lostTo": .num(Double(lostTo)),
+            value = .obj(["event": .str("underrun"), "lostFrom": .num(Double(lostFrom.index)), "lostTo": .num(Double(lostTo.index)),
                           "timeNs": .num(Double(time.nanoseconds))])
         case let .completion(finished, streamFrame):
-            value = .obj(["event": .str("completion"), "finished": JSONValue(.bool(finished)), "streamFrame": .num(Double(streamFrame))])
+            value = .obj(["event": .str("completion"), "finished": JSONValue(.bool(finished)), "streamFrame": .num(Double(streamFrame.index))])
         case let .renderFailed(from, to):
-            value = .obj(["event": .str("renderFailed"), "from": .num(Double(from)), "to": .num(Double(to))])
+            value = .obj(["event": .str("renderFailed"), "from": .num(Double(from.index)), "to": .num(Double(to.index))])
         case .eventsLost(let count):
             value = .obj(["event": .str("eventsLost"), "count": .num(Double(count))])
         case .position:

@@ -172,9 +172,9 @@ public enum EngineLog {
 
     private static func command(_ name: String, _ argument: FrameIndex?) -> TransportCommand? {
         switch name {
-        case "play": return argument.map { .play(fromTimelineFrame: $0) }
-        case "seek": return argument.map { .seek(toTimelineFrame: $0) }
-        case "cue": return argument.map { .cue(toTimelineFrame: $0) }
+        case "play": return argument.map { .play(fromTimelineFrame: TimelineFrame($0)) }
+        case "seek": return argument.map { .seek(toTimelineFrame: TimelineFrame($0)) }
+        case "cue": return argument.map { .cue(toTimelineFrame: TimelineFrame($0)) }
         case "pause": return .pause
         case "resume": return .resume
         case "stop": return .stop
@@ -253,16 +253,16 @@ public enum EngineLog {
             return .event(try commandEvent(value, number))
         }
         if kind == "underrun" {
-            let from = try frame(value, number, "lostFrom")
-            let to = try frame(value, number, "lostTo")
+            let from = StreamFrame(try frame(value, number, "lostFrom"))
+            let to = StreamFrame(try frame(value, number, "lostTo"))
             return .event(.underrun(lostFrom: from, lostTo: to, time: try nanoseconds(value, number, "timeNs")))
         }
         if kind == "completion" {
-            let at = try frame(value, number, "streamFrame")
+            let at = StreamFrame(try frame(value, number, "streamFrame"))
             return .event(.completion(finished: flag(value, "finished", default: false), streamFrame: at))
         }
         if kind == "renderFailed" {
-            return .event(.renderFailed(from: try frame(value, number, "from"), to: try frame(value, number, "to")))
+            return .event(.renderFailed(from: StreamFrame(try frame(value, number, "from")), to: StreamFrame(try frame(value, number, "to"))))
         }
         if kind == "eventsLost" {
             let n = try Self.number(value, number, "count")
@@ -290,11 +290,11 @@ public enum EngineLog {
         }
         let stateValue = value["state"] ?? JSONValue(.null)
         let modeName = stateValue["mode"]?.string
-        let tf = try frame(stateValue, number, "timelineFrame")
-        let anchor = try frame(stateValue, number, "anchor")
+        let tf = TimelineFrame(try frame(stateValue, number, "timelineFrame"))
+        let anchor = StreamFrame(try frame(stateValue, number, "anchor"))
         guard let mode = mode(modeName) else { throw ParseError(line: number, message: "a bad state") }
         let request = try nanoseconds(value, number, "requestTimeNs")
-        let effective = try frame(value, number, "effectiveFrame")
+        let effective = StreamFrame(try frame(value, number, "effectiveFrame"))
         let mixValue = stateValue["mix"]?.number ?? 0
         let mix = try checked(number) { () throws(RangeError) in try Limits.integer(mixValue, "\"mix\"", in: 0...Int(Int32.max)) }
         let ramp: TransportState.Ramp

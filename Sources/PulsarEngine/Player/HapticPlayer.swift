@@ -192,7 +192,7 @@ public final class HapticPlayer: @unchecked Sendable {
     /// How late the real-time thread's steps came (any thread).
     public var wakeups: WakeupStatistics { core.wakeups }
     /// Stream frames written to the device so far (read after `shutdown`, or in driven use).
-    public var streamWritten: FrameIndex { core.streamWritten }
+    public var streamWritten: StreamFrame { core.streamWritten }
     /// Monotonic time of the first frame written (nil before); read after `shutdown`.
     public var firstWriteTime: MonotonicTime? { core.firstWriteTime }
 
@@ -255,23 +255,23 @@ public final class HapticPlayer: @unchecked Sendable {
 
     /// Plays from the start of the segment.
     @discardableResult
-    public func play() -> Bool { send(.play(fromTimelineFrame: 0)) }
+    public func play() -> Bool { send(.play(fromTimelineFrame: .zero)) }
     /// Plays from `progress` (0…1) of the whole timeline, loops included.
     public func play(fromProgress progress: Double) {
         let total = mixer.frameCount
         let span = total == FrameIndex.max ? mixer.timeline.segmentLength : total
-        send(.play(fromTimelineFrame: FrameIndex((min(max(progress, 0), 1) * Double(span)).rounded(.down))))
+        send(.play(fromTimelineFrame: TimelineFrame(FrameIndex((min(max(progress, 0), 1) * Double(span)).rounded(.down)))))
     }
     /// Plays from timeline frame `frame`.
     @discardableResult
-    public func play(fromFrame frame: FrameIndex) -> Bool { send(.play(fromTimelineFrame: max(frame, 0))) }
+    public func play(fromFrame frame: TimelineFrame) -> Bool { send(.play(fromTimelineFrame: max(frame, .zero))) }
     /// Plays the segment `fromMs ..< toMs` of content (nil: the start / the end), with the
     /// current loop settings. False when the play command found the queue full (the segment
     /// change stands).
     @discardableResult
     public func play(fromMs: Double?, toMs: Double?) throws(LiveChangeError) -> Bool {
         try adjust { $0.from = fromMs; $0.to = toMs }
-        return send(.play(fromTimelineFrame: 0))
+        return send(.play(fromTimelineFrame: .zero))
     }
     @discardableResult
     public func pause() -> Bool { send(.pause) }
@@ -295,12 +295,12 @@ public final class HapticPlayer: @unchecked Sendable {
     /// The timeline frame `setTimestamp(ms)` and `cue(atMs: ms)` go to: content time `ms`
     /// clamped into 0 … duration, at the nearest frame, clamped into the newest mixer's segment,
     /// where the first iteration plays it — in that iteration's direction
-    /// (`PlaybackTimeline.outputFrame(ofContentFrame:inIteration:)`), so a segment that starts
+    /// (`PlaybackTimeline.timelineFrame(of:inIteration:)`), so a segment that starts
     /// backwards seeks to the same content as a forward one.
-    public func timelineFrame(atMs ms: Double) -> FrameIndex {
+    public func timelineFrame(atMs ms: Double) -> TimelineFrame {
         let m = mixer
-        let content = m.settings.sampleRate.nearestFrame(atMilliseconds: min(max(ms, 0), m.durationMilliseconds))
-        return m.timeline.outputFrame(ofContentFrame: content, inIteration: 0)
+        let content = m.settings.sampleRate.contentFrame(atMilliseconds: min(max(ms, 0), m.durationMilliseconds))
+        return m.timeline.timelineFrame(of: content, inIteration: 0)
     }
 
     /// Loops: `loop` false plays the current iteration to its end and stops; true repeats

@@ -31,10 +31,10 @@ public final class PlayerCore: @unchecked Sendable {
     /// device starts. Written once by the real-time thread; read it after `shutdown`.
     public private(set) var firstWriteTime: MonotonicTime?
     /// Stream frames written (and not rewound).
-    public private(set) var streamWritten: FrameIndex = 0
+    public private(set) var streamWritten = StreamFrame.zero
     /// Stream frame at the device's frame 0 (moves on every re-prepare).
-    private var deviceBase: FrameIndex = 0
-    private var pendingCompletion: FrameIndex?
+    private var deviceBase = StreamFrame.zero
+    private var pendingCompletion: StreamFrame?
     /// When the previous `step` began; a longer gap than the buffer lasts means the device ran dry.
     private var lastStep: MonotonicTime?
     /// The device ran dry while this thread was held up, and has not said so itself yet.
@@ -113,7 +113,7 @@ public final class PlayerCore: @unchecked Sendable {
         }
         try fill()
         let reading = try device.position()
-        let heard = deviceBase + reading.framesPlayed
+        let heard = streamFrame(of: reading)
         if unreportedStall {
             unreportedStall = false
             let at = min(heard, streamWritten)
@@ -123,20 +123,25 @@ public final class PlayerCore: @unchecked Sendable {
         if let end = pendingCompletion, heard >= end {
             report(.completion(finished: true, streamFrame: end))
             pendingCompletion = nil
-            state = TransportState(mode: .stopped, timelineFrame: renderer.mixers.mixer(state.mix).frameCount, anchor: end, mix: state.mix)
+            state = TransportState(mode: .stopped, timelineFrame: renderer.mixers.mixer(state.mix).timeline.end, anchor: end, mix: state.mix)
         }
     }
 
     /// Where a command issued now can first be heard.
-    private func effectiveFrame() throws(DeviceError) -> FrameIndex {
+    private func effectiveFrame() throws(DeviceError) -> StreamFrame {
         guard device.capabilities.canRewind else { return streamWritten }
-        let heard = deviceBase + (try device.position().framesPlayed)
+        let heard = streamFrame(of: try device.position())
         let target = min(max(heard + FrameIndex(safetyMargin), state.anchor), streamWritten)
         let wanted = Int(streamWritten - target)
         guard wanted > 0 else { return streamWritten }
         let discarded = try device.rewind(wanted)
         streamWritten -= FrameIndex(discarded)
         return streamWritten
+    }
+
+    /// The stream frame a device reading stands at: the device counts from its last prepare.
+    private func streamFrame(of reading: DevicePosition) -> StreamFrame {
+        deviceBase + reading.framesPlayed
     }
 
     /// Writes what the device can take, at most one buffer's worth: a device that consumes
@@ -194,7 +199,7 @@ public final class PlayerCore: @unchecked Sendable {
     /// After an underrun: what was queued is lost; the device restarts at stream frame `streamWritten`.
     private func recoverUnderrun() throws(DeviceError) {
         unreportedStall = false
-        let played = deviceBase + (try device.position().framesPlayed)
+        let played = streamFrame(of: try device.position())
         report(.underrun(lostFrom: min(played, streamWritten), lostTo: streamWritten, time: clock.now()))
         try device.prepare()
         deviceBase = streamWritten

@@ -10,11 +10,11 @@ public struct Replay: Sendable {
     /// Transport states in log order; each holds from its anchor until the next one's.
     public private(set) var states: [TransportState] = []
     /// Stream frame ranges that were written but never played.
-    public private(set) var lost: [Range<FrameIndex>] = []
+    public private(set) var lost: [Range<StreamFrame>] = []
     /// The live mix changes, by generation.
     public private(set) var changes: [MixChange] = []
     /// Stream frame ranges the device played as silence because the transport could not render them.
-    public private(set) var silenced: [Range<FrameIndex>] = []
+    public private(set) var silenced: [Range<StreamFrame>] = []
     /// Events the player's queue dropped: a log with any cannot be replayed exactly.
     public private(set) var eventsLost = 0
 
@@ -61,7 +61,7 @@ public struct Replay: Sendable {
     }
 
     /// The state sounding at stream frame `frame`.
-    public func state(atStreamFrame frame: FrameIndex) -> TransportState {
+    public func state(atStreamFrame frame: StreamFrame) -> TransportState {
         var result = TransportState.initial
         for s in states where s.anchor <= frame { result = s }
         return result
@@ -79,7 +79,7 @@ public struct Replay: Sendable {
     /// Where a block-wise replay has got to: device frames produced and the stream frame next.
     public struct Cursor: Sendable {
         public fileprivate(set) var deviceFrame = 0
-        fileprivate var streamFrame: FrameIndex = 0
+        fileprivate var streamFrame = StreamFrame.zero
         public init() {}
     }
 

@@ -4,18 +4,18 @@ import PulsarCore
 /// data (no references), so queueing it never retains, allocates or locks.
 public enum TransportCommand: Hashable, Sendable {
     /// Play from a timeline frame (0: the start).
-    case play(fromTimelineFrame: FrameIndex)
+    case play(fromTimelineFrame: TimelineFrame)
     case pause
     /// Continue from exactly the timeline frame where the pause took effect.
     case resume
     /// Silence; the player completes with `false`.
     case stop
     /// Jump to a timeline frame, staying paused when paused.
-    case seek(toTimelineFrame: FrameIndex)
+    case seek(toTimelineFrame: TimelineFrame)
     /// Hold at a timeline frame, paused, from any state (lottie-ios's `currentFrame =`): the
     /// clock reports that frame, and `resume` plays from it. From playing, the sound fades out
     /// over the pause fade.
-    case cue(toTimelineFrame: FrameIndex)
+    case cue(toTimelineFrame: TimelineFrame)
     /// Switch to a prepared mixer (loop, segment, haptic offset, haptics on/off, gains),
     /// continuing the content being heard (`PlaybackTimeline.frame(continuing:of:)`).
     case mix(MixChange)

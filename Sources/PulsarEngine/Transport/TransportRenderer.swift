@@ -23,7 +23,7 @@ public struct TransportRenderer {
 
     /// Writes stream frames `frame ..< frame + n` (interleaved) as `state` makes them sound:
     /// silence where it is paused (after a pause's fade-out), stopped or past the timeline's end.
-    public func render(_ state: TransportState, into buffer: UnsafeMutableBufferPointer<Float>, fromStreamFrame frame: FrameIndex) throws(AudioFileError) {
+    public func render(_ state: TransportState, into buffer: UnsafeMutableBufferPointer<Float>, fromStreamFrame frame: StreamFrame) throws(AudioFileError) {
         let mixer = mixers.mixer(state.mix)
         let channels = mixer.channelCount
         let frames = buffer.count / channels
@@ -31,7 +31,7 @@ public struct TransportRenderer {
         case .stopped:
             buffer.initialize(repeating: 0)
         case .playing:
-            _ = try mixer.render(into: buffer, from: state.timelineFrame + (frame - state.anchor))
+            _ = try mixer.render(into: buffer, from: state.pin.timelineFrame(atStreamFrame: frame))
             if state.ramp == .fadeIn {
                 applyFade(buffer, frames: frames, channels: channels, k0: state.rampProgress(atStreamFrame: frame),
                           rate: mixer.settings.sampleRate, rising: true)
@@ -65,10 +65,10 @@ public struct TransportRenderer {
 
     /// The stream frame at which a playing `state` runs off the end of its timeline (nil for an
     /// endless loop or a state that is not playing).
-    public func endStreamFrame(of state: TransportState) -> FrameIndex? {
+    public func endStreamFrame(of state: TransportState) -> StreamFrame? {
         guard state.mode == .playing else { return nil }
-        let total = mixers.mixer(state.mix).frameCount
-        guard total != FrameIndex.max else { return nil }
-        return state.anchor + max(total - state.timelineFrame, 0)
+        let end = mixers.mixer(state.mix).timeline.end
+        guard end != .max else { return nil }
+        return state.pin.streamFrame(atTimelineFrame: max(end, state.timelineFrame))
     }
 }

@@ -27,9 +27,9 @@ public struct TransportState: Hashable, Sendable {
 
     public var mode: Mode
     /// Timeline frame heard at `anchor` (held while paused).
-    public var timelineFrame: FrameIndex
+    public var timelineFrame: TimelineFrame
     /// First stream frame this state applies to.
-    public var anchor: FrameIndex
+    public var anchor: StreamFrame
     /// Mixer generation whose timeline and sound this state uses.
     public var mix: Int
     public var ramp: Ramp
@@ -37,7 +37,7 @@ public struct TransportState: Hashable, Sendable {
     /// change in the middle of a fade carries the fade on from where it was.
     public var rampOffset: Int
 
-    public init(mode: Mode, timelineFrame: FrameIndex, anchor: FrameIndex, mix: Int = 0, ramp: Ramp = .none, rampOffset: Int = 0) {
+    public init(mode: Mode, timelineFrame: TimelineFrame, anchor: StreamFrame, mix: Int = 0, ramp: Ramp = .none, rampOffset: Int = 0) {
         self.mode = mode
         self.timelineFrame = timelineFrame
         self.anchor = anchor
@@ -48,9 +48,12 @@ public struct TransportState: Hashable, Sendable {
 
     /// Frames of the ramp sounded at stream frame `frame` (≥ anchor): `frame − anchor + rampOffset`.
     @inline(__always)
-    public func rampProgress(atStreamFrame frame: FrameIndex) -> Int { Int(frame - anchor) + rampOffset }
+    public func rampProgress(atStreamFrame frame: StreamFrame) -> Int { Int(frame - anchor) + rampOffset }
 
-    public static let initial = TransportState(mode: .stopped, timelineFrame: 0, anchor: 0)
+    /// The stream ↔ timeline mapping of this state while it plays.
+    public var pin: TimelineAnchor { TimelineAnchor(stream: anchor, timeline: timelineFrame) }
+
+    public static let initial = TransportState(mode: .stopped, timelineFrame: .zero, anchor: .zero)
 
     /// Frames of a pause's fade-out and a resume's fade-in: 1 ms.
     public static func fadeFrames(at rate: SampleRate) -> Int {
@@ -66,14 +69,20 @@ public struct TransportState: Hashable, Sendable {
     }
 
     /// The timeline frame sounding at stream frame `frame` (≥ anchor), or nil when silent.
-    public func timelineFrame(atStreamFrame frame: FrameIndex) -> FrameIndex? {
-        mode == .playing ? timelineFrame + (frame - anchor) : nil
+    public func timelineFrame(atStreamFrame frame: StreamFrame) -> TimelineFrame? {
+        mode == .playing ? pin.timelineFrame(atStreamFrame: frame) : nil
+    }
+
+    /// The timeline frame the transport is at by stream frame `frame` (≥ anchor): the one
+    /// sounding while playing, the held one otherwise.
+    public func position(atStreamFrame frame: StreamFrame) -> TimelineFrame {
+        timelineFrame(atStreamFrame: frame) ?? timelineFrame
     }
 
     /// The state after `command` takes effect at stream frame `frame` (≥ anchor). A `.mix`
     /// command needs the timelines: use `switching(to:from:to:atStreamFrame:fadeLength:)`.
-    public func applying(_ command: TransportCommand, atStreamFrame frame: FrameIndex) -> TransportState {
-        let now = mode == .playing ? timelineFrame + (frame - anchor) : timelineFrame
+    public func applying(_ command: TransportCommand, atStreamFrame frame: StreamFrame) -> TransportState {
+        let now = position(atStreamFrame: frame)
         switch command {
         case .play(let start):
             return TransportState(mode: .playing, timelineFrame: start, anchor: frame, mix: mix)
@@ -101,9 +110,9 @@ public struct TransportState: Hashable, Sendable {
     /// the same mode, continuing the content of `old` on `new` (`PlaybackTimeline.frame(continuing:of:)`),
     /// and a fade in progress (of `fadeLength` frames) carried on from where it was.
     public func switching(to generation: Int, from old: PlaybackTimeline, to new: PlaybackTimeline,
-                          atStreamFrame frame: FrameIndex, fadeLength: Int) -> TransportState {
-        let now = mode == .playing ? timelineFrame + (frame - anchor) : timelineFrame
-        let continued = mode == .stopped ? min(now, new.frameCount) : new.frame(continuing: now, of: old)
+                          atStreamFrame frame: StreamFrame, fadeLength: Int) -> TransportState {
+        let now = position(atStreamFrame: frame)
+        let continued = mode == .stopped ? min(now, new.end) : new.frame(continuing: now, of: old)
         let progress = rampProgress(atStreamFrame: frame)
         let fading = ramp != .none && progress < fadeLength
         return TransportState(mode: mode, timelineFrame: continued, anchor: frame, mix: generation,
