@@ -11,13 +11,16 @@ enum TextAnchor: Sendable {
 /// A drawing surface in memory, PNG or SVG, through cairo: the only file that calls `cairo_*`.
 ///
 /// Coordinates are pixels, y downwards. Text is cairo's own (fontconfig) in the "DejaVu Sans"
-/// face, with metrics unhinted so a PNG and an SVG of one figure measure text alike. Cairo
+/// face, unhinted (outlines and metrics) so a PNG and an SVG of one figure measure text alike
+/// and a figure is the same bytes whatever the process drew before it. Cairo
 /// reports failures by status, never by a jump: each becomes `PlotError.cairo`.
 ///
 /// Thread rules: one thread at a time (a canvas owns a cairo context); any number of canvases
 /// on any threads at once.
 final class CairoCanvas {
     static let fontFamily = "DejaVu Sans"
+    /// The glyph hinting of every canvas, PNG or SVG (see `setUpText`).
+    static let hintStyle = CAIRO_HINT_STYLE_NONE
 
     let width: Int
     let height: Int
@@ -72,6 +75,13 @@ final class CairoCanvas {
     private func setUpText() {
         guard let options = cairo_font_options_create() else { return }
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        // No hinting, spelt out: cairo resolves a font face through fontconfig once per process,
+        // with the options and the size of the first text drawn in it, and keeps that for every
+        // size after. Left to the surface, an SVG drawn first made every later PNG unhinted, and
+        // so did a first text under 7.5 px (Debian's 20-unhint-small-dejavu-sans.conf); an
+        // explicit "slight" is overridden by such a face. Unhinted is the one style that no
+        // resolution can change, and it is what an SVG draws anyway.
+        cairo_font_options_set_hint_style(options, Self.hintStyle)
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_set_font_options(context, options)
         cairo_font_options_destroy(options)
@@ -91,6 +101,17 @@ final class CairoCanvas {
         var extents = cairo_text_extents_t()
         cairo_text_extents(context, Self.printable(text), &extents)
         return extents.x_advance
+    }
+
+    /// The hint style, hint metrics and antialiasing cairo draws this canvas's text with at
+    /// `size`: the surface's defaults with the canvas's options over them, as cairo merges them.
+    func textRendering(size: Double) -> [UInt32] {
+        selectFont(size: size, bold: false)
+        guard let options = cairo_font_options_create() else { return [] }
+        defer { cairo_font_options_destroy(options) }
+        cairo_scaled_font_get_font_options(cairo_get_scaled_font(context), options)
+        return [cairo_font_options_get_hint_style(options).rawValue, cairo_font_options_get_hint_metrics(options).rawValue,
+                cairo_font_options_get_antialias(options).rawValue]
     }
 
     /// The face's ascent and descent at `size`, in pixels.
@@ -280,8 +301,23 @@ final class CairoCanvas {
         case .svg:
             cairo_surface_finish(surface)
             if let problem = Self.problem(cairo_surface_status(surface)) { throw .cairo(problem) }
+            return Self.stableSurfaceID(sink.bytes)
         }
         return sink.bytes
+    }
+
+    /// Cairo names an SVG's drawing group after a counter of every surface the process has made
+    /// (`<g id="surface227">`); nothing refers to it. Named `surface1` instead, one figure's SVG
+    /// is the same bytes whatever was drawn before it.
+    static func stableSurfaceID(_ svg: [UInt8]) -> [UInt8] {
+        let open = Array(#"<g id="surface"#.utf8)
+        guard let start = svg.firstRange(of: open)?.upperBound else { return svg }
+        var end = start
+        while end < svg.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(svg[end]) { end += 1 }
+        guard end > start, end < svg.count, svg[end] == UInt8(ascii: "\"") else { return svg }
+        var result = svg
+        result.replaceSubrange(start..<end, with: [UInt8(ascii: "1")])
+        return result
     }
 
     /// The context's sticky error, if any.
