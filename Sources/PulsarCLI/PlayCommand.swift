@@ -135,12 +135,9 @@ enum PlayCommand {
                                       playedFrames: FrameIndex) throws(CommandFailure) {
         let setup = options.setup, settings = content.settings, range = content.range
         let header = EngineLog.Header(input: options.inputPath, preset: content.input.isBundle ? content.preset.id : nil,
-                                      layout: settings.layout.name,
-                                      sampleRate: setup.rate.hertz, profile: setup.profile.name, gain: setup.profile.gain,
-                                      audioGain: settings.audioGain, hapticsEnabled: settings.hapticsEnabled,
-                                      hapticOffset: settings.hapticOffset, audioOffset: settings.audioOffset,
-                                      loopCount: range.loopCount, reverse: range.reverse, from: range.from, to: range.to,
-                                      duration: range.duration)
+                                      layout: settings.layout.name, sampleRate: setup.rate.hertz, profile: setup.profile.name,
+                                      audioOffset: settings.audioOffset, duration: range.duration,
+                                      mix: LiveMix(settings: settings, range: range))
         try writing {
             try OutputFile.write(Array(EngineLog.text(header: header, events: player.loggedEvents, playedFrames: playedFrames,
                                                       firstWrite: player.firstWriteTime).utf8), to: path)

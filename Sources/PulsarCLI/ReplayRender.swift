@@ -24,21 +24,19 @@ enum ReplayRender {
         }
         let h = parsed.header
         guard let rate = SampleRate(h.sampleRate), let layout = ChannelLayout(parsing: h.layout),
-              var profile = ActuatorProfile(parsing: h.profile) else {
+              let profile = ActuatorProfile(parsing: h.profile) else {
             throw CommandFailure(.dataError, "pulsar: error: \(path):1: the header's rate, layout or profile is not usable")
         }
-        profile.gain = h.gain
         let setup = try RenderSetup(try Arguments([], options: [], command: command), command: command)
         let input = try PresetInput(h.input, setup: setup, strict: false)
         let preset = try input.select(h.preset, command: command)
-        var settings = MixSettings(sampleRate: rate, layout: layout, profile: profile, audioGain: h.audioGain,
-                                   hapticsEnabled: h.hapticsEnabled, hapticOffset: h.hapticOffset, audioOffset: h.audioOffset)
+        var settings = MixSettings(sampleRate: rate, layout: layout, profile: profile, audioOffset: h.audioOffset)
         settings.preloadAudio = true
+        var range = PlaybackRange(duration: h.duration)
+        h.mix.apply(to: &settings, &range)
         let mixer: PresetMixer
         do {
-            mixer = try PresetMixer(preset: preset, settings: settings,
-                                    range: PlaybackRange(from: h.from, to: h.to, loopCount: h.loopCount, reverse: h.reverse,
-                                                        duration: h.duration, startsBackwards: h.startsBackwards))
+            mixer = try PresetMixer(preset: preset, settings: settings, range: range)
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(path): the logged settings do not build a mixer: \(error)")
         }

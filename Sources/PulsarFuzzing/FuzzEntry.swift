@@ -64,10 +64,9 @@ public enum FuzzEntry {
         let preset = PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern)
         let h = parsed.header
         guard let rate = SampleRate(h.sampleRate) else { return }
-        let settings = MixSettings(sampleRate: rate, layout: .haptic, audioGain: h.audioGain, hapticsEnabled: h.hapticsEnabled,
-                                   hapticOffset: h.hapticOffset, audioOffset: h.audioOffset)
-        let range = PlaybackRange(from: h.from, to: h.to, loopCount: h.loopCount, reverse: h.reverse, duration: h.duration,
-                                  startsBackwards: h.startsBackwards)
+        var settings = MixSettings(sampleRate: rate, layout: .haptic, audioOffset: h.audioOffset)
+        var range = PlaybackRange(duration: h.duration)
+        h.mix.apply(to: &settings, &range)
         guard let base = try? PresetMixer(preset: preset, settings: settings, range: range) else { return }
         let replay = Replay(events: parsed.events)
         guard let renderer = try? replay.renderer(base: base) else { return }

@@ -15,8 +15,8 @@ struct ReplayCLITests {
         let dir = try TempDir()
         defer { dir.remove() }
         let pattern = try dir.write(#"{"continuousPattern": {"amplitude": [{"time": 0, "value": 0.3}, {"time": 600, "value": 0.7}], "frequency": [{"time": 0, "value": 0.2}, {"time": 600, "value": 0.8}]}, "discretePattern": [{"time": 100, "amplitude": 0.6, "frequency": 0.9}, {"time": 420, "amplitude": 0.4, "frequency": 0.1}]}"#, to: "p.json")
-        let header = EngineLog.Header(input: pattern, preset: nil, layout: "mix", sampleRate: 48_000, profile: "lra", gain: 0.8,
-                                      loopCount: 3, reverse: true)
+        let header = EngineLog.Header(input: pattern, preset: nil, layout: "mix", sampleRate: 48_000, profile: "lra",
+                                      mix: LiveMix(loopCount: 3, reverse: true, hapticGain: 0.8))
         var settings = MixSettings(sampleRate: SampleRate(48_000)!, layout: .mix, profile: ActuatorProfile.lra())
         settings.profile.gain = 0.8
         settings.preloadAudio = true

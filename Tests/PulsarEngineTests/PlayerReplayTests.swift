@@ -318,7 +318,7 @@ import Testing
         let (device, events, renderer) = try Self.run(seed: 11, canRewind: true)
         let frames = device.recording.count / 3
         let header = EngineLog.Header(input: "p.json", preset: nil, layout: "stereo+haptic", sampleRate: 48_000, profile: "wideband",
-                                      loopCount: 2, reverse: true)
+                                      mix: LiveMix(loopCount: 2, reverse: true))
         let text = EngineLog.text(header: header, events: events, playedFrames: FrameIndex(frames))
         #expect(text.split(separator: "\n").allSatisfy { !$0.contains("\"position\"") })
         let parsed = try EngineLog.parse(text)
@@ -377,7 +377,7 @@ import Testing
         let frames = device.recording.count / 3
         #expect(frames > 80_000)
         let header = EngineLog.Header(input: "p.json", preset: nil, layout: "stereo+haptic", sampleRate: 48_000, profile: "wideband",
-                                      loopCount: 2, reverse: true, startsBackwards: true)
+                                      mix: LiveMix(loopCount: 2, reverse: true, startsBackwards: true))
         let text = EngineLog.text(header: header, events: events, playedFrames: FrameIndex(frames))
         let lines = text.split(separator: "\n")
         #expect(lines[0].contains("\"startsBackwards\": true"))
@@ -391,17 +391,19 @@ import Testing
         #expect(replay.changes.map(\.mix.startsBackwards) == [true, true, false, true])
         #expect(replay.changes.map(\.mix.reverse) == [false, true, true, true])
         let base = try PresetMixer(preset: renderer.mixer.preset, settings: renderer.mixer.settings,
-                                   range: PlaybackRange(loopCount: parsed.header.loopCount, reverse: parsed.header.reverse,
-                                                        startsBackwards: parsed.header.startsBackwards))
+                                   range: PlaybackRange(loopCount: parsed.header.mix.loopCount, reverse: parsed.header.mix.reverse,
+                                                        startsBackwards: parsed.header.mix.startsBackwards))
         #expect(base.timeline == renderer.mixer.timeline, "the header rebuilds the first mixer, direction included")
         let replayed = try replay.deviceStream(frames: frames, renderer: try replay.renderer(base: base))
         let firstDifference = zip(device.recording, replayed).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         #expect(firstDifference == nil, "first difference at sample \(firstDifference ?? -1) of \(device.recording.count)")
 
-        // A log written before the key existed reads it as false.
-        let old = #"{"event":"header","input":"x","layout":"mix","profile":"wideband","sampleRate":48000,"gain":1,"audioGain":1,"hapticOffset":0,"loopCount":1}"#
+        // A log written before the key existed reads it as false; a version-1 header named the
+        // haptic gain "gain".
+        let old = #"{"event":"header","input":"x","layout":"mix","profile":"wideband","sampleRate":48000,"gain":0.5,"audioGain":1,"hapticOffset":0,"loopCount":1}"#
             + "\n" + #"{"event":"end","playedFrames":0}"# + "\n"
-        #expect(try EngineLog.parse(old).header.startsBackwards == false)
+        let oldHeader = try EngineLog.parse(old).header
+        #expect(oldHeader.mix.startsBackwards == false && oldHeader.mix.hapticGain == 0.5 && oldHeader.mix.audioGain == 1)
         let oldChange = mixLines.first { $0.contains("\"startsBackwards\": true") }
             .map { $0.replacingOccurrences(of: "\"startsBackwards\": true,", with: "") }
         let stripped = try #require(oldChange)

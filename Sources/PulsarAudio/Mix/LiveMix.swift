@@ -45,3 +45,25 @@ public struct LiveMix: Hashable, Sendable {
         return copy
     }
 }
+
+extension LiveMix {
+    /// The live values in `settings` and `range` (the haptic gain is the profile's).
+    public init(settings: MixSettings, range: PlaybackRange) {
+        self.init(loopCount: range.loopCount, reverse: range.reverse, startsBackwards: range.startsBackwards,
+                  from: range.from, to: range.to, hapticOffset: settings.hapticOffset,
+                  hapticsEnabled: settings.hapticsEnabled, audioGain: settings.audioGain, hapticGain: settings.profile.gain)
+    }
+
+    /// Writes these values into `settings` and `range`, the inverse of `init(settings:range:)`.
+    public func apply(to settings: inout MixSettings, _ range: inout PlaybackRange) {
+        range.loopCount = loopCount
+        range.reverse = reverse
+        range.startsBackwards = startsBackwards
+        range.from = from
+        range.to = to
+        settings.hapticOffset = hapticOffset
+        settings.hapticsEnabled = hapticsEnabled
+        settings.audioGain = audioGain
+        settings.profile.gain = hapticGain
+    }
+}

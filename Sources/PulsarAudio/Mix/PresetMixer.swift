@@ -106,11 +106,7 @@ public final class PresetMixer {
     }
 
     /// The values a live player may change, as this mixer has them.
-    public var live: LiveMix {
-        LiveMix(loopCount: range.loopCount, reverse: range.reverse, startsBackwards: range.startsBackwards,
-                from: range.from, to: range.to, hapticOffset: settings.hapticOffset,
-                hapticsEnabled: settings.hapticsEnabled, audioGain: settings.audioGain, hapticGain: settings.profile.gain)
-    }
+    public var live: LiveMix { LiveMix(settings: settings, range: range) }
 
     /// A mixer like this one with the live values `live`, sharing its decoded audio and, unless
     /// the haptic gain changes, its pattern renderer: cheap enough to prepare while a player
@@ -118,17 +114,9 @@ public final class PresetMixer {
     public func adjusted(to live: LiveMix) throws(SetupError) -> PresetMixer {
         var s = settings
         var r = range
-        r.loopCount = live.loopCount
-        r.reverse = live.reverse
-        r.startsBackwards = live.startsBackwards
-        r.from = live.from
-        r.to = live.to
-        s.hapticOffset = live.hapticOffset
-        s.hapticsEnabled = live.hapticsEnabled
-        s.audioGain = live.audioGain
+        live.apply(to: &s, &r)
         var renderer = forward
-        if live.hapticGain != s.profile.gain {
-            s.profile.gain = live.hapticGain
+        if s.profile.gain != settings.profile.gain {
             do {
                 renderer = try PatternRenderer(pattern: preset.pattern, sampleRate: s.sampleRate, profile: s.profile)
             } catch {

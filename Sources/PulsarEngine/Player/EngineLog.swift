@@ -6,54 +6,39 @@ import PulsarAudio
 /// rebuild the mixer), one line per command, underrun and completion, and an `end` line with the
 /// number of frames the device played. `pulsar render --replay` turns it back into the stream.
 ///
-/// The header and every mix change carry `startsBackwards`; a log without that key (an older
-/// one) reads it as false.
+/// The header and every mix change write the live values the same way (`fields(of:)`); a log
+/// without `startsBackwards` (an older one) reads it as false, and a version-1 header's `gain`
+/// is the haptic gain.
 ///
 /// Thread rules: plain values and pure functions; build and parse off the real-time thread.
 public enum EngineLog {
     /// Largest log read (256 MiB).
     public static let maximumSize = 256 << 20
 
-    /// What the mixer was built from.
+    /// What the mixer was built from: the input and the settings that never change live, and
+    /// the first mixer's live values (`LiveMix`, written and read as a mix change's are).
     public struct Header: Hashable, Sendable {
         public var input: String
         public var preset: String?
         public var layout: String
         public var sampleRate: Int
         public var profile: String
-        public var gain: Double
-        public var audioGain: Double
-        public var hapticsEnabled: Bool
-        public var hapticOffset: Double
         public var audioOffset: Double?
-        public var loopCount: Int
-        public var reverse: Bool
-        /// The first iteration runs backwards (`PlaybackRange.startsBackwards`).
-        public var startsBackwards: Bool
-        public var from: Double?
-        public var to: Double?
         public var duration: Double?
+        /// The loop, segment, direction, offset, haptics on/off and gains (the haptic gain is
+        /// the profile's).
+        public var mix: LiveMix
 
-        public init(input: String, preset: String?, layout: String, sampleRate: Int, profile: String, gain: Double = 1,
-                    audioGain: Double = 1, hapticsEnabled: Bool = true, hapticOffset: Double = 0, audioOffset: Double? = nil,
-                    loopCount: Int = 1, reverse: Bool = false, from: Double? = nil, to: Double? = nil, duration: Double? = nil,
-                    startsBackwards: Bool = false) {
+        public init(input: String, preset: String?, layout: String, sampleRate: Int, profile: String,
+                    audioOffset: Double? = nil, duration: Double? = nil, mix: LiveMix = LiveMix()) {
             self.input = input
             self.preset = preset
             self.layout = layout
             self.sampleRate = sampleRate
             self.profile = profile
-            self.gain = gain
-            self.audioGain = audioGain
-            self.hapticsEnabled = hapticsEnabled
-            self.hapticOffset = hapticOffset
             self.audioOffset = audioOffset
-            self.loopCount = loopCount
-            self.reverse = reverse
-            self.startsBackwards = startsBackwards
-            self.from = from
-            self.to = to
             self.duration = duration
+            self.mix = mix
         }
     }
 
@@ -68,17 +53,14 @@ public enum EngineLog {
     /// `firstWriteNs`, for start-up measurements; replay ignores it).
     public static func text(header: Header, events: [EngineEvent], playedFrames: FrameIndex, firstWrite: MonotonicTime? = nil) -> String {
         func optional(_ v: Double?) -> JSONValue { v.map(JSONValue.num) ?? JSONValue(.null) }
-        let head: JSONValue = .obj([
-            "event": .str("header"), "version": .num(1), "input": .str(header.input),
-            "preset": header.preset.map(JSONValue.str) ?? JSONValue(.null), "layout": .str(header.layout),
-            "sampleRate": .num(Double(header.sampleRate)), "profile": .str(header.profile), "gain": .num(header.gain),
-            "audioGain": .num(header.audioGain), "hapticsEnabled": JSONValue(.bool(header.hapticsEnabled)),
-            "hapticOffset": .num(header.hapticOffset), "audioOffset": optional(header.audioOffset),
-            "loopCount": loopCountValue(header.loopCount), "reverse": JSONValue(.bool(header.reverse)),
-            "startsBackwards": JSONValue(.bool(header.startsBackwards)),
-            "from": optional(header.from), "to": optional(header.to), "duration": optional(header.duration),
-        ])
-        var lines = [oneLine(head)]
+        var head: [(key: String, value: JSONValue)] = [
+            ("event", .str("header")), ("version", .num(2)), ("input", .str(header.input)),
+            ("preset", header.preset.map(JSONValue.str) ?? JSONValue(.null)), ("layout", .str(header.layout)),
+            ("sampleRate", .num(Double(header.sampleRate))), ("profile", .str(header.profile)),
+            ("audioOffset", optional(header.audioOffset)), ("duration", optional(header.duration)),
+        ]
+        head += fields(of: header.mix)
+        var lines = [oneLine(JSONValue(.object(head)))]
         lines += events.compactMap(\.logLine)
         var end: [(key: String, value: JSONValue)] = [("event", .str("end")), ("playedFrames", .num(Double(playedFrames)))]
         if let firstWrite { end.append(("firstWriteNs", .num(Double(firstWrite.nanoseconds)))) }
@@ -103,25 +85,34 @@ public enum EngineLog {
     /// A live mix change as the log writes it (the `change` of a `mix` command): the generation,
     /// then every field of its `LiveMix`.
     static func object(_ c: MixChange) -> JSONValue {
+        JSONValue(.object([("generation", .num(Double(c.generation)))] + fields(of: c.mix)))
+    }
+
+    /// The members a `LiveMix` is written as, in the header and in every mix change.
+    static func fields(of m: LiveMix) -> [(key: String, value: JSONValue)] {
         func optional(_ v: Double?) -> JSONValue { v.map(JSONValue.num) ?? JSONValue(.null) }
-        let m = c.mix
-        return .obj(["generation": .num(Double(c.generation)), "loopCount": loopCountValue(m.loopCount),
-                     "reverse": JSONValue(.bool(m.reverse)), "startsBackwards": JSONValue(.bool(m.startsBackwards)),
-                     "from": optional(m.from), "to": optional(m.to),
-                     "hapticOffset": .num(m.hapticOffset), "hapticsEnabled": JSONValue(.bool(m.hapticsEnabled)),
-                     "audioGain": .num(m.audioGain), "hapticGain": .num(m.hapticGain)])
+        return [("loopCount", loopCountValue(m.loopCount)), ("reverse", JSONValue(.bool(m.reverse))),
+                ("startsBackwards", JSONValue(.bool(m.startsBackwards))), ("from", optional(m.from)), ("to", optional(m.to)),
+                ("hapticOffset", .num(m.hapticOffset)), ("hapticsEnabled", JSONValue(.bool(m.hapticsEnabled))),
+                ("audioGain", .num(m.audioGain)), ("hapticGain", .num(m.hapticGain))]
+    }
+
+    /// The `LiveMix` an object holds (`fields(of:)`). A header of version 1 named the haptic
+    /// gain `gain`; a log without `startsBackwards` reads it as false.
+    private static func liveMix(_ value: JSONValue, _ line: Int) throws -> LiveMix {
+        let hapticGainKey = value["hapticGain"] == nil && value["gain"] != nil ? "gain" : "hapticGain"
+        return LiveMix(loopCount: try loopCount(value, line), reverse: flag(value, "reverse", default: false),
+                       startsBackwards: flag(value, "startsBackwards", default: false),
+                       from: try milliseconds(value, line, "from"), to: try milliseconds(value, line, "to"),
+                       hapticOffset: try milliseconds(value, line, "hapticOffset", signed: true, required: true)!,
+                       hapticsEnabled: flag(value, "hapticsEnabled", default: true),
+                       audioGain: try gain(value, line, "audioGain"), hapticGain: try gain(value, line, hapticGainKey))
     }
 
     private static func mixChange(_ value: JSONValue, _ line: Int) throws -> MixChange {
         let n = try number(value, line, "generation")
         let generation = try checked(line) { () throws(RangeError) in try Limits.integer(n, "\"generation\"", in: 1...Int(Int32.max)) }
-        let mix = LiveMix(loopCount: try loopCount(value, line), reverse: flag(value, "reverse", default: false),
-                          startsBackwards: flag(value, "startsBackwards", default: false),
-                          from: try milliseconds(value, line, "from"), to: try milliseconds(value, line, "to"),
-                          hapticOffset: try milliseconds(value, line, "hapticOffset", signed: true, required: true)!,
-                          hapticsEnabled: flag(value, "hapticsEnabled", default: true),
-                          audioGain: try gain(value, line, "audioGain"), hapticGain: try gain(value, line, "hapticGain"))
-        return MixChange(generation: generation, mix: mix)
+        return MixChange(generation: generation, mix: try liveMix(value, line))
     }
 
     static func oneLine(_ value: JSONValue) -> String {
@@ -238,16 +229,9 @@ public enum EngineLog {
             }
             let rateValue = try Self.number(value, number, "sampleRate")
             let rate = try checked(number) { () throws(RangeError) in try Limits.integer(rateValue, "\"sampleRate\"", in: SampleRate.supported) }
-            let loops = try loopCount(value, number)
-            return .header(Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: rate,
-                                  profile: profile, gain: try gain(value, number, "gain"), audioGain: try gain(value, number, "audioGain"),
-                                  hapticsEnabled: flag(value, "hapticsEnabled", default: true),
-                                  hapticOffset: try milliseconds(value, number, "hapticOffset", signed: true, required: true)!,
-                                  audioOffset: try milliseconds(value, number, "audioOffset", signed: true), loopCount: loops,
-                                  reverse: flag(value, "reverse", default: false),
-                                  from: try milliseconds(value, number, "from"), to: try milliseconds(value, number, "to"),
-                                  duration: try milliseconds(value, number, "duration"),
-                                  startsBackwards: flag(value, "startsBackwards", default: false)))
+            return .header(Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: rate, profile: profile,
+                                  audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
+                                  duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number)))
         }
         if kind == "command" {
             return .event(try commandEvent(value, number))
