@@ -28,30 +28,8 @@ enum CLI {
     /// `environment` entries replace the inherited ones.
     static func run(_ arguments: [String], environment: [String: String] = [:],
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
-        let executable = try CLI.executable()
-        let scratch = try TempDir()
-        defer { scratch.remove() }
-        let outPath = scratch.path + "/stdout", errPath = scratch.path + "/stderr"
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        let out = try #require(FileHandle(forWritingAtPath: outPath))
-        let err = try #require(FileHandle(forWritingAtPath: errPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
-        }
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return CLIResult(status: process.terminationStatus,
-                         stdout: try String(contentsOfFile: outPath, encoding: .utf8),
-                         stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+        let r = try ChildProcess.run(try CLI.executable(), arguments, environment: environment)
+        return CLIResult(status: r.status, stdout: r.stdout, stderr: r.stderr)
     }
 }
 

@@ -121,25 +121,15 @@ struct TypeChecker {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-typecheck-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/check.swift", log = dir + "/log"
+        let file = dir + "/check.swift"
         try Data(program.utf8).write(to: URL(fileURLWithPath: file))
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let handle = try #require(FileHandle(forWritingAtPath: log))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = arguments + [file]
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let output = try String(contentsOfFile: log, encoding: .utf8)
+        let run = try ChildProcess.run(swiftc, arguments + [file])
+        let output = run.stdout + run.stderr
         var lines = Set<Int>()
         for line in output.split(separator: "\n") where line.hasPrefix(file + ":") && line.contains(": error:") {
             let fields = line.dropFirst(file.count + 1).split(separator: ":")
             if let n = fields.first.flatMap({ Int($0) }) { lines.insert(n) }
         }
-        return Result(status: process.terminationStatus, output: output, errorLines: lines)
+        return Result(status: run.status, output: output, errorLines: lines)
     }
 }

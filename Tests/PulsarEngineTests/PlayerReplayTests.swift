@@ -221,7 +221,7 @@ import Testing
     func liveChangesEqualIndependentModel(configuration index: Int, canRewind: Bool) throws {
         let c = Self.configurations[index]
         let model = try ReferenceTransport(pattern: Self.pattern, configuration: c)
-        var changes = 0, midFade = 0
+        var changes = 0
         for seed in [UInt64(11), 12, 13] {
             let (played, events) = try Self.runHaptic(c, seed: seed + UInt64(index) * 100, canRewind: canRewind, commandChance: 0.15, changes: true)
             let (expected, unsupported) = try model.deviceStream(events, frames: played.count, pattern: Self.pattern)
