@@ -33,7 +33,7 @@ extension ALSADeviceTests {
         while seeks == 0, player.failure == nil {
             usleep(10_000)
             player.poll()
-            seeks = player.loggedEvents.filter { if case .command(.seek, _, _, _) = $0 { return true } else { return false } }.count
+            seeks = player.loggedEvents.filter { if case .command(.seek, _, _, _, _) = $0 { return true } else { return false } }.count
         }
         #expect(player.failure == nil)
         #expect(player.streamWritten >= 96_000, "the thread kept writing while it slept on the descriptors")

@@ -27,7 +27,7 @@ struct ReplayCLITests {
         var behaviour = SimulatedDevice.Behaviour()
         behaviour.recordingCapacity = 200_000
         let device = SimulatedDevice(clock: clock, behaviour: behaviour)
-        let player = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+        let player = try EngineCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 2, periodFrames: 256, bufferFrames: 1024))
         var events: [EngineEvent] = []
         let script: [Int: TransportCommand] = [0: .play(fromTimelineFrame: 0), 20: .pause, 30: .resume, 60: .seek(toTimelineFrame: 30_000),
@@ -49,7 +49,7 @@ struct ReplayCLITests {
         #expect(wav.channels == 2 && wav.frameCount == frames)
         let same = wav.samples == device.recording
         #expect(same, "the replay equals what the device played, in float")
-        #expect(events.contains { if case .completion(true, _) = $0 { return true } else { return false } }, "the last play ran to its end")
+        #expect(events.contains { if case .completion(_, true, _) = $0 { return true } else { return false } }, "the last play ran to its end")
 
         let broken = try dir.write("{\"event\": \"header\"}\n", to: "bad.jsonl")
         let bad = try CLI.run(["render", "--replay", broken, "-o", dir.file("bad.wav")])

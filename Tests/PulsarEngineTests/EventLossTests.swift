@@ -9,10 +9,10 @@ import Testing
 /// and the count reported as soon as there is room; a render failure is an event, and the replay
 /// plays silence where the device did.
 @Suite struct EventLossTests {
-    static func core(eventCapacity: Int) throws -> (PlayerCore, ManualClock) {
+    static func core(eventCapacity: Int) throws -> (EngineCore, ManualClock) {
         let clock = ManualClock()
         let device = SimulatedDevice(clock: clock)
-        let core = try PlayerCore(renderer: TransportRenderer(mixer: try steadyMixer(milliseconds: 2_000)), device: device,
+        let core = try EngineCore(renderer: TransportRenderer(mixer: try steadyMixer(milliseconds: 2_000)), device: device,
                                   clock: clock, configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1,
                                                                                     periodFrames: 256, bufferFrames: 1024),
                                   eventCapacity: eventCapacity)
@@ -42,11 +42,11 @@ import Testing
     @Test("A log that lost events says so in its text, and the replay counts them")
     func lossIsLogged() throws {
         let header = EngineLog.Header(input: "p.json", preset: nil, layout: "haptic", sampleRate: 48_000, profile: "wideband")
-        let text = EngineLog.text(header: header, events: [.eventsLost(count: 7), .renderFailed(from: 100, to: 356)],
+        let text = EngineLog.text(header: header, events: [.eventsLost(count: 7), .renderFailed(voice: 0, from: 100, to: 356)],
                                   playedFrames: 1_000)
         #expect(text.contains(#""event": "eventsLost""#) && text.contains(#""count": 7"#))
         let parsed = try EngineLog.parse(text)
-        #expect(parsed.events == [.eventsLost(count: 7), .renderFailed(from: 100, to: 356)])
+        #expect(parsed.events == [.eventsLost(count: 7), .renderFailed(voice: 0, from: 100, to: 356)])
         let replay = Replay(events: parsed.events)
         #expect(replay.eventsLost == 7)
         #expect(replay.silenced == [100..<356])
@@ -55,10 +55,10 @@ import Testing
     @Test("Where the device played silence for a failed render, the replay is silent too, and nowhere else")
     func replaySilencesFailedRenders() throws {
         let mixer = try steadyMixer(milliseconds: 100)
-        let play = EngineEvent.command(.play(fromTimelineFrame: 0), requestTime: MonotonicTime(nanoseconds: 0), effectiveFrame: 0,
+        let play = EngineEvent.command(.play(fromTimelineFrame: 0), voice: 0, requestTime: MonotonicTime(nanoseconds: 0), effectiveFrame: 0,
                                        state: TransportState(mode: .playing, timelineFrame: 0, anchor: 0, mix: 0))
         let clean = Replay(events: [play])
-        let failed = Replay(events: [play, .renderFailed(from: 1_000, to: 1_500)])
+        let failed = Replay(events: [play, .renderFailed(voice: 0, from: 1_000, to: 1_500)])
         let a = try clean.deviceStream(frames: 4_000, renderer: try clean.renderer(base: mixer))
         let b = try failed.deviceStream(frames: 4_000, renderer: try failed.renderer(base: mixer))
         #expect(b[1_000..<1_500].allSatisfy { $0 == 0 })

@@ -49,10 +49,10 @@ import Testing
         #expect(player.failure == nil)
         #expect(accepted.value >= 255, "the queue holds 256: at least that many pushes succeed however slow the consumer")
         #expect(commands.count == accepted.value + 1, "every accepted command (and the first play) was applied")
-        let changes = commands.filter { if case .command(.mix, _, _, _) = $0 { return true } else { return false } }
+        let changes = commands.filter { if case .command(.mix, _, _, _, _) = $0 { return true } else { return false } }
         #expect(changes.count > 10, "live mix changes crossed too: \(changes.count)")
         var last: StreamFrame = -1
-        for case let .command(_, _, effective, _) in commands {
+        for case let .command(_, _, _, effective, _) in commands {
             #expect(effective >= last)
             last = effective
         }

@@ -25,7 +25,7 @@ import Testing
     struct Rig {
         let clock = ManualClock()
         let device: SimulatedDevice
-        let player: PlayerCore
+        let player: EngineCore
         var events: [EngineEvent] = []
 
         init(_ mixer: PresetMixer) throws {
@@ -33,7 +33,7 @@ import Testing
             behaviour.canRewind = false
             behaviour.recordingCapacity = 48_000 * 10
             device = SimulatedDevice(clock: clock, behaviour: behaviour)
-            player = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+            player = try EngineCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 256, bufferFrames: 1024))
         }
 
@@ -41,7 +41,7 @@ import Testing
             for _ in 0..<n {
                 try player.step()
                 while let e = player.events.pop() {
-                    if case .command(_, _, _, let state) = e { player.renderer.mixers.retire(below: state.mix) }
+                    if case .command(_, _, _, _, let state) = e { player.renderer.mixers.retire(below: state.mix) }
                     events.append(e)
                 }
                 clock.advance(seconds: 256.0 / 48_000)
@@ -57,7 +57,7 @@ import Testing
         /// Effective frame and resulting state of the `k`-th logged command.
         func command(_ k: Int) -> (frame: StreamFrame, state: TransportState) {
             let all = events.compactMap { e -> (StreamFrame, TransportState)? in
-                if case let .command(_, _, f, s) = e { return (f, s) }
+                if case let .command(_, _, _, f, s) = e { return (f, s) }
                 return nil
             }
             return all[k]
@@ -129,7 +129,7 @@ import Testing
             #expect(abs(rig.device.recording[c + k] - target[k] * down) < 1e-7)
         }
         #expect(rig.device.recording[(c + fade)..<(c + 2000)].allSatisfy { $0 == 0 }, "silent once the fade is over")
-        let line = try #require(EngineEvent.command(.cue(toTimelineFrame: 3_000), requestTime: MonotonicTime(nanoseconds: 5),
+        let line = try #require(EngineEvent.command(.cue(toTimelineFrame: 3_000), voice: 0, requestTime: MonotonicTime(nanoseconds: 5),
                                                     effectiveFrame: 9, state: fromPlaying.state).logLine)
         #expect(line.contains("\"cue\"") && line.contains("3000"), "the log names the cue and its frame: \(line)")
     }
@@ -197,7 +197,7 @@ import Testing
         #expect(oldFrame.index / length == 2, "the change came in the third iteration (forward again)")
         #expect(off.state.timelineFrame == oldFrame - 2 * length, "one iteration now, at the same content frame")
         let completions = rig.events.compactMap { e -> (Bool, StreamFrame)? in
-            if case let .completion(f, at) = e { return (f, at) }
+            if case let .completion(_, f, at) = e { return (f, at) }
             return nil
         }
         #expect(completions.count == 1)
@@ -225,7 +225,7 @@ import Testing
         #expect(rig.player.state.mode == .playing)
         rig.player.send(.stop)
         try rig.steps(2)
-        #expect(rig.events.contains { if case .completion(false, _) = $0 { return true } else { return false } })
+        #expect(rig.events.contains { if case .completion(_, false, _) = $0 { return true } else { return false } })
     }
 
     @Test("Haptic gain and haptics off switch at the effective frame; what played before is untouched")

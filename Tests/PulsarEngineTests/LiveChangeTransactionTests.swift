@@ -68,7 +68,7 @@ import Testing
         #expect(final.audioGain == Double(rounds - 1) / 1000)
         #expect(final.hapticsEnabled == ((rounds - 1) % 2 == 0))
         let changes = player.loggedEvents.compactMap { event -> MixChange? in
-            if case .command(.mix(let change), _, _, _) = event { return change }
+            if case .command(.mix(let change), _, _, _, _) = event { return change }
             return nil
         }
         #expect(changes.count == 4 * rounds + 1, "every change (and the first loop setting) reached the real-time thread")
@@ -105,7 +105,7 @@ import Testing
         try player.step()
         player.poll()
         let changes = player.loggedEvents.compactMap { event -> MixChange? in
-            if case .command(.mix(let change), _, _, _) = event { return change }
+            if case .command(.mix(let change), _, _, _, _) = event { return change }
             return nil
         }
         #expect(changes.map(\.generation) == [1], "generation 1 is the accepted change; the refused one left no number behind")

@@ -33,7 +33,7 @@ import Testing
         behaviour.recordingCapacity = 48_000
         behaviour.sampleFormat = format
         let device = SimulatedDevice(clock: clock, behaviour: behaviour)
-        let player = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+        let player = try EngineCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3,
                                                                        periodFrames: 256, bufferFrames: 1024))
         player.send(.play(fromTimelineFrame: 0))
@@ -41,7 +41,7 @@ import Testing
         for _ in 0..<40 {
             try player.step()
             while let e = player.events.pop() {
-                if case .command(_, _, let frame, _) = e, start == nil { start = frame }
+                if case .command(_, _, _, let frame, _) = e, start == nil { start = frame }
             }
             clock.advance(seconds: 256.0 / 48_000)
         }

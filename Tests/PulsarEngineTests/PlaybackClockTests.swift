@@ -17,7 +17,7 @@ import Testing
                                     range: PlaybackRange(loopCount: 2, reverse: true))
         let clock = ManualClock()
         let device = SimulatedDevice(clock: clock)
-        let player = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+        let player = try EngineCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 240, bufferFrames: 960))
         var playback = PlaybackClock(timeline: mixer.timeline, sampleRate: SampleRate(48_000)!, durationMilliseconds: mixer.durationMilliseconds,
                                      animationFrameRate: 30)
@@ -30,7 +30,7 @@ import Testing
             try player.step()
             while let e = player.events.pop() {
                 playback.observe(e)
-                if case let .command(c, _, effective, _) = e {
+                if case let .command(c, _, _, effective, _) = e {
                     if c == .pause { pauseFrame = effective }
                     if c == .seek(toTimelineFrame: 24_000) { seekFrame = effective }
                 }

@@ -53,7 +53,7 @@ import Testing
         behaviour.recordingCapacity = periods * 256 + 4096
         let device = SimulatedDevice(clock: clock, behaviour: behaviour)
         let renderer = TransportRenderer(mixer: try mixer())
-        let player = try PlayerCore(renderer: renderer, device: device, clock: clock,
+        let player = try EngineCore(renderer: renderer, device: device, clock: clock,
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3, periodFrames: 256, bufferFrames: 1024))
         var rng = SplitMix64(seed: seed)
         player.send(.play(fromTimelineFrame: 0))
@@ -114,7 +114,7 @@ import Testing
     /// transport command or (with `changeChance` of those) a live change built as
     /// `HapticPlayer.adjust` builds it — prepare, install, then send the generation; now and then
     /// an injected underrun. Then lets the device play what is queued; returns every event.
-    static func drive(_ player: PlayerCore, renderer: TransportRenderer, device: SimulatedDevice, clock: ManualClock,
+    static func drive(_ player: EngineCore, renderer: TransportRenderer, device: SimulatedDevice, clock: ManualClock,
                       rng: inout SplitMix64, periods: Int, commandChance: Double, changeChance: Double,
                       command: (inout SplitMix64) -> TransportCommand,
                       live: (inout SplitMix64, LiveMix) -> LiveMix) throws -> [EngineEvent] {
@@ -134,7 +134,7 @@ import Testing
             if rng.unit() < 0.01 { device.injectUnderrun() }
             try player.step()
             while let e = player.events.pop() {
-                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
+                if case .command(_, _, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
                 events.append(e)
             }
             clock.advance(seconds: 256.0 / 48_000 * (0.5 + rng.unit()))
@@ -162,7 +162,7 @@ import Testing
                                     range: PlaybackRange(from: c.from, to: c.to, loopCount: c.loops, reverse: c.boomerang,
                                                          startsBackwards: c.startsBackwards))
         let renderer = TransportRenderer(mixer: mixer)
-        let player = try PlayerCore(renderer: renderer, device: device, clock: clock,
+        let player = try EngineCore(renderer: renderer, device: device, clock: clock,
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 256, bufferFrames: 1024))
         var rng = SplitMix64(seed: seed)
         let segment = Double(mixer.timeline.segmentLength)
@@ -229,7 +229,7 @@ import Testing
             if let first = zip(played, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
                 Issue.record("\(c), seed \(seed): first difference at device frame \(first.offset): played \(first.element.0), the rules give \(first.element.1)")
             }
-            changes += events.filter { if case .command(.mix, _, _, _) = $0 { return true } else { return false } }.count
+            changes += events.filter { if case .command(.mix, _, _, _, _) = $0 { return true } else { return false } }.count
         }
         #expect(changes > 5, "live changes were exercised: \(changes)")
     }
@@ -250,13 +250,13 @@ import Testing
         let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "P", duration: 0, pattern: Self.pattern), settings: settings,
                                     range: PlaybackRange(from: c.from, to: c.to, loopCount: c.loops, reverse: c.boomerang))
         let renderer = TransportRenderer(mixer: mixer)
-        let player = try PlayerCore(renderer: renderer, device: device, clock: clock,
+        let player = try EngineCore(renderer: renderer, device: device, clock: clock,
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 256, bufferFrames: 1024))
         var events: [EngineEvent] = []
         func step(advancing frames: Double = 256) throws {
             try player.step()
             while let e = player.events.pop() {
-                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
+                if case .command(_, _, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
                 events.append(e)
             }
             clock.advance(seconds: frames / 48_000)
@@ -292,7 +292,7 @@ import Testing
         }
         // Changes did land inside fades.
         var anchors: [StreamFrame] = [], inside = 0
-        for case let .command(command, _, effective, state) in events {
+        for case let .command(command, _, _, effective, state) in events {
             if case .mix = command, let last = anchors.last, effective > last, effective - last < 48, state.ramp != .none { inside += 1 }
             if command == .pause || command == .resume { anchors.append(effective) }
         }
@@ -305,7 +305,7 @@ import Testing
             let (device, events, _) = try Self.run(seed: 9, canRewind: canRewind, periods: 200)
             _ = device
             var last: StreamFrame = -1
-            for case let .command(_, _, effective, state) in events {
+            for case let .command(_, _, _, effective, state) in events {
                 #expect(effective >= last, "effective frames never go back")
                 #expect(state.anchor <= effective, "a state starts at its effective frame, or earlier when the command changed nothing")
                 last = effective
@@ -340,7 +340,7 @@ import Testing
         behaviour.recordingCapacity = 400 * 256 + 4096
         let device = SimulatedDevice(clock: clock, behaviour: behaviour)
         let renderer = TransportRenderer(mixer: try Self.mixer(startsBackwards: true))
-        let player = try PlayerCore(renderer: renderer, device: device, clock: clock,
+        let player = try EngineCore(renderer: renderer, device: device, clock: clock,
                                     configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3, periodFrames: 256, bufferFrames: 1024))
         var events: [EngineEvent] = []
         func adjust(_ edit: (inout LiveMix) -> Void) throws {
@@ -365,7 +365,7 @@ import Testing
             try script[period]?()
             try player.step()
             while let e = player.events.pop() {
-                if case .command(_, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
+                if case .command(_, _, _, _, let state) = e { renderer.mixers.retire(below: state.mix) }
                 events.append(e)
             }
             clock.advance(seconds: 256.0 / 48_000)
@@ -409,7 +409,7 @@ import Testing
         let stripped = try #require(oldChange)
         #expect(!stripped.contains("startsBackwards"))
         let reparsed = try EngineLog.parse(String(lines[0]) + "\n" + stripped + "\n" + #"{"event":"end","playedFrames":0}"# + "\n")
-        guard case .command(.mix(let change), _, _, _)? = reparsed.events.first else {
+        guard case .command(.mix(let change), _, _, _, _)? = reparsed.events.first else {
             Issue.record("the mix line did not parse as a mix command")
             return
         }

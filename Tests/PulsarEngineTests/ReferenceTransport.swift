@@ -146,14 +146,14 @@ struct ReferenceTransport {
         var result = [current]
         var unsupported: [String] = []
         for event in events {
-            if case let .completion(finished: true, streamFrame: endFrame) = event {
+            if case let .completion(_, finished: true, streamFrame: endFrame) = event {
                 let end = endFrame.index
                 // The device played to the end of the timeline: the transport stops there.
                 current = Stretch(mode: .stopped, held: current.held, anchor: end, fade: .none, generation: current.generation)
                 result.append(current)
                 continue
             }
-            guard case let .command(command, _, effective, _) = event else { continue }
+            guard case let .command(command, _, _, effective, _) = event else { continue }
             // This reference works in plain numbers: every frame leaves its domain here.
             let e = effective.index
             let now = current.mode == .playing ? current.held + (e - current.anchor) : current.held
@@ -178,6 +178,8 @@ struct ReferenceTransport {
                 let fading = current.fade != .none && done < fade
                 next = Stretch(mode: current.mode, held: held, anchor: e, fade: fading ? current.fade : .none,
                                fadeDone: fading ? done : 0, generation: change.generation)
+            case .attach, .steal:
+                unsupported.append("\(command.name) at \(e): one voice only here")
             }
             if let next {
                 current = next
@@ -207,14 +209,14 @@ struct ReferenceTransport {
     /// first mixer's timeline; the timelines of live changes are built from their logged values.
     func deviceStream(_ events: [EngineEvent], frames: Int, pattern: PatternData) throws -> (samples: [Float], unsupported: [String]) {
         var timelines = [0: self]
-        for case let .command(.mix(change), _, _, _) in events where timelines[change.generation] == nil {
+        for case let .command(.mix(change), _, _, _, _) in events where timelines[change.generation] == nil {
             if let c = Configuration(change.mix) { timelines[change.generation] = try ReferenceTransport(pattern: pattern, configuration: c) }
         }
         let (stretches, unsupported) = Self.stretches(events, timelines: timelines)
         var lost: [Range<Int64>] = [], silenced: [Range<Int64>] = []
         for event in events {
             if case let .underrun(from, to, _) = event, to > from { lost.append(from.index..<to.index) }
-            if case let .renderFailed(from, to) = event, to > from { silenced.append(from.index..<to.index) }
+            if case let .renderFailed(_, from, to) = event, to > from { silenced.append(from.index..<to.index) }
         }
         var out: [Float] = []
         out.reserveCapacity(frames)

@@ -9,7 +9,7 @@ import PulsarSimulation
 import PulsarTestSupport
 
 /// A controller over a `HapticPlayer` whose real-time thread is not started: the test steps
-/// `PlayerCore.step()` itself on a `ManualClock`, polls after every step and queries the
+/// `EngineCore.step()` itself on a `ManualClock`, polls after every step and queries the
 /// controller at exact 60 Hz display ticks. Everything is deterministic (seeded wake-up jitter
 /// and device jitter).
 final class ControllerRig {
@@ -92,7 +92,7 @@ final class ControllerRig {
     /// Commands as logged: (command, effective stream frame, resulting state).
     var commands: [(command: TransportCommand, frame: StreamFrame, state: TransportState)] {
         player.loggedEvents.compactMap {
-            if case let .command(c, _, f, s) = $0 { return (c, f, s) }
+            if case let .command(c, _, _, f, s) = $0 { return (c, f, s) }
             return nil
         }
     }
@@ -100,7 +100,7 @@ final class ControllerRig {
     /// Logged completion events: (finished, stream frame).
     var completionEvents: [(finished: Bool, frame: StreamFrame)] {
         player.loggedEvents.compactMap {
-            if case let .completion(f, at) = $0 { return (f, at) }
+            if case let .completion(_, f, at) = $0 { return (f, at) }
             return nil
         }
     }

@@ -30,7 +30,7 @@ func measure(canRewind: Bool) throws -> [Double] {
     var behaviour = SimulatedDevice.Behaviour()
     behaviour.canRewind = canRewind
     let device = SimulatedDevice(clock: clock, behaviour: behaviour)
-    let core = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+    let core = try EngineCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
                               configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 1, periodFrames: 256, bufferFrames: 1024))
     core.send(.play(fromTimelineFrame: 0))
     var rng = Xorshift()
@@ -54,7 +54,7 @@ func measure(canRewind: Bool) throws -> [Double] {
         }
         try core.step()
         while let e = core.events.pop() {
-            if case let .command(_, _, effective, _) = e, let heard = heardAtRequest {
+            if case let .command(_, _, _, effective, _) = e, let heard = heardAtRequest {
                 latencies.append(Double(effective.index - heard) / 48)  // ms (no underrun here: the device counts stream frames)
                 heardAtRequest = nil
             }

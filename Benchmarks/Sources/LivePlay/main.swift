@@ -159,7 +159,7 @@ func commandLatencies(_ commands: [TransportCommand], period: Int = 256) throws 
         usleep(15_000)
         player.poll()
         let applied = player.loggedEvents.compactMap { e -> FrameIndex? in
-            if case let .command(_, _, effective, _) = e { return effective.index }
+            if case let .command(_, _, _, effective, _) = e { return effective.index }
             return nil
         }
         // The first logged command is the initial play; command k is logged k-th after it.

@@ -1,4 +1,4 @@
-// The real-time path allocates and frees nothing: PlayerCore.step() — every transport command
+// The real-time path allocates and frees nothing: EngineCore.step() — every transport command
 // (play, pause, resume, seek, cue, stop), live mix changes (switching to a mixer prepared outside
 // the counted region), pause/resume fades, underrun recovery, the mixer with preloaded and
 // resampled audio, the haptic renderer, the limiter, integer conversion, the event queue — on the
@@ -49,7 +49,7 @@ struct Run {
     ]
 
     /// The script's control side for step `period` (outside the counted region).
-    mutating func control(_ core: PlayerCore, period: Int, underrun: () -> Void) throws {
+    mutating func control(_ core: EngineCore, period: Int, underrun: () -> Void) throws {
         if period % 40 == 7, core.send(Self.commands[period / 40 % Self.commands.count]) { commands += 1 }
         if period % 40 == 27 {
             let next = try core.renderer.mixers.newestMixer.adjusted(Self.adjustments[period / 40 % Self.adjustments.count])
@@ -67,7 +67,7 @@ struct Run {
         }
     }
 
-    mutating func countedStep(_ core: PlayerCore) throws {
+    mutating func countedStep(_ core: EngineCore) throws {
         pulsar_allocations_start()
         try core.step()
         let n = pulsar_allocations_stop()
@@ -75,7 +75,7 @@ struct Run {
         worst = max(worst, n)
         steps += 1
         while let event = core.events.pop() {
-            if case .command(_, _, _, let state) = event { core.renderer.mixers.retire(below: state.mix) }
+            if case .command(_, _, _, _, let state) = event { core.renderer.mixers.retire(below: state.mix) }
         }
     }
 
@@ -90,7 +90,7 @@ func simulatedRun(_ mixer: PresetMixer) throws -> Run {
     var behaviour = SimulatedDevice.Behaviour()
     behaviour.sampleFormat = .int16
     let device = SimulatedDevice(clock: clock, behaviour: behaviour)
-    let core = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+    let core = try EngineCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
                               configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3,
                                                                  periodFrames: 256, bufferFrames: 1024))
     core.send(.play(fromTimelineFrame: 0))
@@ -113,9 +113,9 @@ func simulatedRun(_ mixer: PresetMixer) throws -> Run {
 func alsaRun(_ mixer: PresetMixer) throws -> Run? {
     let device = ALSADevice(name: "default")
     let clock = SystemMonotonicClock()
-    let core: PlayerCore
+    let core: EngineCore
     do {
-        core = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
+        core = try EngineCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: clock,
                               configuration: DeviceConfiguration(sampleRate: SampleRate(48_000)!, channels: 3,
                                                                  periodFrames: 256, bufferFrames: 1024))
     } catch {

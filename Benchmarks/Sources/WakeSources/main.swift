@@ -87,7 +87,7 @@ func measure(_ wake: HapticPlayer.WakeSource, seconds: Double, seed: inout UInt6
     player.poll()
     result.underruns = player.underruns - underruns0
     let effective = player.loggedEvents.compactMap { event -> FrameIndex? in
-        if case .command(.seek, _, let frame, _) = event { return frame.index }
+        if case .command(.seek, _, _, let frame, _) = event { return frame.index }
         return nil
     }
     let rate = Double(mixer.settings.sampleRate.hertz) / 1000

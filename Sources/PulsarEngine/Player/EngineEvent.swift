@@ -1,22 +1,26 @@
 import Foundation
 import PulsarCore
 
-/// What the player reports from its real-time thread: plain data, queued without allocation and
-/// written out as JSON lines (the event log) by a non-real-time thread.
+/// What the engine reports from its real-time thread: plain data, queued without allocation and
+/// written out as JSON lines (the event log) by a non-real-time thread. `voice` is the slot of
+/// the voice concerned (0 for a single player's).
 public enum EngineEvent: Hashable, Sendable {
-    /// A command took effect: requested at `requestTime`, first heard at stream frame `effectiveFrame`,
-    /// leaving the transport in `state`.
-    case command(TransportCommand, requestTime: MonotonicTime, effectiveFrame: StreamFrame, state: TransportState)
+    /// A command took effect on `voice`: requested at `requestTime`, first heard at stream frame
+    /// `effectiveFrame`, leaving its transport in `state`.
+    case command(TransportCommand, voice: Int, requestTime: MonotonicTime, effectiveFrame: StreamFrame, state: TransportState)
     /// The device ran dry; stream frames `lostFrom ..< lostTo` were written but never played.
     case underrun(lostFrom: StreamFrame, lostTo: StreamFrame, time: MonotonicTime)
-    /// Playback ended: `finished` true at the stream frame where the last sample was played,
-    /// false on stop.
-    case completion(finished: Bool, streamFrame: StreamFrame)
+    /// `voice`'s playback ended: `finished` true at the stream frame where its last sample was
+    /// played, false on stop or steal.
+    case completion(voice: Int, finished: Bool, streamFrame: StreamFrame)
+    /// `voice` left the mix for good at `streamFrame` (a voice that ends by itself, after its
+    /// completion): its slot may take another voice.
+    case detached(voice: Int, streamFrame: StreamFrame)
     /// A device position reading, in stream frames.
     case position(streamFrame: StreamFrame, time: MonotonicTime)
-    /// The transport could not render stream frames `from ..< to` (its audio failed to read):
-    /// the device played silence there.
-    case renderFailed(from: StreamFrame, to: StreamFrame)
+    /// `voice` could not render stream frames `from ..< to` (its audio failed to read): it was
+    /// silent there.
+    case renderFailed(voice: Int, from: StreamFrame, to: StreamFrame)
     /// The event queue was full (nobody polled for a long time): `count` events before this one
     /// were dropped. Positions cost nothing; a dropped command makes the log unreplayable.
     case eventsLost(count: Int)
@@ -33,12 +37,13 @@ extension EngineEvent {
         }
         let value: JSONValue
         switch self {
-        case let .command(command, requestTime, effectiveFrame, state):
+        case let .command(command, voice, requestTime, effectiveFrame, state):
             var argument: Double?
             switch command {
             case .play(let f): argument = Double(f.index)
             case .seek(let f): argument = Double(f.index)
             case .cue(let f): argument = Double(f.index)
+            case .attach(let id): argument = Double(id)
             default: argument = nil
             }
             var fields: [(key: String, value: JSONValue)] = [
@@ -47,15 +52,25 @@ extension EngineEvent {
                 ("requestTimeNs", .num(Double(requestTime.nanoseconds))),
                 ("effectiveFrame", .num(Double(effectiveFrame.index))), ("state", stateObject(state)),
             ]
+            if voice != 0 { fields.insert(("voice", .num(Double(voice))), at: 1) }
             if case .mix(let change) = command { fields.append(("change", EngineLog.object(change))) }
             value = JSONValue(.object(fields))
         case let .underrun(lostFrom, lostTo, time):
             value = .obj(["event": .str("underrun"), "lostFrom": .num(Double(lostFrom.index)), "lostTo": .num(Double(lostTo.index)),
                           "timeNs": .num(Double(time.nanoseconds))])
-        case let .completion(finished, streamFrame):
-            value = .obj(["event": .str("completion"), "finished": JSONValue(.bool(finished)), "streamFrame": .num(Double(streamFrame.index))])
-        case let .renderFailed(from, to):
-            value = .obj(["event": .str("renderFailed"), "from": .num(Double(from.index)), "to": .num(Double(to.index))])
+        case let .completion(voice, finished, streamFrame):
+            var fields: [(key: String, value: JSONValue)] = [("event", .str("completion")), ("finished", JSONValue(.bool(finished))),
+                                                             ("streamFrame", .num(Double(streamFrame.index)))]
+            if voice != 0 { fields.insert(("voice", .num(Double(voice))), at: 1) }
+            value = JSONValue(.object(fields))
+        case let .detached(voice, streamFrame):
+            value = JSONValue(.object([("event", .str("detached")), ("voice", .num(Double(voice))),
+                                       ("streamFrame", .num(Double(streamFrame.index)))]))
+        case let .renderFailed(voice, from, to):
+            var fields: [(key: String, value: JSONValue)] = [("event", .str("renderFailed")), ("from", .num(Double(from.index))),
+                                                             ("to", .num(Double(to.index)))]
+            if voice != 0 { fields.insert(("voice", .num(Double(voice))), at: 1) }
+            value = JSONValue(.object(fields))
         case .eventsLost(let count):
             value = .obj(["event": .str("eventsLost"), "count": .num(Double(count))])
         case .position:

@@ -161,8 +161,16 @@ public enum EngineLog {
         return try checked(line) { () throws(RangeError) in try Limits.number(n, "\"\(key)\"", in: 0...16) }
     }
 
+    /// The voice slot an event names: 0 when absent (a single player's log).
+    private static func voice(_ value: JSONValue, _ line: Int) throws -> Int {
+        guard let n = value["voice"]?.number else { return 0 }
+        return try checked(line) { () throws(RangeError) in try Limits.integer(n, "\"voice\"", in: 0...Int(EngineLimits.maximumVoices - 1)) }
+    }
+
     private static func command(_ name: String, _ argument: FrameIndex?) -> TransportCommand? {
         switch name {
+        case "attach": return argument.map { .attach(voiceID: Int($0)) }
+        case "steal": return .steal
         case "play": return argument.map { .play(fromTimelineFrame: TimelineFrame($0)) }
         case "seek": return argument.map { .seek(toTimelineFrame: TimelineFrame($0)) }
         case "cue": return argument.map { .cue(toTimelineFrame: TimelineFrame($0)) }
@@ -243,10 +251,14 @@ public enum EngineLog {
         }
         if kind == "completion" {
             let at = StreamFrame(try frame(value, number, "streamFrame"))
-            return .event(.completion(finished: flag(value, "finished", default: false), streamFrame: at))
+            return .event(.completion(voice: try voice(value, number), finished: flag(value, "finished", default: false), streamFrame: at))
+        }
+        if kind == "detached" {
+            return .event(.detached(voice: try voice(value, number), streamFrame: StreamFrame(try frame(value, number, "streamFrame"))))
         }
         if kind == "renderFailed" {
-            return .event(.renderFailed(from: StreamFrame(try frame(value, number, "from")), to: StreamFrame(try frame(value, number, "to"))))
+            return .event(.renderFailed(voice: try voice(value, number), from: StreamFrame(try frame(value, number, "from")),
+                                        to: StreamFrame(try frame(value, number, "to"))))
         }
         if kind == "eventsLost" {
             let n = try Self.number(value, number, "count")
@@ -293,7 +305,7 @@ public enum EngineLog {
         guard rampOffset >= 0, rampOffset < 1e6, rampOffset == rampOffset.rounded() else {
             throw ParseError(line: number, message: "a bad ramp offset")
         }
-        return .command(command, requestTime: request, effectiveFrame: effective,
+        return .command(command, voice: try voice(value, number), requestTime: request, effectiveFrame: effective,
                         state: TransportState(mode: mode, timelineFrame: tf, anchor: anchor, mix: mix, ramp: ramp,
                                               rampOffset: Int(rampOffset)))
     }

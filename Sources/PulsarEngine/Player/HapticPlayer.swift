@@ -9,11 +9,11 @@ import Synchronization
 
 /// A live player shaped like PulsarLottie's: `play()`, `pause()`, `resume()`, `stop()`,
 /// `setTimestamp(_:)`, a completion handler, and a clock slaved to the device (`contentTime(at:)`,
-/// `progress(at:)`, `animationFrame(at:)`). A real-time thread runs `PlayerCore.step()` once a
-/// period (or, with `wake: .device`, when the device's poll descriptors say it wants a period, as
-/// mpv's ALSA output waits) and at once when a command arrives (an eventfd the senders ring);
-/// the control thread drains its events with `poll()`, which feeds the clock, the event log and
-/// the completion handler.
+/// `progress(at:)`, `animationFrame(at:)`). It is a `HapticEngine` with one voice that stays (in
+/// slot 0): the engine's real-time thread runs `EngineCore.step()` once a period (or, with
+/// `wake: .device`, when the device's poll descriptors say it wants a period, as mpv's ALSA
+/// output waits) and at once when a command arrives; the control thread drains its events with
+/// `poll()`, which feeds the clock, the event log and the completion handler.
 ///
 /// Thread rules: commands (`play`, `pause`, …) from any thread but the real-time one — they
 /// serialise on a lock the real-time thread never takes, then cross to it through a lock-free
@@ -21,12 +21,12 @@ import Synchronization
 /// player's own; it never allocates, locks, prints or does I/O other than the device's. The
 /// mixer must preload its audio.
 public final class HapticPlayer: @unchecked Sendable {
-    /// The real-time side. Private: its command queue takes one producer at a time, which only
-    /// this class's lock guarantees.
-    private let core: PlayerCore
+    /// The engine and its one voice's mixers (slot 0). Private: commands go through this class.
+    private let engine: HapticEngine
+    private let mixers: MixerTable
     public private(set) var clock: PlaybackClock
     /// Every event except positions, in order (the event log's body).
-    public private(set) var loggedEvents: [EngineEvent] = []
+    public var loggedEvents: [EngineEvent] { engine.loggedEvents }
     /// Called on the control thread (from `poll`) when playback ends: true at the frame where the
     /// last sample was played, false on stop.
     public var completion: ((Bool) -> Void)?
@@ -34,71 +34,24 @@ public final class HapticPlayer: @unchecked Sendable {
     /// position readings (in stream frames) and underruns among them — just before the clock
     /// takes it in: a listener can ask the clock what it predicted for a reading's instant
     /// (`streamFrame(at:)`), to measure the clock against the device.
-    public var onEvent: ((EngineEvent) -> Void)?
+    public var onEvent: ((EngineEvent) -> Void)? {
+        get { engine.onEvent }
+        set { engine.onEvent = newValue }
+    }
     /// The device error that stopped the real-time thread, if any.
-    public private(set) var failure: DeviceError?
+    public var failure: DeviceError? { engine.failure }
     /// Underruns seen so far.
-    public private(set) var underruns = 0
+    public var underruns: Int { engine.underruns }
     /// Events the real-time thread could not queue (nobody polled for too long); non-zero
     /// means the event log is incomplete.
-    public private(set) var eventsLost = 0
+    public var eventsLost: Int { engine.eventsLost }
     /// A completion was reported since the transport last started playing.
     private var completed = false
-
-    private let monotonic: MonotonicClock
-    private let realtime: Bool
-    private let wake: WakeSource
-    private let flags = Flags()
-    /// Serialises command producers (the queue takes one producer at a time) and guards the
-    /// mixer table's control side and the timelines of changes the clock has not seen yet.
-    private let sendLock = NSLock()
-    /// Timelines of changes the clock has not taken in yet (guarded by `sendLock`).
+    /// Timelines of changes the clock has not taken in yet (under the engine's lock).
     private var pendingTimelines: [(generation: Int, timeline: PlaybackTimeline)] = []
-    /// Commands (mix changes included) accepted by the queue (guarded by `sendLock`), and those
-    /// whose effect `poll()` has seen (control thread).
-    private var sentCommands = 0
-    private var observedCommands = 0
 
-    /// Runs `body` under the producers' lock: a pthread mutex (NSLock), which ThreadSanitizer
-    /// sees, unlike the futex inside the standard library's `Mutex`.
-    private func sending<T>(_ body: () throws -> T) rethrows -> T {
-        sendLock.lock()
-        defer { sendLock.unlock() }
-        return try body()
-    }
-    /// The real-time thread of the current run (nil when stopped), joined by `shutdown`.
-    private var run: Run?
-
-    /// What the two threads share across runs: the wake-up the real-time thread sleeps on, and
-    /// the error written once before `failed` is set.
-    private final class Flags: @unchecked Sendable {
-        let wakeup = pulsar_wakeup_create()!
-        deinit { pulsar_wakeup_destroy(wakeup) }
-        let failed = Atomic<Bool>(false)
-        let scheduling = Atomic<SchedulingState>(.notAsked)
-        var error: DeviceError?
-    }
-
-    /// One start of the real-time thread: its own `running` flag, so a thread of an earlier run
-    /// can never be revived by a later `start()`.
-    private final class Run: @unchecked Sendable {
-        let running = Atomic<Bool>(true)
-        var thread: JoinableThread?
-    }
-
-    /// What wakes the real-time thread between steps.
-    public enum WakeSource: Sendable {
-        /// The device's poll descriptors (ALSA's), when it has them: the thread sleeps until the
-        /// device wants a period or a command arrives. A device without them falls back to `timer`.
-        case device
-        /// A timer once a period, or a command.
-        case timer
-    }
-
-    /// What became of the request for SCHED_FIFO.
-    enum SchedulingState: UInt8, AtomicRepresentable {
-        case notAsked, granted, refused
-    }
+    /// What wakes the real-time thread between steps (`HapticEngine.WakeSource`).
+    public typealias WakeSource = HapticEngine.WakeSource
 
     /// `realtime`: ask for SCHED_FIFO for the real-time thread (for hardware and sound servers;
     /// a simulated device does not need it, and a FIFO thread that is slow — a debug build —
@@ -108,123 +61,48 @@ public final class HapticPlayer: @unchecked Sendable {
     public init(mixer: PresetMixer, device: OutputDevice, monotonic: MonotonicClock = SystemMonotonicClock(),
                 periodFrames: Int = 256, bufferFrames: Int = 1024, animationFrameRate: Double? = nil,
                 realtime: Bool = false, wake: WakeSource = .timer) throws(DeviceError) {
-        self.realtime = realtime
-        self.wake = wake
         let configuration = DeviceConfiguration(sampleRate: mixer.settings.sampleRate, channels: mixer.channelCount,
                                                 periodFrames: periodFrames, bufferFrames: bufferFrames)
-        core = try PlayerCore(renderer: TransportRenderer(mixer: mixer), device: device, clock: monotonic, configuration: configuration)
-        self.monotonic = monotonic
+        let renderer = TransportRenderer(mixer: mixer)
+        let core = try EngineCore(renderer: renderer, device: device, clock: monotonic, configuration: configuration)
+        engine = HapticEngine(core: core, voiceLimit: 1, monotonic: monotonic, realtime: realtime, wake: wake)
+        mixers = renderer.mixers
         clock = PlaybackClock(timeline: mixer.timeline, sampleRate: mixer.settings.sampleRate,
                               durationMilliseconds: mixer.durationMilliseconds, animationFrameRate: animationFrameRate)
     }
 
     /// Starts a real-time thread for this run; does nothing while one runs. After `shutdown`
     /// a new thread starts from where the transport stands. Control thread.
-    public func start() {
-        guard run == nil else { return }
-        let run = Run()
-        let core = self.core, flags = self.flags, realtime = self.realtime, monotonic = self.monotonic
-        let wake = self.wake
-        run.thread = JoinableThread(name: "pulsar-rt") {
-            if realtime {
-                flags.scheduling.store(Self.requestRealtimeScheduling() ? .granted : .refused, ordering: .releasing)
-            }
-            Self.realtimeLoop(core: core, run: run, flags: flags, monotonic: monotonic, wake: wake)
-        }
-        if run.thread == nil {
-            run.running.store(false, ordering: .releasing)
-            flags.error = .badState("the system refused a thread")
-            flags.failed.store(true, ordering: .releasing)
-        }
-        self.run = run
-    }
-
-    /// The real-time thread's body: a step, then a wait for the next.
-    private static func realtimeLoop(core: PlayerCore, run: Run, flags: Flags, monotonic: MonotonicClock, wake: WakeSource) {
-        let periodNs = Int64(Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) * 1e9)
-        let descriptors = wake == .device ? core.device.pollDescriptors : UnsafeMutableBufferPointer(start: nil, count: 0)
-        while run.running.load(ordering: .acquiring) {
-            do throws(DeviceError) {
-                try core.step()
-            } catch {
-                flags.error = error
-                flags.failed.store(true, ordering: .releasing)
-                run.running.store(false, ordering: .releasing)
-                return
-            }
-            let now = monotonic.now().nanoseconds
-            guard descriptors.count > 0 else {
-                // Once a period to top up the device, or at once when a command arrives.
-                _ = pulsar_wakeup_sleep_until(flags.wakeup, now + periodNs)
-                continue
-            }
-            // When the device wants a period, or a command arrives; two periods at most, should
-            // the descriptors stay silent.
-            let woke = pulsar_wakeup_wait(flags.wakeup, descriptors.baseAddress, Int32(descriptors.count), now + 2 * periodNs)
-            // Asking the device what its descriptors mean also clears a plugin's wake event
-            // (PipeWire's is an eventfd), so the next wait blocks until the next period.
-            if woke & Int32(PULSAR_WAKE_DEVICE) != 0, !core.device.wantsData(), woke & Int32(PULSAR_WAKE_RUNG) == 0 {
-                // The descriptors fired for nothing the device wants: no spinning on them.
-                _ = pulsar_wakeup_sleep_until(flags.wakeup, now + periodNs / 2)
-            }
-        }
-    }
+    public func start() { engine.start() }
 
     /// Stops the real-time thread and joins it: when this returns the thread has ended and the
     /// device is no longer written. Idempotent; the device stays open until the player goes.
     /// Control thread.
-    public func shutdown() {
-        guard let run else { return }
-        run.running.store(false, ordering: .releasing)
-        pulsar_wakeup_ring(flags.wakeup)
-        run.thread?.join()
-        self.run = nil
-    }
-
-    /// Stops and joins the real-time thread; the core then closes the device, once.
-    deinit { shutdown() }
+    public func shutdown() { engine.shutdown() }
 
     /// True from `start()` until `shutdown()` or a device failure ends the thread.
-    public var isRunning: Bool { run?.running.load(ordering: .acquiring) ?? false }
+    public var isRunning: Bool { engine.isRunning }
 
     /// The configuration the device really runs at.
-    public var configuration: DeviceConfiguration { core.configuration }
+    public var configuration: DeviceConfiguration { engine.configuration }
     /// How late the real-time thread's steps came (any thread).
-    public var wakeups: WakeupStatistics { core.wakeups }
+    public var wakeups: WakeupStatistics { engine.wakeups }
     /// Stream frames written to the device so far (read after `shutdown`, or in driven use).
-    public var streamWritten: StreamFrame { core.streamWritten }
+    public var streamWritten: StreamFrame { engine.streamWritten }
     /// Monotonic time of the first frame written (nil before); read after `shutdown`.
-    public var firstWriteTime: MonotonicTime? { core.firstWriteTime }
+    public var firstWriteTime: MonotonicTime? { engine.firstWriteTime }
 
     /// Driven use, without `start()`: runs one step of the real-time thread on the calling
     /// thread (deterministic tests on a driven clock, offline runs). Never while started.
-    public func step() throws(DeviceError) {
-        precondition(run == nil, "step() drives a player whose thread is not started")
-        try core.step()
-    }
+    public func step() throws(DeviceError) { try engine.step() }
 
     /// Whether the real-time thread got SCHED_FIFO (nil until it has asked, or when it was not
-    /// to ask). Without the
-    /// privilege it runs at normal priority: it still never blocks, but can be preempted.
-    public var hasRealtimeScheduling: Bool? {
-        switch flags.scheduling.load(ordering: .acquiring) {
-        case .granted: return true
-        case .refused: return false
-        case .notAsked: return nil
-        }
-    }
+    /// to ask). Without the privilege it runs at normal priority: it still never blocks, but can
+    /// be preempted.
+    public var hasRealtimeScheduling: Bool? { engine.hasRealtimeScheduling }
 
-    /// Priority of the real-time thread under SCHED_FIFO: above ordinary threads, below the
-    /// sound server's own data thread (PipeWire's runs at 88) and the kernel's IRQ threads (50
-    /// is their default, so stay above them only where an ALSA driver needs it: not here).
-    public static let realtimePriority: Int32 = 40
-
-    /// Asks for SCHED_FIFO for the calling thread; false when refused (no CAP_SYS_NICE or rtprio limit).
-    private static func requestRealtimeScheduling() -> Bool {
-        var param = sched_param()
-        param.sched_priority = realtimePriority
-        return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0
-    }
+    /// Priority of the real-time thread under SCHED_FIFO (`HapticEngine.realtimePriority`).
+    public static var realtimePriority: Int32 { HapticEngine.realtimePriority }
 
     // MARK: Commands (control thread)
 
@@ -232,26 +110,22 @@ public final class HapticPlayer: @unchecked Sendable {
     /// `adjust(_:)`, which prepares their mixer.
     @discardableResult
     public func send(_ command: TransportCommand) -> Bool {
-        if case .mix = command { return false }
-        let sent = sending {
-            let accepted = core.send(command)
-            if accepted { sentCommands += 1 }
-            return accepted
+        switch command {
+        case .mix, .attach, .steal: return false
+        default: return engine.send(command, to: 0)
         }
-        if sent { pulsar_wakeup_ring(flags.wakeup) }
-        return sent
     }
 
     /// True while a command or mix change sent has not yet taken effect as far as `poll()` has
     /// seen: the clock's state (`clock.isIdle`, the mode) may still be the one before it.
     /// Control thread.
-    public var hasPendingCommands: Bool { sending { sentCommands } > observedCommands }
+    public var hasPendingCommands: Bool { engine.hasPendingCommands }
 
     /// The mixer of the newest change (what the next one starts from).
-    public var mixer: PresetMixer { sending { core.renderer.mixers.newestMixer } }
+    public var mixer: PresetMixer { engine.sending { mixers.newestMixer } }
 
     /// Content duration in ms after the duration precedence (explicit > preset > animation > content).
-    public var durationMs: Double { core.renderer.mixer.durationMilliseconds }
+    public var durationMs: Double { mixers.base.durationMilliseconds }
 
     /// Plays from the start of the segment.
     @discardableResult
@@ -331,41 +205,9 @@ public final class HapticPlayer: @unchecked Sendable {
     /// this throws, so the next one builds on what the real-time thread really has.
     /// Any thread but the real-time one.
     public func adjust(_ edit: (inout LiveMix) -> Void) throws(LiveChangeError) {
-        while true {
-            let (base, generation) = sending { (core.renderer.mixers.newestMixer, core.renderer.mixers.newest) }
-            let next: PresetMixer
-            do {
-                next = try base.adjusted(to: base.live.with(edit))
-            } catch {
-                throw .refused(error)
-            }
-            switch sending({ install(next, replacing: generation) }) {
-            case .sent:
-                pulsar_wakeup_ring(flags.wakeup)
-                return
-            case .stale:
-                continue
-            case .busy:
-                throw .busy
-            }
+        try engine.adjust(mixers, slot: 0, edit) { generation, timeline in
+            pendingTimelines.append((generation, timeline))
         }
-    }
-
-    private enum InstallOutcome { case sent, stale, busy }
-
-    /// Installs `next` if `generation` is still the newest and queues its change; on a full
-    /// queue takes it back. Under `sendLock`.
-    private func install(_ next: PresetMixer, replacing generation: Int) -> InstallOutcome {
-        let table = core.renderer.mixers
-        guard table.newest == generation else { return .stale }
-        guard let installed = table.install(next) else { return .busy }
-        guard core.send(.mix(MixChange(generation: installed, of: next))) else {
-            table.uninstall(installed)
-            return .busy
-        }
-        pendingTimelines.append((installed, next.timeline))
-        sentCommands += 1
-        return .sent
     }
 
     // MARK: Events and clock (control thread)
@@ -373,45 +215,26 @@ public final class HapticPlayer: @unchecked Sendable {
     /// Drains the real-time thread's events: feeds the clock, keeps the log, calls `completion`.
     public func poll() {
         registerTimelines()
-        while let event = core.events.pop() {
-            if case .command(let command, _, _, let state) = event {
-                observedCommands += 1
+        engine.poll { event in
+            if case .command(let command, _, _, _, let state) = event {
                 if case .mix = command { registerTimelines() }
                 if state.mode == .playing { completed = false }
-                // The real-time thread never returns to an older mixer: release them here.
-                if state.mix > 0 {
-                    sending { core.renderer.mixers.retire(below: state.mix) }
-                }
             }
-            onEvent?(event)
             clock.observe(event)
-            switch event {
-            case .position:
-                continue
-            case .underrun:
-                underruns += 1
-            case .completion(let finished, _):
+            if case .completion(_, let finished, _) = event {
                 completed = true
                 completion?(finished)
-            case .command, .renderFailed:
-                break
-            case .eventsLost(let count):
-                eventsLost += count
             }
-            loggedEvents.append(event)
         }
-        if flags.failed.load(ordering: .acquiring), failure == nil {
-            failure = flags.error
+        if engine.failure != nil, !completed {
             // The device is gone: playback has ended, unfinished.
-            if !completed {
-                completed = true
-                completion?(false)
-            }
+            completed = true
+            completion?(false)
         }
     }
 
     private func registerTimelines() {
-        let fresh = sending {
+        let fresh = engine.sending {
             defer { pendingTimelines.removeAll() }
             return pendingTimelines
         }
@@ -426,7 +249,7 @@ public final class HapticPlayer: @unchecked Sendable {
     public func contentTime(at time: MonotonicTime) -> Double? { clock.contentTime(at: time) }
     public func progress(at time: MonotonicTime) -> Double? { clock.progress(at: time) }
     public func animationFrame(at time: MonotonicTime) -> Double? { clock.animationFrame(at: time) }
-    public func now() -> MonotonicTime { monotonic.now() }
+    public func now() -> MonotonicTime { engine.now() }
 }
 
 /// Why a live change did not happen. Nothing of a refused change stays behind.

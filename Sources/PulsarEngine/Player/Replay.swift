@@ -1,53 +1,105 @@
 import PulsarAudio
 import PulsarCore
 
-/// Rebuilds what a device played from a player's events: the transport states at their
-/// effective frames, minus the stream frames an underrun lost. Rendering goes through the same
-/// `TransportRenderer` as the live player, so the replay is the device stream, bit for bit.
+/// Rebuilds what a device played from an engine's events: every voice's transport states at
+/// their effective frames, minus the stream frames an underrun lost. Rendering goes through the
+/// same `TransportRenderer`s and the same mixing rule (`VoiceMix`) as the live engine, so the
+/// replay is the device stream, bit for bit.
 ///
-/// Thread rules: a plain value; render from one thread at a time (the mixer is not shared).
+/// Thread rules: a plain value; render from one thread at a time (the mixers are not shared).
 public struct Replay: Sendable {
-    /// Transport states in log order; each holds from its anchor until the next one's.
-    public private(set) var states: [TransportState] = []
+    /// One voice of the log: the voice a slot held from its `attach` (or, for a single player's
+    /// slot 0, from the start) until the slot's next `attach`.
+    public struct Voice: Sendable {
+        /// The engine slot: voices are mixed in slot order.
+        public var slot: Int
+        /// The engine's id for the voice (the `attach`'s argument; 0 for a single player's).
+        public var id: Int
+        /// Transport states in log order; each holds from its anchor until the next one's.
+        public var states: [TransportState] = []
+        /// The live mix changes, by generation.
+        public var changes: [MixChange] = []
+        /// Stream frame ranges where the voice was silent because it could not render them.
+        public var silenced: [Range<StreamFrame>] = []
+
+        /// The state sounding at stream frame `frame` (binary search over the anchors).
+        public func state(atStreamFrame frame: StreamFrame) -> TransportState {
+            var lo = 0, hi = states.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if states[mid].anchor <= frame { lo = mid + 1 } else { hi = mid }
+            }
+            return lo == 0 ? .initial : states[lo - 1]
+        }
+
+        /// A renderer holding `base` as generation 0 and every logged mix change rebuilt from it.
+        public func renderer(base: PresetMixer) throws(PresetMixer.SetupError) -> TransportRenderer {
+            let table = MixerTable(base: base, capacity: changes.count + 1)
+            for change in changes {
+                table.installForReplay(try base.adjusted(to: change.mix), as: change.generation)
+            }
+            return TransportRenderer(mixers: table)
+        }
+    }
+
+    /// The voices in the order they were attached (a single player's log: one, in slot 0).
+    public private(set) var voices: [Voice] = []
     /// Stream frame ranges that were written but never played.
     public private(set) var lost: [Range<StreamFrame>] = []
-    /// The live mix changes, by generation.
-    public private(set) var changes: [MixChange] = []
-    /// Stream frame ranges the device played as silence because the transport could not render them.
-    public private(set) var silenced: [Range<StreamFrame>] = []
-    /// Events the player's queue dropped: a log with any cannot be replayed exactly.
+    /// Events the engine's queue dropped: a log with any cannot be replayed exactly.
     public private(set) var eventsLost = 0
 
     public init(events: [EngineEvent]) {
+        var current: [Int: Int] = [:]  // slot → index in `voices`
+        func voiceIndex(_ slot: Int, attaching id: Int? = nil) -> Int {
+            if let id {
+                voices.append(Voice(slot: slot, id: id))
+                current[slot] = voices.count - 1
+            } else if current[slot] == nil {
+                voices.append(Voice(slot: slot, id: 0))
+                current[slot] = voices.count - 1
+            }
+            return current[slot]!
+        }
         for event in events {
             switch event {
-            case let .command(command, _, _, state):
-                if case .mix(let change) = command, !changes.contains(where: { $0.generation == change.generation }) {
-                    changes.append(change)
+            case let .command(command, slot, _, _, state):
+                var attaching: Int?
+                if case .attach(let id) = command { attaching = id }
+                let v = voiceIndex(slot, attaching: attaching)
+                if case .mix(let change) = command, !voices[v].changes.contains(where: { $0.generation == change.generation }) {
+                    voices[v].changes.append(change)
                 }
-                // A rewound command can start before a later-logged one's anchor only if the log
-                // is out of order; keep states sorted by anchor (stable) to be safe.
-                states.append(state)
+                voices[v].states.append(state)
             case let .underrun(from, to, _):
                 if to > from { lost.append(from..<to) }
-            case let .renderFailed(from, to):
-                if to > from { silenced.append(from..<to) }
+            case let .renderFailed(slot, from, to):
+                if to > from { voices[voiceIndex(slot)].silenced.append(from..<to) }
             case .eventsLost(let count):
                 eventsLost += count
-            case .completion, .position:
+            case .completion, .position, .detached:
                 break
             }
         }
-        changes.sort { $0.generation < $1.generation }
-        states = states.enumerated().sorted { ($0.element.anchor, $0.offset) < ($1.element.anchor, $1.offset) }.map(\.element)
+        voices = voices.map(Self.normalised)
+        lost.sort { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// `voice` with its states sorted by anchor and its generations numbered 1, 2, 3… in order.
+    private static func normalised(_ voice: Voice) -> Voice {
+        var v = voice
+        v.changes.sort { $0.generation < $1.generation }
+        // A rewound command can start before a later-logged one's anchor only if the log is out
+        // of order; keep states sorted by anchor (stable) to be safe.
+        v.states = v.states.enumerated().sorted { ($0.element.anchor, $0.offset) < ($1.element.anchor, $1.offset) }.map(\.element)
         // Generations as logged may be any numbers (a log is input): renumber them 1, 2, 3… in
         // order, so the mixer table is sized by how many changes the log holds. A state naming a
         // generation no change logged keeps the mixer before it, as a live table does.
-        let logged = changes.map(\.generation)
-        for i in changes.indices { changes[i].generation = i + 1 }
-        for i in states.indices { states[i].mix = Self.denseGeneration(states[i].mix, logged: logged) }
-        lost.sort { $0.lowerBound < $1.lowerBound }
-        silenced.sort { $0.lowerBound < $1.lowerBound }
+        let logged = v.changes.map(\.generation)
+        for i in v.changes.indices { v.changes[i].generation = i + 1 }
+        for i in v.states.indices { v.states[i].mix = denseGeneration(v.states[i].mix, logged: logged) }
+        v.silenced.sort { $0.lowerBound < $1.lowerBound }
+        return v
     }
 
     /// 1 + the index of the highest logged generation at or below `generation`; 0 below them all.
@@ -60,21 +112,24 @@ public struct Replay: Sendable {
         return lo
     }
 
-    /// The state sounding at stream frame `frame`.
-    public func state(atStreamFrame frame: StreamFrame) -> TransportState {
-        var result = TransportState.initial
-        for s in states where s.anchor <= frame { result = s }
-        return result
+    // MARK: A single player's log
+
+    /// The first voice (a single player's), or an empty one when the log has no command.
+    private var first: Voice { voices.first ?? Voice(slot: 0, id: 0) }
+    /// The single player's transport states.
+    public var states: [TransportState] { first.states }
+    /// The single player's live mix changes, by generation.
+    public var changes: [MixChange] { first.changes }
+    /// The single player's silenced ranges.
+    public var silenced: [Range<StreamFrame>] { first.silenced }
+    /// The single player's state at stream frame `frame`.
+    public func state(atStreamFrame frame: StreamFrame) -> TransportState { first.state(atStreamFrame: frame) }
+    /// The single player's renderer: `base` and every logged change rebuilt from it.
+    public func renderer(base: PresetMixer) throws(PresetMixer.SetupError) -> TransportRenderer {
+        try first.renderer(base: base)
     }
 
-    /// A renderer holding `base` as generation 0 and every logged mix change rebuilt from it.
-    public func renderer(base: PresetMixer) throws(PresetMixer.SetupError) -> TransportRenderer {
-        let table = MixerTable(base: base, capacity: changes.count + 1)
-        for change in changes {
-            table.installForReplay(try base.adjusted(to: change.mix), as: change.generation)
-        }
-        return TransportRenderer(mixers: table)
-    }
+    // MARK: Rendering
 
     /// Where a block-wise replay has got to: device frames produced and the stream frame next.
     public struct Cursor: Sendable {
@@ -83,11 +138,21 @@ public struct Replay: Sendable {
         public init() {}
     }
 
+    /// Frames mixed at a time (the mix's scratch).
+    private static let mixFrames = 4096
+
     /// Renders the next `block.count / channels` frames the device played, interleaved, after
-    /// those `cursor` has produced; memory stays one block whatever the length.
+    /// those `cursor` has produced; memory stays one block whatever the length. `renderers`: one
+    /// per voice, in the order of `voices` (a single player's log: its one renderer).
     public func render(into block: UnsafeMutableBufferPointer<Float>, cursor: inout Cursor,
-                       renderer: TransportRenderer) throws(AudioFileError) {
-        let channels = renderer.mixer.channelCount
+                       renderers: [TransportRenderer]) throws(AudioFileError) {
+        guard let channels = renderers.first?.mixer.channelCount else {
+            block.initialize(repeating: 0)
+            return
+        }
+        precondition(renderers.count >= voices.count, "one renderer per voice")
+        let mix = VoiceMix(channels: channels, maximumFrames: Self.mixFrames)
+        let order = voices.indices.sorted { (voices[$0].slot, $0) < (voices[$1].slot, $1) }
         let wanted = block.count / channels
         var produced = 0
         while produced < wanted {
@@ -95,33 +160,53 @@ public struct Replay: Sendable {
                 cursor.streamFrame = gap.upperBound
                 continue
             }
-            // Run until the next state change, the next loss, or the end.
-            var end = cursor.streamFrame + FrameIndex(wanted - produced)
-            if let next = states.first(where: { $0.anchor > cursor.streamFrame }) { end = min(end, next.anchor) }
-            if let gap = lost.first(where: { $0.lowerBound > cursor.streamFrame }) { end = min(end, gap.lowerBound) }
-            let silence = silenced.first { $0.contains(cursor.streamFrame) }
-            if let silence { end = min(end, silence.upperBound) }
-            if let next = silenced.first(where: { $0.lowerBound > cursor.streamFrame }) { end = min(end, next.lowerBound) }
+            let end = segmentEnd(from: cursor.streamFrame, limit: cursor.streamFrame + FrameIndex(min(wanted - produced, Self.mixFrames)))
             let n = Int(end - cursor.streamFrame)
             let part = UnsafeMutableBufferPointer(rebasing: block[(produced * channels)..<((produced + n) * channels)])
-            if silence != nil {
-                part.initialize(repeating: 0)
-            } else {
-                try renderer.render(state(atStreamFrame: cursor.streamFrame), into: part, fromStreamFrame: cursor.streamFrame)
+            mix.begin(part, from: cursor.streamFrame)
+            for v in order where !voices[v].silenced.contains(where: { $0.contains(cursor.streamFrame) }) {
+                try mix.add(voices[v].state(atStreamFrame: cursor.streamFrame), of: renderers[v], to: part)
             }
+            mix.finish(part)
             produced += n
             cursor.streamFrame = end
         }
         cursor.deviceFrame += produced
     }
 
+    /// The end of the run from `frame` in which no voice's state, silence or loss changes, at
+    /// most `limit`.
+    private func segmentEnd(from frame: StreamFrame, limit: StreamFrame) -> StreamFrame {
+        var end = limit
+        if let gap = lost.first(where: { $0.lowerBound > frame }) { end = min(end, gap.lowerBound) }
+        for voice in voices {
+            if let next = voice.states.first(where: { $0.anchor > frame }) { end = min(end, next.anchor) }
+            for range in voice.silenced {
+                if range.lowerBound > frame { end = min(end, range.lowerBound) }
+                if range.contains(frame) { end = min(end, range.upperBound) }
+            }
+        }
+        return end
+    }
+
+    /// `render(into:cursor:renderers:)` for a single player's log.
+    public func render(into block: UnsafeMutableBufferPointer<Float>, cursor: inout Cursor,
+                       renderer: TransportRenderer) throws(AudioFileError) {
+        try render(into: block, cursor: &cursor, renderers: Array(repeating: renderer, count: max(voices.count, 1)))
+    }
+
     /// The first `deviceFrames` frames the device played, interleaved, in one array.
-    public func deviceStream(frames deviceFrames: Int, renderer: TransportRenderer) throws(AudioFileError) -> [Float] {
-        var out = [Float](repeating: 0, count: deviceFrames * renderer.mixer.channelCount)
+    public func deviceStream(frames deviceFrames: Int, renderers: [TransportRenderer]) throws(AudioFileError) -> [Float] {
+        var out = [Float](repeating: 0, count: deviceFrames * (renderers.first?.mixer.channelCount ?? 1))
         var cursor = Cursor()
         try out.withUnsafeMutableBufferPointer { (whole: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in
-            try render(into: whole, cursor: &cursor, renderer: renderer)
+            try render(into: whole, cursor: &cursor, renderers: renderers)
         }
         return out
+    }
+
+    /// `deviceStream(frames:renderers:)` for a single player's log.
+    public func deviceStream(frames deviceFrames: Int, renderer: TransportRenderer) throws(AudioFileError) -> [Float] {
+        try deviceStream(frames: deviceFrames, renderers: Array(repeating: renderer, count: max(voices.count, 1)))
     }
 }

@@ -1,7 +1,7 @@
 import PulsarCore
 
-/// A transport request, as it travels from any thread to the player's real-time thread. Plain
-/// data (no references), so queueing it never retains, allocates or locks.
+/// A transport request for one voice, as it travels from any thread to the engine's real-time
+/// thread. Plain data (no references), so queueing it never retains, allocates or locks.
 public enum TransportCommand: Hashable, Sendable {
     /// Play from a timeline frame (0: the start).
     case play(fromTimelineFrame: TimelineFrame)
@@ -19,6 +19,11 @@ public enum TransportCommand: Hashable, Sendable {
     /// Switch to a prepared mixer (loop, segment, haptic offset, haptics on/off, gains),
     /// continuing the content being heard (`PlaybackTimeline.frame(continuing:of:)`).
     case mix(MixChange)
+    /// A voice joins the engine's mix in its slot (the engine's `id` for it; its mixers were
+    /// put in the slot before this was sent), stopped until a `play`.
+    case attach(voiceID: Int)
+    /// The voice gave way to a newer one: it fades out as a pause does, then leaves the mix.
+    case steal
 
     /// The name used in the event log.
     public var name: String {
@@ -30,6 +35,8 @@ public enum TransportCommand: Hashable, Sendable {
         case .seek: return "seek"
         case .cue: return "cue"
         case .mix: return "mix"
+        case .attach: return "attach"
+        case .steal: return "steal"
         }
     }
 }

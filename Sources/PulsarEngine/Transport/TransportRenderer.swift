@@ -22,11 +22,21 @@ public struct TransportRenderer {
     public var mixer: PresetMixer { mixers.base }
 
     /// Writes stream frames `frame ..< frame + n` (interleaved) as `state` makes them sound:
-    /// silence where it is paused (after a pause's fade-out), stopped or past the timeline's end.
+    /// silence before its anchor (a state scheduled ahead: a voice's start at an engine time),
+    /// where it is paused (after a pause's fade-out), stopped or past the timeline's end.
     public func render(_ state: TransportState, into buffer: UnsafeMutableBufferPointer<Float>, fromStreamFrame frame: StreamFrame) throws(AudioFileError) {
         let mixer = mixers.mixer(state.mix)
         let channels = mixer.channelCount
-        let frames = buffer.count / channels
+        var frames = buffer.count / channels
+        var buffer = buffer, frame = frame
+        if frame < state.anchor {
+            let silent = Int(min(state.anchor - frame, FrameIndex(frames)))
+            UnsafeMutableBufferPointer(rebasing: buffer[0..<(silent * channels)]).initialize(repeating: 0)
+            guard silent < frames else { return }
+            buffer = UnsafeMutableBufferPointer(rebasing: buffer[(silent * channels)...])
+            frames -= silent
+            frame = state.anchor
+        }
         switch state.mode {
         case .stopped:
             buffer.initialize(repeating: 0)
@@ -61,6 +71,28 @@ public struct TransportRenderer {
             let g = TransportState.fadeGain(k0 + i, of: length, rising: rising)
             for c in 0..<channels { buffer[i * channels + c] *= g }
         }
+    }
+
+    /// The stream frames of `frame ..< frame + count` where `state` can sound: from its anchor
+    /// on, while playing with its timeline frame inside the timeline, or during a pause's
+    /// fade-out. Outside it, `render` writes silence. The engine counts voices by these ranges
+    /// (`VoiceMix`).
+    public func soundingRange(of state: TransportState, from frame: StreamFrame, count: Int) -> Range<StreamFrame> {
+        let blockEnd = frame + FrameIndex(count)
+        var lower = max(frame, state.anchor), upper = blockEnd
+        switch state.mode {
+        case .stopped:
+            return frame..<frame
+        case .playing:
+            // Timeline frames below 0 (a start ahead of its content) are silent too.
+            lower = max(lower, state.pin.streamFrame(atTimelineFrame: .zero))
+            if let end = endStreamFrame(of: state) { upper = min(upper, end) }
+        case .paused:
+            let length = TransportState.fadeFrames(at: mixers.mixer(state.mix).settings.sampleRate)
+            guard state.ramp == .fadeOut, state.rampOffset < length else { return frame..<frame }
+            upper = min(upper, state.anchor + FrameIndex(length - state.rampOffset))
+        }
+        return lower < upper ? lower..<upper : frame..<frame
     }
 
     /// The stream frame at which a playing `state` runs off the end of its timeline (nil for an

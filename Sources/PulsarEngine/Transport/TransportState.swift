@@ -101,8 +101,10 @@ public struct TransportState: Hashable, Sendable {
         case .cue(let target):
             return TransportState(mode: .paused, timelineFrame: target, anchor: frame, mix: mix,
                                   ramp: mode == .playing ? .fadeOut : .none)
-        case .mix:
+        case .mix, .attach:
             return self
+        case .steal:
+            return applying(.pause, atStreamFrame: frame)
         }
     }
 

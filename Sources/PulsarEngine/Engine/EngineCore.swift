@@ -1,0 +1,391 @@
+import PulsarAudio
+import PulsarCore
+import Synchronization
+
+/// The body of the engine's real-time thread, one `step()` per wake-up: apply queued voice
+/// commands at their effective frames, keep the device fed with the mix of every attached voice
+/// (`VoiceMix`), report positions, underruns, completions and voices leaving. A thread calls
+/// `step()` in a loop; tests call it with a driven clock.
+///
+/// Voices live in a fixed number of slots. The control thread puts a `VoiceCore` in a free slot
+/// and then sends `attach` for it; the real-time thread mixes the attached slots in slot order,
+/// and reports `detached` when a voice that ends by itself has ended, after which the control
+/// thread may empty the slot (`remove`). No reference crosses the command queue, and nothing is
+/// allocated, retained or freed on the real-time thread.
+///
+/// Effective frame of a command: with a device that really rewinds, the first frame not yet
+/// heard plus `safetyMargin`, never before an earlier command's — the queued tail past it is
+/// discarded and every voice rewritten from there; otherwise the write head. A command for a
+/// voice whose start is scheduled ahead (`send(_:to:notBefore:)`) takes effect at that start.
+/// Stream frames count every frame written since `start`, across device re-prepares.
+///
+/// Thread rules: `send`, `install` and `remove` from one control thread at a time; `step` from
+/// the real-time thread only; `events` is drained by one non-real-time thread. `step` allocates
+/// nothing, takes no lock and does no I/O beyond the device calls (voices' mixers preload).
+public final class EngineCore: @unchecked Sendable {
+    public let device: OutputDevice
+    public let configuration: DeviceConfiguration
+    /// Frames kept between the hardware position and an effective frame (rewinding devices).
+    public let safetyMargin: Int
+    /// How many voices can be in the mix at once.
+    public let slotCount: Int
+
+    /// A command on its way to the real-time thread.
+    struct Queued {
+        var voice: Int32
+        var command: TransportCommand
+        var time: MonotonicTime
+        var notBefore: StreamFrame?
+    }
+
+    /// Commands in (control thread → real-time thread).
+    private let commands: SPSCQueue<Queued>
+    /// Reports out (real-time thread → control thread).
+    public let events: SPSCQueue<EngineEvent>
+
+    /// Voices by slot: written by the control thread while the real-time thread does not hold
+    /// the slot (before `attach`, after `detached`).
+    private let slots: UnsafeMutablePointer<VoiceCore?>
+    /// The attached slots in ascending order, and how many (real-time thread).
+    private let attached: UnsafeMutablePointer<Int>
+    private var attachedCount = 0
+
+    /// Monotonic time of the first frame written to the device (nil before): the moment the
+    /// device starts. Written once by the real-time thread; read it after `shutdown`.
+    public private(set) var firstWriteTime: MonotonicTime?
+    /// Stream frames written (and not rewound).
+    public private(set) var streamWritten = StreamFrame.zero
+    /// The latest effective frame a command took: no rewind reaches before it.
+    private var lastEffective = StreamFrame.zero
+    /// Stream frame at the device's frame 0 (moves on every re-prepare).
+    private var deviceBase = StreamFrame.zero
+    /// When the previous `step` began; a longer gap than the buffer lasts means the device ran dry.
+    private var lastStep: MonotonicTime?
+    /// The device ran dry while this thread was held up, and has not said so itself yet.
+    private var unreportedStall = false
+    private let buffer: UnsafeMutableBufferPointer<Float>
+    private let mix: VoiceMix
+    private let clock: MonotonicClock
+    /// Events the queue refused since the last one it took; reported as `eventsLost` first
+    /// thing when it takes one again.
+    private var unreportedLosses = 0
+    private let fadeLength: Int
+    /// How late the steps came, for any thread to read.
+    public let wakeups = WakeupStatistics()
+
+    /// An engine on `device` with `slotCount` empty voice slots.
+    public init(device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration, slotCount: Int = 1,
+                safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536) throws(DeviceError) {
+        self.device = device
+        self.clock = clock
+        self.configuration = try device.open(configuration)
+        self.slotCount = max(slotCount, 1)
+        // PulseAudio's rewind safeguard: 1.33 ms (at least a quarter period) ahead of what is heard.
+        self.safetyMargin = safetyMargin ?? max(configuration.periodFrames / 4, Int(Double(configuration.sampleRate.hertz) * 0.00133))
+        commands = SPSCQueue(minimumCapacity: commandCapacity)
+        events = SPSCQueue(minimumCapacity: eventCapacity)
+        slots = .allocate(capacity: self.slotCount)
+        slots.initialize(repeating: nil, count: self.slotCount)
+        attached = .allocate(capacity: self.slotCount)
+        attached.initialize(repeating: 0, count: self.slotCount)
+        buffer = .allocate(capacity: self.configuration.periodFrames * self.configuration.channels)
+        mix = VoiceMix(channels: self.configuration.channels, maximumFrames: self.configuration.periodFrames)
+        fadeLength = TransportState.fadeFrames(at: self.configuration.sampleRate)
+    }
+
+    /// A single player's engine: one voice, in slot 0, attached from the start and staying
+    /// (`endsByItself` false), playing `renderer`'s mixers.
+    public convenience init(renderer: TransportRenderer, device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration,
+                            safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536) throws(DeviceError) {
+        try Self.check(renderer.mixer, channels: configuration.channels)
+        try self.init(device: device, clock: clock, configuration: configuration, slotCount: 1, safetyMargin: safetyMargin,
+                      commandCapacity: commandCapacity, eventCapacity: eventCapacity)
+        slots[0] = VoiceCore(renderer: renderer, id: 0, endsByItself: false)
+        attached[0] = 0
+        attachedCount = 1
+    }
+
+    deinit {
+        slots.deinitialize(count: slotCount)
+        slots.deallocate()
+        attached.deallocate()
+        buffer.deallocate()
+        device.close()
+    }
+
+    /// Why `mixer` cannot play on an engine of `channels` channels, if it cannot.
+    static func check(_ mixer: PresetMixer, channels: Int) throws(DeviceError) {
+        guard mixer.isRealtimeSafe else {
+            throw .unsupported("the mixer decodes its audio while it renders; a player needs it preloaded (MixSettings.preloadAudio)")
+        }
+        guard channels == mixer.channelCount else {
+            throw .unsupported("the mixer has \(mixer.channelCount) channels, the device was asked for \(channels)")
+        }
+    }
+
+    // MARK: Control thread
+
+    /// The voice in `slot`, if any. Control thread (its mixers' control side, its id).
+    public func voice(_ slot: Int) -> VoiceCore? {
+        slot >= 0 && slot < slotCount ? slots[slot] : nil
+    }
+
+    /// The renderer of the voice in slot 0 (a single player's). Control thread.
+    public var renderer: TransportRenderer {
+        guard let voice = slots[0] else { preconditionFailure("no voice in slot 0") }
+        return voice.renderer
+    }
+
+    /// The transport state of the voice in slot 0 (a single player's), as the real-time thread
+    /// left it: read it in driven use or after `shutdown`.
+    public var state: TransportState { slots[0]?.state ?? .initial }
+
+    /// Puts `voice` in the empty `slot`; send `attach` for it next. Control thread.
+    public func install(_ voice: VoiceCore, in slot: Int) throws(DeviceError) {
+        try Self.check(voice.renderer.mixer, channels: configuration.channels)
+        precondition(slots[slot] == nil, "a voice slot is filled only while empty")
+        slots[slot] = voice
+    }
+
+    /// Empties `slot` after the real-time thread reported its voice `detached` (or before its
+    /// `attach` was ever accepted). Control thread: the voice is released here, not on the
+    /// real-time thread.
+    public func remove(_ slot: Int) {
+        slots[slot] = nil
+    }
+
+    /// Queues `command` for the voice in `slot` (0: a single player's); false when the queue is
+    /// full. `notBefore`: the command takes effect no earlier than that stream frame (a start
+    /// scheduled at an engine time). Control thread.
+    @discardableResult
+    public func send(_ command: TransportCommand, to slot: Int = 0, notBefore: StreamFrame? = nil) -> Bool {
+        commands.push(Queued(voice: Int32(slot), command: command, time: clock.now(), notBefore: notBefore))
+    }
+
+    // MARK: Real-time thread
+
+    /// One wake-up of the real-time thread.
+    ///
+    /// A wake-up later than the whole buffer lasts (the thread or the process was stopped or
+    /// starved) means the device ran dry, whether or not it reports an underrun: some sound
+    /// servers fill the gap with silence and hold their position. Such a gap is logged as an
+    /// underrun that lost no frames, so the clock restarts on the device's new time line.
+    public func step() throws(DeviceError) {
+        let now = clock.now()
+        noteWakeup(now)
+        while let queued = commands.pop() {
+            try apply(queued)
+        }
+        try fill()
+        let reading = try device.position()
+        let heard = streamFrame(of: reading)
+        if unreportedStall {
+            unreportedStall = false
+            let at = min(heard, streamWritten)
+            report(.underrun(lostFrom: at, lostTo: at, time: now))
+        }
+        report(.position(streamFrame: heard, time: reading.timestamp))
+        endVoices(heard: heard)
+    }
+
+    private func noteWakeup(_ now: MonotonicTime) {
+        if let lastStep {
+            if now.seconds(since: lastStep) > Double(configuration.bufferFrames) / Double(configuration.sampleRate.hertz) {
+                unreportedStall = true
+            }
+            wakeups.note(gapNanoseconds: now.nanoseconds - lastStep.nanoseconds,
+                         periodNanoseconds: Int64(Double(configuration.periodFrames) / Double(configuration.sampleRate.hertz) * 1e9))
+        }
+        lastStep = now
+    }
+
+    /// Applies one queued command to its voice. A stolen voice takes none: it is leaving.
+    private func apply(_ queued: Queued) throws(DeviceError) {
+        let slot = Int(queued.voice)
+        guard slot >= 0, slot < slotCount, let voice = slots[slot], voice.stolenUntil == nil else { return }
+        let command = queued.command
+        if case .attach = command {
+            guard !isAttached(slot) else { return }
+            attach(slot)
+        } else if !isAttached(slot) {
+            return
+        }
+        let now = try effectiveFrame()
+        // A voice whose start lies ahead takes its commands at that start.
+        let effective = max(now, voice.state.anchor, queued.notBefore ?? now)
+        if command == .stop && voice.state.mode != .stopped {
+            report(.completion(voice: slot, finished: false, streamFrame: effective))
+        }
+        voice.state = voice.applying(command, at: effective, fadeLength: fadeLength)
+        voice.pendingCompletion = voice.renderer.endStreamFrame(of: voice.state)
+        if command == .steal {
+            voice.stolenUntil = effective + FrameIndex(fadeLength)
+        } else if command == .stop {
+            voice.ended = true
+        } else if voice.state.mode != .stopped {
+            voice.ended = false
+        }
+        report(.command(command, voice: slot, requestTime: queued.time, effectiveFrame: effective, state: voice.state))
+    }
+
+    /// Completions at the ends of timelines and of steals' fades, and voices that end by
+    /// themselves leaving the mix, by the frame now heard.
+    private func endVoices(heard: StreamFrame) {
+        var i = 0
+        while i < attachedCount {
+            let slot = attached[i]
+            let voice = slots[slot]!
+            if let end = voice.pendingCompletion, heard >= end {
+                report(.completion(voice: slot, finished: true, streamFrame: end))
+                voice.pendingCompletion = nil
+                voice.state = TransportState(mode: .stopped, timelineFrame: voice.renderer.mixers.mixer(voice.state.mix).timeline.end,
+                                             anchor: end, mix: voice.state.mix)
+                voice.ended = true
+            }
+            if let until = voice.stolenUntil, heard >= until {
+                report(.completion(voice: slot, finished: false, streamFrame: until))
+                voice.stolenUntil = nil
+                voice.ended = true
+            }
+            if voice.endsByItself, voice.ended, heard >= voice.state.anchor {
+                report(.detached(voice: slot, streamFrame: heard))
+                detach(at: i)
+                continue
+            }
+            i += 1
+        }
+    }
+
+    private func isAttached(_ slot: Int) -> Bool {
+        for i in 0..<attachedCount where attached[i] == slot { return true }
+        return false
+    }
+
+    /// Adds `slot` to the attached list, keeping it in ascending order.
+    private func attach(_ slot: Int) {
+        var i = attachedCount
+        while i > 0, attached[i - 1] > slot {
+            attached[i] = attached[i - 1]
+            i -= 1
+        }
+        attached[i] = slot
+        attachedCount += 1
+    }
+
+    private func detach(at index: Int) {
+        for j in index..<(attachedCount - 1) { attached[j] = attached[j + 1] }
+        attachedCount -= 1
+    }
+
+    /// Where a command issued now can first be heard: never before the previous command's, so
+    /// a rewind never reaches a frame an earlier command's state was rendered from.
+    private func effectiveFrame() throws(DeviceError) -> StreamFrame {
+        if device.capabilities.canRewind {
+            let heard = streamFrame(of: try device.position())
+            let target = min(max(heard + FrameIndex(safetyMargin), lastEffective), streamWritten)
+            let wanted = Int(streamWritten - target)
+            if wanted > 0 {
+                let discarded = try device.rewind(wanted)
+                streamWritten -= FrameIndex(discarded)
+            }
+        }
+        lastEffective = streamWritten
+        return streamWritten
+    }
+
+    /// The stream frame a device reading stands at: the device counts from its last prepare.
+    private func streamFrame(of reading: DevicePosition) -> StreamFrame {
+        deviceBase + reading.framesPlayed
+    }
+
+    /// Writes what the device can take, at most one buffer's worth: a device that consumes
+    /// faster than this thread renders (a slow build, a starved machine) must not keep the step
+    /// from returning to its commands and to `shutdown`.
+    private func fill() throws(DeviceError) {
+        let channels = configuration.channels
+        var budget = configuration.bufferFrames
+        while budget > 0 {
+            let available: Int
+            do {
+                available = try device.availableFrames()
+            } catch .underrun {
+                try recoverUnderrun()
+                budget -= configuration.periodFrames
+                continue
+            }
+            let n = min(available, configuration.periodFrames, budget)
+            guard n > 0 else { return }
+            budget -= n
+            let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * channels)])
+            render(block, frames: n)
+            let written: Int
+            do {
+                written = try device.write(UnsafeBufferPointer(block))
+            } catch .underrun {
+                try recoverUnderrun()
+                continue
+            }
+            streamWritten += FrameIndex(written)
+            if firstWriteTime == nil, written > 0 { firstWriteTime = clock.now() }
+            if written < n { return }
+        }
+    }
+
+    /// The mix of every attached voice for stream frames `streamWritten ..< + frames`.
+    private func render(_ block: UnsafeMutableBufferPointer<Float>, frames: Int) {
+        mix.begin(block, from: streamWritten)
+        for i in 0..<attachedCount {
+            let slot = attached[i]
+            let voice = slots[slot]!
+            // Preloaded audio only copies; should a read fail all the same, the voice is silent
+            // for the block and says so.
+            do {
+                try mix.add(voice.state, of: voice.renderer, to: block)
+            } catch {
+                report(.renderFailed(voice: slot, from: streamWritten, to: streamWritten + FrameIndex(frames)))
+            }
+        }
+        mix.finish(block)
+    }
+
+    /// Queues `event` for the control thread; when the queue is full, counts it instead, and
+    /// reports the count before the next event that fits. Real-time thread.
+    private func report(_ event: EngineEvent) {
+        if unreportedLosses > 0 {
+            guard events.push(.eventsLost(count: unreportedLosses)) else {
+                unreportedLosses += 1
+                return
+            }
+            unreportedLosses = 0
+        }
+        if !events.push(event) { unreportedLosses += 1 }
+    }
+
+    /// After an underrun: what was queued is lost; the device restarts at stream frame `streamWritten`.
+    private func recoverUnderrun() throws(DeviceError) {
+        unreportedStall = false
+        let played = streamFrame(of: try device.position())
+        report(.underrun(lostFrom: min(played, streamWritten), lostTo: streamWritten, time: clock.now()))
+        try device.prepare()
+        deviceBase = streamWritten
+    }
+}
+
+/// The gaps between an engine's steps: a wake-up is late when it comes more than half a period
+/// after the period it was due (a gap over 1.5 periods; commands and the device's descriptors
+/// only ever wake the thread earlier). Written by the real-time thread (two relaxed atomic
+/// updates, no lock), read from any thread.
+public final class WakeupStatistics: Sendable {
+    private let late = Atomic<Int>(0)
+    private let longest = Atomic<Int64>(0)
+
+    /// Steps that came late so far.
+    public var lateWakeups: Int { late.load(ordering: .relaxed) }
+    /// The longest gap between two steps so far, seconds.
+    public var longestGap: Double { Double(longest.load(ordering: .relaxed)) / 1e9 }
+
+    func note(gapNanoseconds gap: Int64, periodNanoseconds period: Int64) {
+        if gap > period + period / 2 { late.add(1, ordering: .relaxed) }
+        if gap > longest.load(ordering: .relaxed) { longest.store(gap, ordering: .relaxed) }
+    }
+}

@@ -1,0 +1,448 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CWakeup
+import Foundation
+import PulsarAudio
+import PulsarCore
+import Synchronization
+
+/// One output device, its real-time thread, and any number of voices mixed into it (Core
+/// Haptics' `CHHapticEngine` with its players). A voice (`HapticVoice`) plays a pattern or a
+/// preset with everything a player has — play, pause, resume, stop, seek, cue, loops, segments,
+/// offsets, haptics on/off and gains — each at an effective device frame; voices overlap freely
+/// and end by themselves. When `voiceLimit` voices play, a new one steals the lowest-priority,
+/// oldest one, which fades out over 1 ms; the log says so.
+///
+/// The real-time thread runs `EngineCore.step()` once a period (or, with `wake: .device`, when
+/// the device's poll descriptors say it wants a period) and at once when a command arrives (an
+/// eventfd the senders ring); the control thread drains its events with `poll()`, which feeds
+/// the device clock, every voice's track, the event log and the completion handlers.
+///
+/// Thread rules: commands and live changes from any thread but the real-time one — they
+/// serialise on a lock the real-time thread never takes, then cross to it through a lock-free
+/// queue. Create, `poll`, make voices and query from one control thread. The real-time thread is
+/// the engine's own; it never allocates, locks, prints or does I/O other than the device's.
+public final class HapticEngine: @unchecked Sendable {
+    /// The real-time side. Private: its command queue takes one producer at a time, which only
+    /// this class's lock guarantees.
+    private let core: EngineCore
+    /// Every event except positions, in order (the event log's body).
+    public private(set) var loggedEvents: [EngineEvent] = []
+    /// Called on the control thread (from `poll`) with every event of the real-time thread —
+    /// position readings (in stream frames) and underruns among them — before the clocks take
+    /// it in.
+    public var onEvent: ((EngineEvent) -> Void)?
+    /// The device error that stopped the real-time thread, if any.
+    public private(set) var failure: DeviceError?
+    /// Underruns seen so far.
+    public private(set) var underruns = 0
+    /// Events the real-time thread could not queue (nobody polled for too long); non-zero
+    /// means the event log is incomplete.
+    public private(set) var eventsLost = 0
+    /// Most voices playing at once; a new one beyond steals one (`makeVoice`).
+    public let voiceLimit: Int
+
+    private let monotonic: MonotonicClock
+    private let realtime: Bool
+    private let wake: WakeSource
+    private let flags = Flags()
+    /// Serialises command producers (the queue takes one producer at a time) and guards the
+    /// voices' mixer tables' control side, the slots and the timelines the tracks have not seen.
+    private let sendLock = NSLock()
+    /// The device clock, fed by `poll`.
+    private var filter: DevicePositionFilter
+    /// The voices by slot, from `makeVoice` until their slot is emptied (guarded by `sendLock`).
+    private var voices: [HapticVoice?]
+    private var nextVoiceID = 1
+    /// Commands (mix changes included) accepted by the queue (guarded by `sendLock`), and those
+    /// whose effect `poll()` has seen (control thread).
+    private var sentCommands = 0
+    private var observedCommands = 0
+    /// The real-time thread of the current run (nil when stopped), joined by `shutdown`.
+    private var run: Run?
+
+    /// What the two threads share across runs: the wake-up the real-time thread sleeps on, and
+    /// the error written once before `failed` is set.
+    private final class Flags: @unchecked Sendable {
+        let wakeup = pulsar_wakeup_create()!
+        deinit { pulsar_wakeup_destroy(wakeup) }
+        let failed = Atomic<Bool>(false)
+        let scheduling = Atomic<SchedulingState>(.notAsked)
+        var error: DeviceError?
+    }
+
+    /// One start of the real-time thread: its own `running` flag, so a thread of an earlier run
+    /// can never be revived by a later `start()`.
+    private final class Run: @unchecked Sendable {
+        let running = Atomic<Bool>(true)
+        var thread: JoinableThread?
+    }
+
+    /// What wakes the real-time thread between steps.
+    public enum WakeSource: Sendable {
+        /// The device's poll descriptors (ALSA's), when it has them: the thread sleeps until the
+        /// device wants a period or a command arrives. A device without them falls back to `timer`.
+        case device
+        /// A timer once a period, or a command.
+        case timer
+    }
+
+    /// What became of the request for SCHED_FIFO.
+    enum SchedulingState: UInt8, AtomicRepresentable {
+        case notAsked, granted, refused
+    }
+
+    /// An engine on `device` at `sampleRate` with `channels` channels (every voice's layout must
+    /// have as many). `voiceLimit`: most voices playing at once; as many slots again, up to 16,
+    /// hold voices fading out after a steal. `realtime`: ask for SCHED_FIFO for the real-time
+    /// thread (for hardware and sound servers; a simulated device does not need it, and a FIFO
+    /// thread that is slow — a debug build — would starve the machine's other threads). `wake`:
+    /// what the real-time thread sleeps on between steps — a timer by default: on PipeWire's ALSA
+    /// plugin the poll descriptors wake it twice a period for the same command latency
+    /// (BENCHMARKS.md, wake sources).
+    public convenience init(device: OutputDevice, sampleRate: SampleRate, channels: Int, monotonic: MonotonicClock = SystemMonotonicClock(),
+                            periodFrames: Int = 256, bufferFrames: Int = 1024, voiceLimit: Int = 32,
+                            realtime: Bool = false, wake: WakeSource = .timer) throws(DeviceError) {
+        let limit = min(max(voiceLimit, 1), EngineLimits.maximumVoices / 2)
+        let configuration = DeviceConfiguration(sampleRate: sampleRate, channels: channels, periodFrames: periodFrames, bufferFrames: bufferFrames)
+        let core = try EngineCore(device: device, clock: monotonic, configuration: configuration, slotCount: limit + min(limit, 16))
+        self.init(core: core, voiceLimit: limit, monotonic: monotonic, realtime: realtime, wake: wake)
+    }
+
+    /// An engine over `core` (a single player's, with its voice in slot 0).
+    init(core: EngineCore, voiceLimit: Int, monotonic: MonotonicClock, realtime: Bool, wake: WakeSource) {
+        self.core = core
+        self.voiceLimit = voiceLimit
+        self.monotonic = monotonic
+        self.realtime = realtime
+        self.wake = wake
+        voices = Array(repeating: nil, count: core.slotCount)
+        filter = DevicePositionFilter(nominalRate: Double(core.configuration.sampleRate.hertz))
+    }
+
+    /// Runs `body` under the producers' lock: a pthread mutex (NSLock), which ThreadSanitizer
+    /// sees, unlike the futex inside the standard library's `Mutex`.
+    func sending<T>(_ body: () throws -> T) rethrows -> T {
+        sendLock.lock()
+        defer { sendLock.unlock() }
+        return try body()
+    }
+
+    // MARK: The real-time thread
+
+    /// Starts a real-time thread for this run; does nothing while one runs. After `shutdown`
+    /// a new thread starts from where the transports stand. Control thread.
+    public func start() {
+        guard run == nil else { return }
+        let run = Run()
+        let core = self.core, flags = self.flags, realtime = self.realtime, monotonic = self.monotonic
+        let wake = self.wake
+        run.thread = JoinableThread(name: "pulsar-rt") {
+            if realtime {
+                flags.scheduling.store(Self.requestRealtimeScheduling() ? .granted : .refused, ordering: .releasing)
+            }
+            Self.realtimeLoop(core: core, run: run, flags: flags, monotonic: monotonic, wake: wake)
+        }
+        if run.thread == nil {
+            run.running.store(false, ordering: .releasing)
+            flags.error = .badState("the system refused a thread")
+            flags.failed.store(true, ordering: .releasing)
+        }
+        self.run = run
+    }
+
+    /// The real-time thread's body: a step, then a wait for the next.
+    private static func realtimeLoop(core: EngineCore, run: Run, flags: Flags, monotonic: MonotonicClock, wake: WakeSource) {
+        let periodNs = Int64(Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) * 1e9)
+        let descriptors = wake == .device ? core.device.pollDescriptors : UnsafeMutableBufferPointer(start: nil, count: 0)
+        while run.running.load(ordering: .acquiring) {
+            do throws(DeviceError) {
+                try core.step()
+            } catch {
+                flags.error = error
+                flags.failed.store(true, ordering: .releasing)
+                run.running.store(false, ordering: .releasing)
+                return
+            }
+            let now = monotonic.now().nanoseconds
+            guard descriptors.count > 0 else {
+                // Once a period to top up the device, or at once when a command arrives.
+                _ = pulsar_wakeup_sleep_until(flags.wakeup, now + periodNs)
+                continue
+            }
+            // When the device wants a period, or a command arrives; two periods at most, should
+            // the descriptors stay silent.
+            let woke = pulsar_wakeup_wait(flags.wakeup, descriptors.baseAddress, Int32(descriptors.count), now + 2 * periodNs)
+            // Asking the device what its descriptors mean also clears a plugin's wake event
+            // (PipeWire's is an eventfd), so the next wait blocks until the next period.
+            if woke & Int32(PULSAR_WAKE_DEVICE) != 0, !core.device.wantsData(), woke & Int32(PULSAR_WAKE_RUNG) == 0 {
+                // The descriptors fired for nothing the device wants: no spinning on them.
+                _ = pulsar_wakeup_sleep_until(flags.wakeup, now + periodNs / 2)
+            }
+        }
+    }
+
+    /// Stops the real-time thread and joins it: when this returns the thread has ended and the
+    /// device is no longer written. Idempotent; the device stays open until the engine goes.
+    /// Control thread.
+    public func shutdown() {
+        guard let run else { return }
+        run.running.store(false, ordering: .releasing)
+        pulsar_wakeup_ring(flags.wakeup)
+        run.thread?.join()
+        self.run = nil
+    }
+
+    /// Stops and joins the real-time thread; the core then closes the device, once.
+    deinit { shutdown() }
+
+    /// True from `start()` until `shutdown()` or a device failure ends the thread.
+    public var isRunning: Bool { run?.running.load(ordering: .acquiring) ?? false }
+
+    /// Driven use, without `start()`: runs one step of the real-time thread on the calling
+    /// thread (deterministic tests on a driven clock, offline runs). Never while started.
+    public func step() throws(DeviceError) {
+        precondition(run == nil, "step() drives an engine whose thread is not started")
+        try core.step()
+    }
+
+    /// The configuration the device really runs at.
+    public var configuration: DeviceConfiguration { core.configuration }
+    /// How late the real-time thread's steps came (any thread).
+    public var wakeups: WakeupStatistics { core.wakeups }
+    /// Stream frames written to the device so far (read after `shutdown`, or in driven use).
+    public var streamWritten: StreamFrame { core.streamWritten }
+    /// Monotonic time of the first frame written (nil before); read after `shutdown`.
+    public var firstWriteTime: MonotonicTime? { core.firstWriteTime }
+
+    /// Whether the real-time thread got SCHED_FIFO (nil until it has asked, or when it was not
+    /// to ask). Without the privilege it runs at normal priority: it still never blocks, but can
+    /// be preempted.
+    public var hasRealtimeScheduling: Bool? {
+        switch flags.scheduling.load(ordering: .acquiring) {
+        case .granted: return true
+        case .refused: return false
+        case .notAsked: return nil
+        }
+    }
+
+    /// Priority of the real-time thread under SCHED_FIFO: above ordinary threads, below the
+    /// sound server's own data thread (PipeWire's runs at 88) and the kernel's IRQ threads (50
+    /// is their default, so stay above them only where an ALSA driver needs it: not here).
+    public static let realtimePriority: Int32 = 40
+
+    /// Asks for SCHED_FIFO for the calling thread; false when refused (no CAP_SYS_NICE or rtprio limit).
+    private static func requestRealtimeScheduling() -> Bool {
+        var param = sched_param()
+        param.sched_priority = realtimePriority
+        return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0
+    }
+
+    // MARK: Voices (control thread)
+
+    /// A new voice playing `mixer` (which must preload its audio and have the engine's channel
+    /// count), stopped until its `play`. When `voiceLimit` voices are playing, the
+    /// lowest-priority one — the oldest among equals — whose priority is not above `priority`
+    /// is stolen: it fades out over 1 ms and leaves. Allocates: any thread but the real-time one.
+    /// - Throws: `VoiceError.unsupported` for a mixer the engine cannot play, `.full` when every
+    ///   voice playing has a higher priority, `.busy` when the command queue or every spare slot
+    ///   is taken (try again after `poll`).
+    public func makeVoice(_ mixer: PresetMixer, priority: Int = 0, animationFrameRate: Double? = nil) throws(VoiceError) -> HapticVoice {
+        do {
+            try EngineCore.check(mixer, channels: core.configuration.channels)
+        } catch {
+            throw .unsupported(error)
+        }
+        let renderer = TransportRenderer(mixer: mixer)
+        let result: Result<HapticVoice, VoiceError> = sending {
+            let playing = voices.compactMap { $0 }.filter { !$0.isLeaving }
+            var victim: HapticVoice?
+            if playing.count >= voiceLimit {
+                victim = playing.filter { $0.priority <= priority }.min { ($0.priority, $0.id) < ($1.priority, $1.id) }
+                guard victim != nil else { return .failure(.full) }
+            }
+            guard let slot = voices.firstIndex(where: { $0 == nil }) else { return .failure(.busy) }
+            if let victim {
+                guard core.send(.steal, to: victim.slot) else { return .failure(.busy) }
+                victim.isLeaving = true
+                sentCommands += 1
+            }
+            let id = nextVoiceID
+            let voice = HapticVoice(engine: self, slot: slot, id: id, priority: priority, mixers: renderer.mixers,
+                                    track: VoiceTrack(timeline: mixer.timeline, sampleRate: mixer.settings.sampleRate,
+                                                      durationMilliseconds: mixer.durationMilliseconds,
+                                                      animationFrameRate: animationFrameRate, voice: slot))
+            do throws(DeviceError) {
+                try core.install(VoiceCore(renderer: renderer, id: id, endsByItself: true), in: slot)
+            } catch {
+                return .failure(.unsupported(error))
+            }
+            guard core.send(.attach(voiceID: id), to: slot) else {
+                core.remove(slot)
+                return .failure(.busy)
+            }
+            nextVoiceID += 1
+            sentCommands += 1
+            voices[slot] = voice
+            return .success(voice)
+        }
+        pulsar_wakeup_ring(flags.wakeup)
+        return try result.get()
+    }
+
+    /// The voices made and not yet gone, by slot. Control thread.
+    public var activeVoices: [HapticVoice] { sending { voices.compactMap { $0 } } }
+
+    /// Queues `command` for the voice in `slot`, taking effect no earlier than `notBefore`;
+    /// false when the queue is full. Any thread but the real-time one.
+    @discardableResult
+    func send(_ command: TransportCommand, to slot: Int, notBefore: StreamFrame? = nil) -> Bool {
+        let sent = sending {
+            let accepted = core.send(command, to: slot, notBefore: notBefore)
+            if accepted { sentCommands += 1 }
+            return accepted
+        }
+        if sent { pulsar_wakeup_ring(flags.wakeup) }
+        return sent
+    }
+
+    /// Applies `edit` to the live values of the newest mixer of `mixers` (the voice in `slot`)
+    /// and switches that voice to a mixer built from them at the next effective frame.
+    ///
+    /// A transaction: the new mixer is built (off the real-time thread, allocating) from the
+    /// generation it replaces, and installed only if that generation is still the newest — when
+    /// another thread's change got in first, `edit` runs again on top of it, so concurrent
+    /// changes of different fields all stand. A change the queue refuses is taken back before
+    /// this throws, so the next one builds on what the real-time thread really has.
+    func adjust(_ mixers: MixerTable, slot: Int, _ edit: (inout LiveMix) -> Void,
+                installed: (Int, PlaybackTimeline) -> Void) throws(LiveChangeError) {
+        while true {
+            let (base, generation) = sending { (mixers.newestMixer, mixers.newest) }
+            let next: PresetMixer
+            do {
+                next = try base.adjusted(to: base.live.with(edit))
+            } catch {
+                throw .refused(error)
+            }
+            switch sending({ install(next, in: mixers, slot: slot, replacing: generation, installed: installed) }) {
+            case .sent:
+                pulsar_wakeup_ring(flags.wakeup)
+                return
+            case .stale:
+                continue
+            case .busy:
+                throw .busy
+            }
+        }
+    }
+
+    private enum InstallOutcome { case sent, stale, busy }
+
+    /// Installs `next` if `generation` is still the newest and queues its change; on a full
+    /// queue takes it back. Under `sendLock`.
+    private func install(_ next: PresetMixer, in table: MixerTable, slot: Int, replacing generation: Int,
+                         installed: (Int, PlaybackTimeline) -> Void) -> InstallOutcome {
+        guard table.newest == generation else { return .stale }
+        guard let g = table.install(next) else { return .busy }
+        guard core.send(.mix(MixChange(generation: g, of: next)), to: slot) else {
+            table.uninstall(g)
+            return .busy
+        }
+        installed(g, next.timeline)
+        sentCommands += 1
+        return .sent
+    }
+
+    /// True while a command or mix change sent has not yet taken effect as far as `poll()` has
+    /// seen. Control thread.
+    public var hasPendingCommands: Bool { sending { sentCommands } > observedCommands }
+
+    // MARK: Events and clock (control thread)
+
+    /// Drains the real-time thread's events: feeds the device clock and the voices, keeps the
+    /// log, calls completion handlers, and empties the slots of voices that left.
+    public func poll() { poll { _ in } }
+
+    /// `poll()`, handing every event to `each` after `onEvent` and before the voices take it (a
+    /// single player's clock).
+    public func poll(_ each: (EngineEvent) -> Void) {
+        while let event = core.events.pop() {
+            take(event)
+            onEvent?(event)
+            each(event)
+            deliver(event)
+            if case .position = event { continue }
+            loggedEvents.append(event)
+        }
+        if flags.failed.load(ordering: .acquiring), failure == nil {
+            failure = flags.error
+            for voice in activeVoices { voice.deviceFailed() }
+        }
+    }
+
+    /// The engine's own bookkeeping of one event.
+    private func take(_ event: EngineEvent) {
+        switch event {
+        case let .command(_, slot, _, _, state):
+            observedCommands += 1
+            // The real-time thread never returns to an older mixer of a voice: release them here.
+            if state.mix > 0, let mixers = sending({ core.voice(slot)?.renderer.mixers }) {
+                sending { mixers.retire(below: state.mix) }
+            }
+        case let .position(streamFrame, time):
+            filter.add(frames: streamFrame.index, at: time)
+        case .underrun:
+            underruns += 1
+            // The device restarted: its frames and time no longer lie on the old line.
+            filter.reset()
+        case let .detached(slot, _):
+            sending {
+                core.remove(slot)
+                voices[slot]?.isGone = true
+                voices[slot] = nil
+            }
+        case .eventsLost(let count):
+            eventsLost += count
+        case .completion, .renderFailed:
+            break
+        }
+    }
+
+    /// Hands `event` to the voice it concerns (or to every voice, for engine-wide events).
+    private func deliver(_ event: EngineEvent) {
+        switch event {
+        case let .command(_, slot, _, _, _), let .completion(slot, _, _), let .detached(slot, _):
+            if let voice = sending({ voices[slot] }) { voice.observe(event) }
+        case .position, .underrun, .renderFailed, .eventsLost:
+            break
+        }
+    }
+
+    /// The stream frame being heard at `time` (fractional), from the device clock; nil before
+    /// the first position reading. Control thread.
+    public func streamFrame(at time: MonotonicTime) -> Double? { filter.frame(at: time) }
+
+    /// The engine's time now (the monotonic clock the device clock is read against).
+    public func now() -> MonotonicTime { monotonic.now() }
+}
+
+/// Why no voice was made. Nothing of it stays behind.
+public enum VoiceError: Error, Sendable, CustomStringConvertible {
+    /// The mixer cannot play on this engine (its audio is not preloaded, or its channel count
+    /// is not the engine's).
+    case unsupported(DeviceError)
+    /// `voiceLimit` voices are playing and every one has a higher priority than the new one.
+    case full
+    /// The command queue, or every spare slot (voices still fading out after steals), is
+    /// taken: try again after the next `poll()`.
+    case busy
+
+    public var description: String {
+        switch self {
+        case .unsupported(let error): return "\(error)"
+        case .full: return "every voice is taken by a higher priority [voice-limit]"
+        case .busy: return "too many voices or commands in flight; try again [busy]"
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import PulsarAudio
+import PulsarCore
+
+/// One voice of a `HapticEngine`: a pattern or a preset with its own transport, loops, segment,
+/// offsets and gains, and its own view of the device clock (`contentTime(at:)`). Every command
+/// takes effect at an effective device frame; a live change is the voice's alone.
+///
+/// A voice ends by itself: when it plays to its end, is stopped, or is stolen by a newer voice,
+/// it leaves the engine (`isGone`), and its commands return false from then on.
+///
+/// Thread rules: commands and live changes from any thread but the real-time one; `completion`,
+/// the clock queries and `isGone` on the engine's control thread (the one that polls).
+public final class HapticVoice: @unchecked Sendable {
+    /// The engine's id for the voice: unique over the engine's life, rising with each voice made.
+    public let id: Int
+    /// Steals take the lowest priority first.
+    public let priority: Int
+    /// The engine slot the voice plays in (voices are mixed in slot order).
+    public let slot: Int
+    /// Called on the control thread (from the engine's `poll`) when the voice's playback ends:
+    /// true at the frame where its last sample was played, false on stop or steal.
+    public var completion: ((Bool) -> Void)?
+    /// The voice's transport as its events have told it, with its timelines.
+    public private(set) var track: VoiceTrack
+
+    private unowned let engine: HapticEngine
+    /// The voice's mixers (its generations); control side under the engine's lock.
+    private let mixers: MixerTable
+    /// Timelines of live changes the track has not taken in yet (under the engine's lock).
+    private var pendingTimelines: [(generation: Int, timeline: PlaybackTimeline)] = []
+    /// Stolen, and fading out (under the engine's lock).
+    var isLeaving = false
+    /// Out of the engine: ended and its slot emptied (under the engine's lock).
+    var isGone = false
+    private var completed = false
+
+    init(engine: HapticEngine, slot: Int, id: Int, priority: Int, mixers: MixerTable, track: VoiceTrack) {
+        self.engine = engine
+        self.slot = slot
+        self.id = id
+        self.priority = priority
+        self.mixers = mixers
+        self.track = track
+    }
+
+    /// True once the voice has left the engine. Control thread.
+    public var hasEnded: Bool { engine.sending { isGone } }
+
+    /// The newest mixer (what the next live change starts from).
+    public var mixer: PresetMixer { engine.sending { mixers.newestMixer } }
+
+    // MARK: Commands (any thread but the real-time one)
+
+    /// Queues `command`; false when the queue is full or the voice has left (or is leaving).
+    @discardableResult
+    public func send(_ command: TransportCommand, notBefore: StreamFrame? = nil) -> Bool {
+        switch command {
+        case .mix, .attach, .steal: return false
+        default: break
+        }
+        guard !engine.sending({ isGone || isLeaving }) else { return false }
+        return engine.send(command, to: slot, notBefore: notBefore)
+    }
+
+    /// Plays from the start of the segment, now.
+    @discardableResult
+    public func play() -> Bool { send(.play(fromTimelineFrame: .zero)) }
+
+    /// Plays from the start of the segment so that its first frame is heard at `time` (the
+    /// engine's time, `HapticEngine.now()`), as the device clock predicts it; at once when the
+    /// clock has no reading yet or `time` has passed by the time the command is taken.
+    @discardableResult
+    public func play(at time: MonotonicTime) -> Bool {
+        let frame = engine.streamFrame(at: time).map { StreamFrame(FrameIndex(saturating: $0.rounded())) }
+        return send(.play(fromTimelineFrame: .zero), notBefore: frame)
+    }
+
+    @discardableResult
+    public func pause() -> Bool { send(.pause) }
+    @discardableResult
+    public func resume() -> Bool { send(.resume) }
+    /// Stops; the voice completes with false and leaves.
+    @discardableResult
+    public func stop() -> Bool { send(.stop) }
+    /// Seeks to `ms` of content (clamped into 0…duration), in the first iteration's direction.
+    @discardableResult
+    public func seek(toMs ms: Double) -> Bool { send(.seek(toTimelineFrame: timelineFrame(atMs: ms))) }
+    /// Holds paused at `ms` of content, whatever the state; `resume()` plays from it.
+    @discardableResult
+    public func cue(atMs ms: Double) -> Bool { send(.cue(toTimelineFrame: timelineFrame(atMs: ms))) }
+
+    /// The timeline frame `seek(toMs:)` and `cue(atMs:)` go to (`HapticPlayer.timelineFrame(atMs:)`).
+    public func timelineFrame(atMs ms: Double) -> TimelineFrame {
+        let m = mixer
+        let content = m.settings.sampleRate.contentFrame(atMilliseconds: min(max(ms, 0), m.durationMilliseconds))
+        return m.timeline.timelineFrame(of: content, inIteration: 0)
+    }
+
+    /// Applies `edit` to the voice's live values (loop, segment, direction, offset, haptics on/off,
+    /// gains): a transaction, as `HapticPlayer.adjust` is.
+    public func adjust(_ edit: (inout LiveMix) -> Void) throws(LiveChangeError) {
+        guard !engine.sending({ isGone || isLeaving }) else { throw .busy }
+        try engine.adjust(mixers, slot: slot, edit) { generation, timeline in
+            pendingTimelines.append((generation, timeline))
+        }
+    }
+
+    /// Loops: `count` iterations in all (nil: without end), boomerang when `reverse`.
+    public func setLoop(_ loop: Bool, count: Int? = nil, reverse: Bool = false) throws(LiveChangeError) {
+        let n = loop ? (count.map { max($0, 1) } ?? PlaybackTimeline.endless) : 1
+        try adjust { $0.loopCount = n; $0.reverse = loop && reverse }
+    }
+
+    // MARK: Events and clock (control thread)
+
+    /// Takes in one of the voice's events (from the engine's `poll`).
+    func observe(_ event: EngineEvent) {
+        let fresh = engine.sending {
+            defer { pendingTimelines.removeAll() }
+            return pendingTimelines
+        }
+        for (generation, timeline) in fresh { track.register(timeline, generation: generation) }
+        track.observe(event)
+        if case .completion(_, let finished, _) = event, !completed {
+            completed = true
+            completion?(finished)
+        }
+        if case .command(let command, _, _, _, let state) = event, state.mode == .playing, command != .steal {
+            completed = false
+        }
+    }
+
+    /// The device stopped: playback has ended, unfinished.
+    func deviceFailed() {
+        guard !completed else { return }
+        completed = true
+        completion?(false)
+    }
+
+    /// The content time in ms heard at `time` (nil before the device clock's first reading).
+    public func contentTime(at time: MonotonicTime) -> Double? {
+        engine.streamFrame(at: time).map(track.contentTime(atStreamFrame:))
+    }
+
+    /// The animation frame to show at `time` (needs an animation frame rate).
+    public func animationFrame(at time: MonotonicTime) -> Double? {
+        engine.streamFrame(at: time).flatMap(track.animationFrame(atStreamFrame:))
+    }
+
+    /// The iteration heard at `time` and the loop count.
+    public func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? {
+        engine.streamFrame(at: time).map(track.iteration(atStreamFrame:))
+    }
+}

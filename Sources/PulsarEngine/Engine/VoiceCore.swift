@@ -1,0 +1,48 @@
+import PulsarAudio
+import PulsarCore
+
+/// One voice as the real-time thread holds it: its own mixers (generation 0 and every live
+/// change of its loop, segment, offset, haptics or gains — `MixerTable`), its transport state and
+/// when it will end. A live change is local to its voice: nothing of another voice moves.
+///
+/// Thread rules: made and put in an engine slot by the control thread before the `attach` that
+/// names the slot crosses the command queue; from then on read and written by the real-time
+/// thread only, until it reports the voice `detached`; the control thread drops it after that.
+public final class VoiceCore: @unchecked Sendable {
+    /// The voice's mixers by generation (live changes), and the renderer over them.
+    public let renderer: TransportRenderer
+    /// The engine's id for the voice (unique over the engine's life; slots are reused).
+    public let id: Int
+    /// Leaves the mix once it has ended (completed, stopped or stolen); a player's voice stays.
+    public let endsByItself: Bool
+    /// The voice's transport (real-time thread).
+    public internal(set) var state = TransportState.initial
+    /// Where the playing state runs off its timeline's end (real-time thread).
+    var pendingCompletion: StreamFrame?
+    /// Where a stolen voice's fade-out ends (real-time thread).
+    var stolenUntil: StreamFrame?
+    /// It has ended (completed, stopped or its steal's fade over) and not started again
+    /// (real-time thread).
+    var ended = false
+
+    public init(renderer: TransportRenderer, id: Int, endsByItself: Bool) {
+        self.renderer = renderer
+        self.id = id
+        self.endsByItself = endsByItself
+    }
+
+    /// The state after `command` takes effect at stream frame `frame`. Real-time thread.
+    func applying(_ command: TransportCommand, at frame: StreamFrame, fadeLength: Int) -> TransportState {
+        switch command {
+        case .mix(let change):
+            return state.switching(to: change.generation, from: renderer.mixers.mixer(state.mix).timeline,
+                                   to: renderer.mixers.mixer(change.generation).timeline, atStreamFrame: frame, fadeLength: fadeLength)
+        case .steal:
+            return state.applying(.pause, atStreamFrame: frame)
+        case .attach:
+            return TransportState(mode: .stopped, timelineFrame: .zero, anchor: frame, mix: state.mix)
+        default:
+            return state.applying(command, atStreamFrame: frame)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import PulsarAudio
+import PulsarCore
+
+/// The engine's mixing rule, the one code path the real-time thread and the replay share: each
+/// voice renders its transport state (`TransportRenderer`) and is added, in the order of its
+/// slot, to the frames of its sounding range (`TransportRenderer.soundingRange`); where two
+/// voices or more sound at once, the sum goes through the limiter (`Limiter`, memoryless), and
+/// where one sounds its samples pass unchanged — so a single voice is exactly its mixer's output,
+/// and the sum of voices far from the knee is their plain sum.
+///
+/// Per frame, the result depends only on the voices' states and samples at that frame, never on
+/// where a block starts: a live engine that rewinds and a replay that renders other blocks give
+/// the same bits.
+///
+/// Thread rules: one thread uses a `VoiceMix` at a time; `add` and `finish` allocate nothing
+/// (the real-time thread's), `init` allocates.
+public final class VoiceMix {
+    public let channels: Int
+    /// Most frames one block holds.
+    public let maximumFrames: Int
+    private let scratch: UnsafeMutableBufferPointer<Float>
+    /// Voices sounding at each frame of the block.
+    private let sounding: UnsafeMutableBufferPointer<UInt16>
+    private var frames = 0
+    private var first = StreamFrame.zero
+
+    public init(channels: Int, maximumFrames: Int) {
+        self.channels = channels
+        self.maximumFrames = maximumFrames
+        scratch = .allocate(capacity: maximumFrames * channels)
+        scratch.initialize(repeating: 0)
+        sounding = .allocate(capacity: maximumFrames)
+        sounding.initialize(repeating: 0)
+    }
+
+    deinit {
+        scratch.deallocate()
+        sounding.deallocate()
+    }
+
+    /// Starts a block of `output.count / channels` frames (at most `maximumFrames`) from stream
+    /// frame `frame`: silence, no voice counted.
+    public func begin(_ output: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
+        frames = output.count / channels
+        precondition(frames <= maximumFrames, "a block longer than the mix was made for")
+        first = frame
+        output.initialize(repeating: 0)
+        UnsafeMutableBufferPointer(rebasing: sounding[0..<frames]).initialize(repeating: 0)
+    }
+
+    /// Adds one voice in `state` to the block (call in slot order). When its render fails,
+    /// nothing of it is added or counted, and the error is thrown.
+    public func add(_ state: TransportState, of renderer: TransportRenderer, to output: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) {
+        let range = renderer.soundingRange(of: state, from: first, count: frames)
+        guard !range.isEmpty else { return }
+        let lower = Int(range.lowerBound - first), upper = Int(range.upperBound - first)
+        let part = UnsafeMutableBufferPointer(rebasing: scratch[(lower * channels)..<(upper * channels)])
+        try renderer.render(state, into: part, fromStreamFrame: range.lowerBound)
+        let out = output.baseAddress! + lower * channels
+        for i in 0..<((upper - lower) * channels) { out[i] += part[i] }
+        for f in lower..<upper { sounding[f] &+= 1 }
+    }
+
+    /// Ends the block: limits the frames where two voices or more sounded. Returns how many
+    /// samples the limiter touched.
+    @discardableResult
+    public func finish(_ output: UnsafeMutableBufferPointer<Float>) -> Int {
+        var limited = 0
+        var f = 0
+        while f < frames {
+            guard sounding[f] >= 2 else { f += 1; continue }
+            var end = f + 1
+            while end < frames, sounding[end] >= 2 { end += 1 }
+            limited += Limiter.process(UnsafeMutableBufferPointer(rebasing: output[(f * channels)..<(end * channels)]))
+            f = end
+        }
+        return limited
+    }
+}
