@@ -140,7 +140,7 @@ enum PlayCommand {
                                       mix: LiveMix(settings: settings, range: range))
         try writing {
             try OutputFile.write(Array(EngineLog.text(header: header, events: player.loggedEvents, playedFrames: playedFrames,
-                                                      firstWrite: player.firstWriteTime).utf8), to: path)
+                                                      firstWrite: player.firstWriteTime, wakeups: player.wakeups).utf8), to: path)
         }
     }
 

@@ -50,8 +50,10 @@ public enum EngineLog {
 
     /// The whole log as text (one JSON object per line).
     /// `firstWrite`: when the device got its first frame (written into the end line as
-    /// `firstWriteNs`, for start-up measurements; replay ignores it).
-    public static func text(header: Header, events: [EngineEvent], playedFrames: FrameIndex, firstWrite: MonotonicTime? = nil) -> String {
+    /// `firstWriteNs`, for start-up measurements); `wakeups`: how late the real-time thread woke
+    /// (`lateWakeups`, `longestGapMs`: a play the machine held up says so). Replay ignores both.
+    public static func text(header: Header, events: [EngineEvent], playedFrames: FrameIndex, firstWrite: MonotonicTime? = nil,
+                            wakeups: WakeupStatistics? = nil) -> String {
         func optional(_ v: Double?) -> JSONValue { v.map(JSONValue.num) ?? JSONValue(.null) }
         var head: [(key: String, value: JSONValue)] = [
             ("event", .str("header")), ("version", .num(2)), ("input", .str(header.input)),
@@ -64,6 +66,10 @@ public enum EngineLog {
         lines += events.compactMap(\.logLine)
         var end: [(key: String, value: JSONValue)] = [("event", .str("end")), ("playedFrames", .num(Double(playedFrames)))]
         if let firstWrite { end.append(("firstWriteNs", .num(Double(firstWrite.nanoseconds)))) }
+        if let wakeups {
+            end.append(("lateWakeups", .num(Double(wakeups.lateWakeups))))
+            end.append(("longestGapMs", .num((wakeups.longestGap * 1e6).rounded() / 1e3)))
+        }
         lines.append(oneLine(JSONValue(.object(end))))
         return lines.joined(separator: "\n") + "\n"
     }
