@@ -104,26 +104,34 @@ extension DeviceChoice {
     func openPlayer(mixer: PresetMixer, monotonic: MonotonicClock, period: Int, buffer: Int, animationFrameRate: Double?,
                     simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice,
                     command: String) throws(CommandFailure) -> (player: HapticPlayer, device: OutputDevice, name: String) {
-        func makePlayer(on device: OutputDevice) throws(DeviceError) -> HapticPlayer {
+        try open(simulated: simulated, command: command) { (device) throws(DeviceError) in
             try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: period, bufferFrames: buffer,
                              animationFrameRate: animationFrameRate, realtime: device is ALSADevice)
         }
-        do {
+    }
+
+    /// What `make` builds on the chosen device (a player, an engine): ALSA by name, the
+    /// simulated device (made by `simulated`), or (auto) ALSA `default`, falling back to the
+    /// simulated device with one line on stderr. Returns it, its device and the device's short
+    /// name.
+    func open<T>(simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice, command: String,
+                 _ make: (OutputDevice) throws(DeviceError) -> T) throws(CommandFailure) -> (T, device: OutputDevice, name: String) {
+        do throws(DeviceError) {
             switch self {
             case .alsa(let name):
                 let device = ALSADevice(name: name)
-                return (try makePlayer(on: device), device, name)
+                return (try make(device), device, name)
             case .simulated(let behaviour, _):
                 let device = simulated(behaviour)
-                return (try makePlayer(on: device), device, "sim")
+                return (try make(device), device, "sim")
             case .auto:
-                do {
+                do throws(DeviceError) {
                     let alsa = ALSADevice(name: "default")
-                    return (try makePlayer(on: alsa), alsa, "default")
+                    return (try make(alsa), alsa, "default")
                 } catch {
                     Console.error("\(command): no sound device (ALSA 'default': \(error)); playing on the simulated device, paced by the system clock")
                     let device = simulated(SimulatedDevice.Behaviour())
-                    return (try makePlayer(on: device), device, "sim")
+                    return (try make(device), device, "sim")
                 }
             }
         } catch {

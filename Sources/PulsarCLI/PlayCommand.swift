@@ -12,15 +12,16 @@ import PulsarSimulation
 /// optional transport script, writing the event log and (on the simulated device) a recording.
 enum PlayCommand {
     static let help = """
-    usage: pulsar play INPUT [--preset ID] [--device auto|NAME|sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]]
+    usage: pulsar play INPUT [INPUT…] [--preset ID] [--device auto|NAME|sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]]
                        [--script FILE] [--log FILE] [--clock-log FILE] [--layout L] [--rate HZ] [--profile P]
                        [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
                        [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse]
-                       [--period FRAMES] [--buffer FRAMES] [--tick-rate HZ] [--verbose] [--quiet]
+                       [--period FRAMES] [--buffer FRAMES] [--voices N] [--tick-rate HZ] [--verbose] [--quiet]
 
-    Plays a preset (or a pattern) through the real-time engine. Every transport command takes
-    effect at a device frame; --log writes the event log that `pulsar render --replay` turns
-    back into the same samples.
+    Plays a preset (or a pattern) through the real-time engine; several INPUTs play as voices of
+    one engine, mixed on one device (voice 1 the first INPUT, voice 2 the second, …). Every
+    transport command takes effect at a device frame; --log writes the event log that
+    `pulsar render --replay` turns back into the same samples.
 
     Devices: `auto` (the default) plays on ALSA 'default' and, when there is no sound device,
     on the simulated device with one line saying so; NAME is any ALSA PCM (`pipewire`, `pulse`,
@@ -30,14 +31,21 @@ enum PlayCommand {
     converter an ALSA device uses), record= a WAV of exactly what it played.
 
     A transport script has one command a line, `at <ms since start> <command> [args]`:
-    play [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS,
-    haptics on|off, gain audio|haptic G; `#` starts a comment. Loop, offset, haptics and gain
-    changes take effect at a device frame like the rest, continuing the content being heard.
-    Without a script the preset plays from the start. The command ends when playback completes
-    or stops (an endless loop needs a `stop`, `q`, or Ctrl-C).
+    play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse],
+    offset MS, haptics on|off, gain audio|haptic G; `#` starts a comment. A voice number may
+    follow any command's name (`at 500 start 2`, `at 900 pause 2`, `at 950 seek 2 300`; `play`
+    takes one only before a time: `play 2 300`); without one a line is voice 1's. Loop, offset,
+    haptics and gain changes take effect at a device frame like the rest, continuing the
+    content being heard. Without a script, or with one that never plays or starts a voice,
+    every voice plays from the start at 0. A voice that ended (played out, stopped, stolen) and
+    starts again does so with its last settings. The command ends when the script is done and
+    no voice plays (every one ended, stopped, or paused with no terminal to resume it); an
+    endless loop needs a `stop`, `q`, or Ctrl-C. --voices N voices play at once (default 32):
+    one more steals the oldest.
 
-    On a terminal a status line shows time, animation frame, loop, device and underruns; keys:
-    space pause/resume, ←/→ seek −/+500 ms, r restart, q quit.
+    On a terminal a status line shows voice 1's time, animation frame and loop, the voices
+    playing, the device and underruns; keys: space pause/resume (every voice), ←/→ seek voice 1
+    −/+500 ms, r restart (every voice), q quit.
 
     options: as `pulsar render`, plus
       --device D          auto, an ALSA PCM name, or sim[:…] (default auto)
@@ -49,6 +57,7 @@ enum PlayCommand {
       --loop N|forever    iterations of the segment (forever: until stopped)
       --period FRAMES     device period (default 128 = 2.7 ms at 48 kHz on sound devices, 256 on sim)
       --buffer FRAMES     device buffer (default 4 periods)
+      --voices N          most voices playing at once, 1…128 (default 32)
       --verbose           ALSA's own messages, the negotiated format, real-time scheduling
       --quiet             no status line, no summary
       -h, --help          this help
@@ -57,39 +66,42 @@ enum PlayCommand {
     /// The name its messages begin with.
     static let command = "pulsar play"
 
-    /// Plays the input as the command line asks: options, content, device, the control loop, outputs.
+    /// Plays the inputs as the command line asks: options, content, device, the control loop, outputs.
     static func run(_ words: [String]) throws(CommandFailure) {
         let options = try PlayOptions(words)
-        let content = try PlayContent(options)
-        let output = try openOutput(options, content)
-        let loop = PlayLoop(options: options, output: output, durationMs: content.mixer.durationMilliseconds)
+        let contents = try PlayContent.all(options)
+        let output = try openOutput(options, contents)
+        let voices = PlayVoices(engine: output.engine, contents: contents)
+        let loop = PlayLoop(options: options, output: output, voices: voices, durationMs: contents[0].mixer.durationMilliseconds)
         defer { loop.restoreTerminal() }
         try loop.run()
         loop.playOut()
-        try finish(options, content, output, ticks: loop.ticks)
+        try finish(options, voices, output, ticks: loop.ticks)
     }
 
-    /// Opens the device the options name and a player of the content on it.
-    private static func openOutput(_ options: PlayOptions, _ content: PlayContent) throws(CommandFailure) -> PlayOutput {
+    /// Opens the device the options name and an engine on it for the contents' layout.
+    private static func openOutput(_ options: PlayOptions, _ contents: [PlayContent]) throws(CommandFailure) -> PlayOutput {
         let monotonic = SystemMonotonicClock()
-        let mixer = content.mixer, rate = options.setup.rate
+        let mixer = contents[0].mixer, rate = options.setup.rate
         ALSAErrorLog.shared.isVerbose = options.verbose
 
         // The device: ALSA by name, the simulated one, or (auto) ALSA `default` falling back to it.
         func simulated(_ b: SimulatedDevice.Behaviour) -> SimulatedDevice {
             var behaviour = b
             if options.logPath != nil || options.clockLogPath != nil || options.device.recordPath != nil {
-                let once = Double(mixer.timeline.isEndless ? mixer.timeline.segmentLength : mixer.frameCount) / Double(rate.hertz)
-                let seconds = min(once + (options.script.last?.at ?? 0) / 1000 + 10, 3600)
+                let once = contents.map { c in Double(c.mixer.timeline.isEndless ? c.mixer.timeline.segmentLength : c.mixer.frameCount) }.max()!
+                let seconds = min(once / Double(rate.hertz) + (options.script.last?.at ?? 0) / 1000 + 10, 3600)
                 behaviour.recordingCapacity = Int(seconds * Double(rate.hertz))
             }
             return SimulatedDevice(clock: monotonic, behaviour: behaviour)
         }
-        let (player, device, name) = try options.device.openPlayer(mixer: mixer, monotonic: monotonic, period: options.period,
-                                                                   buffer: options.buffer, animationFrameRate: content.timing?.frameRate,
-                                                                   simulated: simulated, command: command)
-        if options.verbose, let alsa = device as? ALSADevice { reportALSA(alsa, player.configuration) }
-        return PlayOutput(player: player, device: device, name: name, monotonic: monotonic)
+        let (engine, device, name) = try options.device.open(simulated: simulated, command: command) { (device) throws(DeviceError) in
+            try HapticEngine(device: device, sampleRate: rate, channels: mixer.channelCount, monotonic: monotonic,
+                             periodFrames: options.period, bufferFrames: options.buffer, voiceLimit: options.voiceLimit,
+                             realtime: device is ALSADevice)
+        }
+        if options.verbose, let alsa = device as? ALSADevice { reportALSA(alsa, engine.configuration) }
+        return PlayOutput(engine: engine, device: device, name: name, monotonic: monotonic)
     }
 
     /// `--verbose`: what the ALSA device settled on.
@@ -98,49 +110,52 @@ enum PlayCommand {
     }
 
     /// Writes the clock log, the event log and the recording asked for, then prints the summary.
-    private static func finish(_ options: PlayOptions, _ content: PlayContent, _ output: PlayOutput,
+    private static func finish(_ options: PlayOptions, _ voices: PlayVoices, _ output: PlayOutput,
                                ticks: [PlayLoop.Tick]) throws(CommandFailure) {
-        let player = output.player
-        let channels = content.mixer.channelCount
+        let engine = output.engine
+        let channels = engine.configuration.channels
         let sim = output.device as? SimulatedDevice
-        let played = playedFrames(player, device: sim, channels: channels)
+        let played = playedFrames(engine, device: sim, channels: channels)
         if let clockLogPath = options.clockLogPath {
-            try writeClockLog(clockLogPath, ticks: ticks, device: sim, player: player, rate: options.setup.rate)
+            try writeClockLog(clockLogPath, ticks: ticks, device: sim, engine: engine, voice: voices.instances[0], rate: options.setup.rate)
         }
         if let log = options.logPath {
-            try writeEventLog(log, options, content, player: player, playedFrames: played)
+            try writeEventLog(log, voices, engine: engine, playedFrames: played)
         }
         if let recordPath = options.device.recordPath, let sim {
             try writing { _ = try WAVExporter().export(sim.recording, to: recordPath, sampleRate: options.setup.rate, channels: channels) }
         }
         if !options.setup.quiet {
             let deviceName = output.name
-            Console.error("played \(played) frames × \(channels) channels on \(deviceName == "sim" ? "the simulated device" : "ALSA '\(deviceName)'"); \(player.loggedEvents.count) events, \(player.underruns) underruns")
+            let made = voices.instances.map(\.count).reduce(0, +)
+            let voiceCount = voices.contents.count > 1 || made > 1 ? "; \(made) voices" : ""
+            Console.error("played \(played) frames × \(channels) channels on \(deviceName == "sim" ? "the simulated device" : "ALSA '\(deviceName)'")\(voiceCount); \(engine.loggedEvents.count) events, \(engine.underruns) underruns")
         }
     }
 
     /// Frames the device played: the simulated device counts them; otherwise everything written
     /// (the queue was played out) less what underruns lost.
-    private static func playedFrames(_ player: HapticPlayer, device sim: SimulatedDevice?, channels: Int) -> FrameIndex {
-        let lostFrames = player.loggedEvents.reduce(FrameIndex(0)) {
+    private static func playedFrames(_ engine: HapticEngine, device sim: SimulatedDevice?, channels: Int) -> FrameIndex {
+        let lostFrames = engine.loggedEvents.reduce(FrameIndex(0)) {
             if case let .underrun(from, to, _) = $1 { return $0 + max(to - from, 0) }
             return $0
         }
         let recorded = sim.flatMap { $0.behaviour.recordingCapacity > 0 ? FrameIndex($0.recording.count / channels) : nil }
-        return recorded ?? max(player.streamWritten.index - lostFrames, 0)
+        return recorded ?? max(engine.streamWritten.index - lostFrames, 0)
     }
 
-    /// `--log`: the event log, headed by what `pulsar render --replay` needs to rebuild the mix.
-    private static func writeEventLog(_ path: String, _ options: PlayOptions, _ content: PlayContent, player: HapticPlayer,
-                                      playedFrames: FrameIndex) throws(CommandFailure) {
-        let setup = options.setup, settings = content.settings, range = content.range
-        let header = EngineLog.Header(input: options.inputPath, preset: content.input.isBundle ? content.preset.id : nil,
-                                      layout: settings.layout.name, sampleRate: setup.rate.hertz, profile: setup.profile.name,
-                                      audioOffset: settings.audioOffset, duration: range.duration,
-                                      mix: LiveMix(settings: settings, range: range))
+    /// `--log`: the event log, headed by what `pulsar render --replay` needs to rebuild the mix:
+    /// the first INPUT with the command line's settings in the header, every other voice made
+    /// in a `voice` line.
+    private static func writeEventLog(_ path: String, _ voices: PlayVoices, engine: HapticEngine, playedFrames: FrameIndex) throws(CommandFailure) {
+        let first = voices.contents[0], settings = first.settings
+        let header = EngineLog.Header(input: first.input.path, preset: first.input.isBundle ? first.preset.id : nil,
+                                      layout: settings.layout.name, sampleRate: settings.sampleRate.hertz, profile: settings.profile.name,
+                                      audioOffset: settings.audioOffset, duration: first.range.duration,
+                                      mix: LiveMix(settings: settings, range: first.range))
         try writing {
-            try OutputFile.write(Array(EngineLog.text(header: header, events: player.loggedEvents, playedFrames: playedFrames,
-                                                      firstWrite: player.firstWriteTime, wakeups: player.wakeups).utf8), to: path)
+            try OutputFile.write(Array(EngineLog.text(header: header, voices: voices.made, events: engine.loggedEvents, playedFrames: playedFrames,
+                                                      firstWrite: engine.firstWriteTime, wakeups: engine.wakeups).utf8), to: path)
         }
     }
 
@@ -153,50 +168,13 @@ enum PlayCommand {
         }
     }
 
-    /// One script command, on the control thread; false when the player cannot take it yet (its
-    /// command queue is full, or too many mix changes are in flight): the caller retries.
-    static func perform(_ command: TransportScript.Command, on player: HapticPlayer) throws(PresetMixer.SetupError) -> Bool {
-        switch command {
-        case .play(let ms):
-            guard let ms else { return player.play() }
-            let m = player.mixer
-            let content = m.settings.sampleRate.contentFrame(atMilliseconds: ms)
-            return player.play(fromFrame: m.timeline.timelineFrame(of: content, inIteration: 0))
-        case .pause: return player.pause()
-        case .resume: return player.resume()
-        case .stop: return player.stop()
-        case .seek(let ms): return player.setTimestamp(ms)
-        case let .loop(count, reverse):
-            return try live(player) { $0.loopCount = count.map { max($0, 1) } ?? PlaybackTimeline.endless; $0.reverse = reverse }
-        case .loopOff: return try live(player) { $0.loopCount = 1; $0.reverse = false }
-        case .offset(let ms): return try live(player) { $0.hapticOffset = ms }
-        case .haptics(let on): return try live(player) { $0.hapticsEnabled = on }
-        case .audioGain(let g): return try live(player) { $0.audioGain = g }
-        case .hapticGain(let g): return try live(player) { $0.hapticGain = g }
-        }
-    }
-
-    /// Makes a live change: true when made, false when the player is busy (the caller retries),
-    /// the mixer's refusal thrown.
-    private static func live(_ player: HapticPlayer, _ edit: (inout LiveMix) -> Void) throws(PresetMixer.SetupError) -> Bool {
-        do {
-            try player.adjust(edit)
-            return true
-        } catch {
-            switch error {
-            case .busy: return false
-            case .refused(let why): throw why
-            }
-        }
-    }
-
     /// `--clock-log`: per tick, the clock's answer beside the truth the simulated device knows —
     /// its exact consumption at that instant (interpolated between its updates, less its
     /// latency), mapped to stream frames across underrun gaps and through the transport states.
     static func writeClockLog(_ path: String, ticks: [PlayLoop.Tick],
-                              device: SimulatedDevice?, player: HapticPlayer, rate: SampleRate) throws(CommandFailure) {
+                              device: SimulatedDevice?, engine: HapticEngine, voice instances: [HapticVoice], rate: SampleRate) throws(CommandFailure) {
         let timeline = device?.timeline ?? []
-        let lost: [Range<StreamFrame>] = player.loggedEvents.compactMap {
+        let lost: [Range<StreamFrame>] = engine.loggedEvents.compactMap {
             if case let .underrun(from, to, _) = $0, to > from { return from..<to }
             return nil
         }
@@ -217,7 +195,15 @@ enum PlayCommand {
                 // The device counts whole frames: the exact position lies in [n, n + 1).
                 var stream = max(consumed + 0.5 - latency, 0)
                 for gap in lost where Double(gap.lowerBound.index) <= stream { stream += Double(gap.upperBound - gap.lowerBound) }
-                truth = player.clock.contentFrame(atStreamFrame: stream) * 1000 / Double(rate.hertz)
+                // Voice 1's instance heard at that stream frame: the last one attached by then.
+                let attached = engine.loggedEvents.compactMap { e -> (id: Int, frame: Double)? in
+                    if case let .command(.attach(id), _, _, frame, _) = e { return (id, Double(frame.index)) }
+                    return nil
+                }
+                let id = attached.last { $0.frame <= stream }?.id
+                if let voice = instances.last(where: { $0.id == id }) ?? instances.first {
+                    truth = voice.track.contentFrame(atStreamFrame: stream) * 1000 / Double(rate.hertz)
+                }
             }
             func number(_ v: Double?) -> JSONValue { v.map { .num(($0 * 1e6).rounded() / 1e6) } ?? JSONValue(.null) }
             let line: JSONValue = .obj(["timeNs": .num(Double(tick.time.nanoseconds)), "contentMs": number(tick.content),
@@ -231,9 +217,10 @@ enum PlayCommand {
 
 /// The command line of `pulsar play`, checked before anything is opened.
 struct PlayOptions {
-    /// Everything parsed; the mix options are read from it once the input is open.
+    /// Everything parsed; the mix options are read from it once the inputs are open.
     let args: Arguments
-    let inputPath: String
+    /// The INPUTs: voice 1, 2, … in order.
+    let inputPaths: [String]
     let setup: RenderSetup
     let verbose: Bool
     let device: DeviceChoice
@@ -245,6 +232,8 @@ struct PlayOptions {
     let clockLogPath: String?
     let period: Int
     let buffer: Int
+    /// Most voices playing at once.
+    let voiceLimit: Int
 
     private static let accepted: [Arguments.Option] = [
         .init(names: ["--preset"], takesValue: true), .init(names: ["--device"], takesValue: true),
@@ -259,28 +248,36 @@ struct PlayOptions {
         .init(names: ["--buffer"], takesValue: true), .init(names: ["--verbose"], takesValue: false),
         .init(names: ["--time-unit"], takesValue: true), .init(names: ["--quiet"], takesValue: false),
         .init(names: ["--clock-log"], takesValue: true), .init(names: ["--tick-rate"], takesValue: true),
+        .init(names: ["--voices"], takesValue: true),
     ]
 
     /// Parses `words`, reads the script, and refuses outputs that would overwrite an input.
     init(_ words: [String]) throws(CommandFailure) {
         let command = PlayCommand.command
         args = try Arguments(words, options: Self.accepted, command: command)
-        inputPath = try args.singleInput(command: command)
+        inputPaths = args.positionals
+        guard !inputPaths.isEmpty else { throw CommandFailure(.usage, "\(command): expected at least one INPUT") }
+        guard inputPaths.count <= 128 else { throw CommandFailure(.usage, "\(command): at most 128 INPUTs, not \(inputPaths.count)") }
         setup = try RenderSetup(args, command: command)
         verbose = args.flag("--verbose")
         device = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
         scriptPath = args.value("--script")
         script = try scriptPath.map { p throws(CommandFailure) in try TransportScript(contentsOf: p).lines } ?? []
+        let inputCount = inputPaths.count
+        if let line = script.first(where: { ($0.voice ?? 1) > inputCount }) {
+            throw CommandFailure(.dataError, "pulsar: error: \(scriptPath ?? "script"):\(line.line): voice \(line.voice ?? 1) has no INPUT (\(inputCount) given)")
+        }
         tickRate = try args.number("--tick-rate", in: 1...1000, command: command) ?? 60
         logPath = args.value("--log")
         clockLogPath = args.value("--clock-log")
-        try Arguments.refuseOverwriting([logPath, clockLogPath, device.recordPath], inputs: [inputPath, scriptPath],
+        try Arguments.refuseOverwriting([logPath, clockLogPath, device.recordPath], inputs: inputPaths + [scriptPath],
                                         command: command)
         (period, buffer) = try device.periodAndBuffer(args, command: command)
+        voiceLimit = try args.integer("--voices", default: 32, in: 1...128, command: command)
     }
 }
 
-/// What `pulsar play` plays: the input, the preset chosen from it, and its mixer.
+/// What `pulsar play` plays for one INPUT: the input, the preset chosen from it, and its mixer.
 struct PlayContent {
     let input: PresetInput
     let preset: PresetHandle
@@ -290,12 +287,23 @@ struct PlayContent {
     /// The animation's timing, when the preset has one.
     let timing: LottieTiming?
 
-    /// Opens the input, picks the preset, and builds its mixer with the audio preloaded.
-    init(_ options: PlayOptions) throws(CommandFailure) {
+    /// Every INPUT opened, its preset picked and its mixer built with the audio preloaded; one
+    /// layout for all (a bundle among them makes the default `mix`).
+    static func all(_ options: PlayOptions) throws(CommandFailure) -> [PlayContent] {
+        var inputs: [PresetInput] = []
+        for path in options.inputPaths { inputs.append(try PresetInput(path, setup: options.setup, strict: false)) }
+        let mix = try MixOptions(options.args, setup: options.setup, isBundle: inputs.contains { $0.isBundle }, endlessLoops: true,
+                                 command: PlayCommand.command)
+        var contents: [PlayContent] = []
+        for input in inputs { contents.append(try PlayContent(input, mix: mix, options: options)) }
+        return contents
+    }
+
+    /// Picks the preset of `input` and builds its mixer with the audio preloaded.
+    init(_ input: PresetInput, mix: MixOptions, options: PlayOptions) throws(CommandFailure) {
         let command = PlayCommand.command
-        input = try PresetInput(options.inputPath, setup: options.setup, strict: false)
+        self.input = input
         preset = try input.select(options.args.value("--preset"), command: command)
-        let mix = try MixOptions(options.args, setup: options.setup, isBundle: input.isBundle, endlessLoops: true, command: command)
         var settings = mix.settings
         settings.preloadAudio = true
         self.settings = settings
@@ -303,15 +311,15 @@ struct PlayContent {
         do {
             mixer = try PresetMixer(preset: preset, settings: settings, range: range)
         } catch {
-            throw CommandFailure(error, input: options.inputPath, command: command, fromCommandLine: true)
+            throw CommandFailure(error, input: input.path, command: command, fromCommandLine: true)
         }
         timing = preset.animation.flatMap { LottieTiming(lottieJSON: $0.data) }
     }
 }
 
-/// The player `pulsar play` opened, its device, the device's name, and the clock both run on.
+/// The engine `pulsar play` opened, its device, the device's name, and the clock both run on.
 struct PlayOutput {
-    let player: HapticPlayer
+    let engine: HapticEngine
     let device: OutputDevice
     let name: String
     let monotonic: SystemMonotonicClock
@@ -320,23 +328,25 @@ struct PlayOutput {
 /// The control loop of `pulsar play`: script lines at their times, keys, the device's failure,
 /// clock-log ticks and the status line, until nothing will play any more.
 ///
-/// Thread rules: the control thread only (the player's `completion` arrives there, from `poll`).
+/// Thread rules: the control thread only (completions arrive there, from the engine's `poll`).
 final class PlayLoop {
-    /// One display tick of `--clock-log`: when, and what the clock said.
+    /// One display tick of `--clock-log`: when, and what voice 1's clock said.
     typealias Tick = (time: MonotonicTime, content: Double?, frame: Double?)
 
     private let options: PlayOptions
-    private let player: HapticPlayer
+    private let engine: HapticEngine
+    private let voices: PlayVoices
     private let monotonic: SystemMonotonicClock
     private let interactive: Bool
     private let keys: KeyReader?
     private var status: StatusLine
     private let start: MonotonicTime
-    /// The script, or one `play` at 0 without one.
+    /// The script; without one, or when it never plays or starts a voice, every voice plays
+    /// from 0 first.
     private let pending: [TransportScript.Line]
     // Lines are taken by index (removing the first of an array would make a long script quadratic).
     private var nextLine = 0
-    /// Times a due line waited because the player could not take it yet.
+    /// Times a due line waited because the engine could not take it yet.
     private var delayedLines = 0
     private(set) var ticks: [Tick] = []
     private var nextTick: MonotonicTime
@@ -344,39 +354,43 @@ final class PlayLoop {
     private var done = false
 
     /// Takes the terminal's keys and status line when interactive; the clock starts now.
-    init(options: PlayOptions, output: PlayOutput, durationMs: Double) {
+    init(options: PlayOptions, output: PlayOutput, voices: PlayVoices, durationMs: Double) {
         self.options = options
-        player = output.player
+        engine = output.engine
+        self.voices = voices
         monotonic = output.monotonic
         interactive = !options.setup.quiet && StatusLine.isAvailable
         keys = interactive ? KeyReader() : nil
         status = StatusLine(device: output.name, durationMs: durationMs)
         start = monotonic.now()
-        pending = options.script.isEmpty ? [TransportScript.Line(at: 0, command: .play(nil), line: 0)] : options.script
+        let starts = options.script.contains { if case .play = $0.command { return true } else { return false } }
+        let everyVoice = voices.contents.indices.map { TransportScript.Line(at: 0, command: .play(nil), line: 0, voice: $0 + 1) }
+        pending = starts ? options.script : everyVoice + options.script
         nextTick = start
-        player.completion = { [weak self] _ in self?.done = true }
     }
 
-    /// Starts the player and runs until playback is over and the script done; a failure thrown.
+    /// Starts the engine and runs until the script is done and no voice plays; a failure thrown.
     func run() throws(CommandFailure) {
-        player.start()
+        engine.start()
         if options.verbose { reportScheduling() }
         while !done || nextLine < pending.count {
             try sendDueLines()
-            for key in keys?.keys() ?? [] { act(on: key) }
-            player.poll()
-            if let failure = player.failure {
-                player.shutdown()
+            for key in keys?.keys() ?? [] { try act(on: key) }
+            engine.poll()
+            if let failure = engine.failure {
+                engine.shutdown()
                 status.finish()
                 throw CommandFailure(.unavailable, "pulsar: error: device: \(failure)")
             }
             let now = monotonic.now()
             recordTick(at: now)
-            if interactive { status.update(player, now: now, paused: paused) }
-            // Nothing will play any more: stopped with no script left.
-            // (Not while a command just sent has yet to reach the clock: right after a resume the
-            // clock still shows the pause.)
-            if nextLine == pending.count, !player.hasPendingCommands, player.clock.isIdle, !paused || keys?.isActive != true { done = true }
+            if interactive { status.update(voice: voices.newest(0), voices: voices.liveVoices.count, underruns: engine.underruns, now: now, paused: paused) }
+            // Nothing will play any more: every voice ended or stopped (or paused with no
+            // terminal to resume it) and no script left. (Not while a command just sent has yet
+            // to reach the voices: right after a resume a voice's clock still shows the pause.)
+            if nextLine == pending.count, !engine.hasPendingCommands, voices.anyMade, voices.isIdle, !paused || keys?.isActive != true {
+                done = true
+            }
             sleepUntilNextWake(from: now)
         }
     }
@@ -384,23 +398,23 @@ final class PlayLoop {
     /// `--verbose`: the real-time thread's scheduling, once it has had a moment to ask for it.
     private func reportScheduling() {
         usleep(20_000)
-        let rt = player.hasRealtimeScheduling.map { $0 ? "SCHED_FIFO priority \(HapticPlayer.realtimePriority)" : "normal priority (SCHED_FIFO refused)" } ?? "normal priority (simulated device)"
+        let rt = engine.hasRealtimeScheduling.map { $0 ? "SCHED_FIFO priority \(HapticEngine.realtimePriority)" : "normal priority (SCHED_FIFO refused)" } ?? "normal priority (simulated device)"
         Console.error("\(PlayCommand.command): real-time thread: \(rt)")
     }
 
-    /// Sends the script lines whose time has come, in order; a line the player cannot take yet waits.
+    /// Sends the script lines whose time has come, in order; a line the engine cannot take yet waits.
     private func sendDueLines() throws(CommandFailure) {
         let elapsedMs = monotonic.now().seconds(since: start) * 1000
         while nextLine < pending.count, pending[nextLine].at <= elapsedMs {
             let next = pending[nextLine]
             let accepted: Bool
             do {
-                accepted = try PlayCommand.perform(next.command, on: player)
+                accepted = try voices.perform(next.command, voice: (next.voice ?? 1) - 1)
             } catch {
-                player.shutdown()
-                throw CommandFailure(.dataError, "pulsar: error: \(options.scriptPath ?? "script"):\(next.line): \(error)")
+                engine.shutdown()
+                throw CommandFailure(error.code, next.line > 0 ? error.message.replacingOccurrences(of: "pulsar: error: ", with: "pulsar: error: \(options.scriptPath ?? "script"):\(next.line): ") : error.message)
             }
-            // The player is full: the line waits (never dropped) until the real-time thread
+            // The engine is full: the line waits (never dropped) until the real-time thread
             // has taken what is queued.
             guard accepted else {
                 delayedLines += 1
@@ -412,34 +426,37 @@ final class PlayLoop {
         }
     }
 
-    /// A key from the terminal: pause / resume, seek ∓500 ms, restart, or quit.
-    private func act(on key: PlayKey) {
+    /// A key from the terminal: pause / resume every voice, seek voice 1 ∓500 ms, restart every
+    /// voice, or quit.
+    private func act(on key: PlayKey) throws(CommandFailure) {
         switch key {
         case .pauseResume:
-            _ = paused ? player.resume() : player.pause()
+            for voice in voices.liveVoices { _ = paused ? voice.resume() : voice.pause() }
             paused.toggle()
         case .seekBack, .seekForward:
-            let at = player.contentTime(at: monotonic.now()) ?? 0
-            player.setTimestamp(at + (key == .seekBack ? -500 : 500))
+            guard let voice = voices.live(0) else { return }
+            let at = voice.contentTime(at: monotonic.now()) ?? 0
+            voice.seek(toMs: at + (key == .seekBack ? -500 : 500))
         case .restart:
             paused = false
-            player.play()
+            for v in voices.contents.indices { _ = try voices.start(v, fromMs: nil) }
         case .quit:
             nextLine = pending.count
-            player.stop()
+            for voice in voices.liveVoices { voice.stop() }
         }
     }
 
-    /// `--clock-log`: notes the clock's answer at `now` when a display tick is due.
+    /// `--clock-log`: notes voice 1's clock at `now` when a display tick is due.
     private func recordTick(at now: MonotonicTime) {
         guard options.clockLogPath != nil, now >= nextTick else { return }
-        ticks.append((now, player.contentTime(at: now), player.animationFrame(at: now)))
+        let voice = voices.newest(0)
+        ticks.append((now, voice?.contentTime(at: now), voice?.animationFrame(at: now)))
         nextTick = nextTick.adding(seconds: 1 / options.tickRate)
         if nextTick < now { nextTick = now.adding(seconds: 1 / options.tickRate) }
     }
 
     /// Sleeps to the next script line, clock-log tick or status/key check (10 ms at most;
-    /// 1 ms while a line waits for the player).
+    /// 1 ms while a line waits for the engine).
     private func sleepUntilNextWake(from now: MonotonicTime) {
         var wake = now.adding(seconds: 0.010)
         if nextLine < pending.count { wake = min(wake, max(start.adding(seconds: pending[nextLine].at / 1000), now.adding(seconds: 0.001))) }
@@ -451,12 +468,12 @@ final class PlayLoop {
     /// Warns of late script lines, lets the device play out what is queued, then stops the thread.
     func playOut() {
         if delayedLines > 0, !options.setup.quiet {
-            Console.error("pulsar: warning: \(delayedLines) times a script line waited for the player (its command queue or mix table was full): those lines took effect later than written")
+            Console.error("pulsar: warning: \(delayedLines) times a script line waited for the engine (its command queue, voice slots or mix table were full): those lines took effect later than written")
         }
-        usleep(UInt32(Double(player.configuration.bufferFrames) / Double(options.setup.rate.hertz) * 1e6) + 20_000)
-        player.poll()
-        player.shutdown()
-        player.poll()
+        usleep(UInt32(Double(engine.configuration.bufferFrames) / Double(options.setup.rate.hertz) * 1e6) + 20_000)
+        engine.poll()
+        engine.shutdown()
+        engine.poll()
         status.finish()
     }
 

@@ -6,6 +6,8 @@ import PulsarCore
 /// An INPUT argument resolved to presets: a `.pulsar` bundle, an unpacked bundle folder, or a
 /// single pattern file (which becomes one preset without audio or animation).
 struct PresetInput {
+    /// The INPUT as the command line named it.
+    var path: String
     var bundle: PresetBundle?
     var presets: [PresetHandle]
     /// Format of a pattern file input (nil for bundles).
@@ -30,6 +32,7 @@ struct PresetInput {
     }
 
     init(_ path: String, setup: RenderSetup, strict: Bool) throws(CommandFailure) {
+        self.path = path
         if Self.looksLikeBundle(path) {
             do {
                 let bundle = try PresetBundle.open(path, strict: strict)

@@ -16,7 +16,7 @@ enum ReplayRender {
         } catch {
             throw CommandFailure(error.reason.isTooLarge ? .dataError : .noInput, "pulsar: error: \(error)")
         }
-        let parsed: (header: EngineLog.Header, events: [EngineEvent], playedFrames: FrameIndex)
+        let parsed: EngineLog.Parsed
         do {
             parsed = try EngineLog.parse(String(decoding: data, as: UTF8.self))
         } catch {
@@ -27,33 +27,39 @@ enum ReplayRender {
               let profile = ActuatorProfile(parsing: h.profile) else {
             throw CommandFailure(.dataError, "pulsar: error: \(path):1: the header's rate, layout or profile is not usable")
         }
-        let setup = try RenderSetup(try Arguments([], options: [], command: command), command: command)
-        let input = try PresetInput(h.input, setup: setup, strict: false)
-        let preset = try input.select(h.preset, command: command)
-        var settings = MixSettings(sampleRate: rate, layout: layout, profile: profile, audioOffset: h.audioOffset)
-        settings.preloadAudio = true
-        var range = PlaybackRange(duration: h.duration)
-        h.mix.apply(to: &settings, &range)
-        let mixer: PresetMixer
-        do {
-            mixer = try PresetMixer(preset: preset, settings: settings, range: range)
-        } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(path): the logged settings do not build a mixer: \(error)")
-        }
         let replay = Replay(events: parsed.events)
         guard replay.eventsLost == 0 else {
             throw CommandFailure(.dataError, "pulsar: error: \(path): the player dropped \(replay.eventsLost) events while it played; the log cannot be replayed exactly [events-lost]")
         }
-        let renderer: TransportRenderer
-        do {
-            renderer = try replay.renderer(base: mixer)
-        } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(path): a logged mix change does not build a mixer: \(error)")
+        // Every voice rebuilt from what it plays: its input opened once, its mixer from the
+        // header's rate, layout and profile and the voice's own settings.
+        let setup = try RenderSetup(try Arguments([], options: [], command: command), command: command)
+        var inputs: [String: PresetInput] = [:]
+        var renderers: [TransportRenderer] = []
+        for voice in replay.voices.isEmpty ? [Replay.Voice(slot: 0, id: 0)] : replay.voices {
+            let d = parsed.description(ofVoice: voice.id)
+            let input: PresetInput
+            if let opened = inputs[d.input] {
+                input = opened
+            } else {
+                input = try PresetInput(d.input, setup: setup, strict: false)
+                inputs[d.input] = input
+            }
+            let preset = try input.select(d.preset, command: command)
+            var settings = MixSettings(sampleRate: rate, layout: layout, profile: profile, audioOffset: d.audioOffset)
+            settings.preloadAudio = true
+            var range = PlaybackRange(duration: d.duration)
+            d.mix.apply(to: &settings, &range)
+            do {
+                renderers.append(try voice.renderer(base: try PresetMixer(preset: preset, settings: settings, range: range)))
+            } catch {
+                throw CommandFailure(.dataError, "pulsar: error: \(path): the logged settings of a voice do not build a mixer: \(error)")
+            }
         }
         guard parsed.playedFrames <= FrameIndex(rate.hertz) * 86_400 else {
             throw CommandFailure(.dataError, "pulsar: error: \(path): \"playedFrames\" \(parsed.playedFrames) is beyond 24 h at \(rate) [too-long]")
         }
-        let channels = mixer.channelCount
+        let channels = layout.channelCount
         InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }
         // Block by block: memory stays one block however long the play was.
@@ -61,11 +67,11 @@ enum ReplayRender {
         do {
             _ = try WAVExporter(format: format).export(to: output, sampleRate: rate, channels: channels,
                                                        frames: parsed.playedFrames) { block, _ throws(AudioFileError) in
-                try replay.render(into: block, cursor: &cursor, renderer: renderer)
+                try replay.render(into: block, cursor: &cursor, renderers: renderers)
                 return 0
             }
         } catch {
-            throw CommandFailure(error, input: h.input)
+            throw CommandFailure(error, input: parsed.description(ofVoice: 0).input)
         }
         if !quiet {
             Console.error("wrote \(output): \(parsed.playedFrames) frames × \(channels) channels replayed from \(path)")

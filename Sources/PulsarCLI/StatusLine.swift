@@ -5,8 +5,9 @@ import Foundation
 import PulsarCore
 import PulsarEngine
 
-/// `pulsar play`'s live status line on a terminal: transport, content time, animation frame,
-/// loop, device and underruns, redrawn in place on standard output.
+/// `pulsar play`'s live status line on a terminal: transport, voice 1's content time, animation
+/// frame and loop, the voices playing, the device and underruns, redrawn in place on standard
+/// output.
 ///
 /// Thread rules: the control thread.
 struct StatusLine {
@@ -23,13 +24,14 @@ struct StatusLine {
         self.durationMs = durationMs
     }
 
-    /// Redraws at most ten times a second.
-    mutating func update(_ player: HapticPlayer, now: MonotonicTime, paused: Bool) {
+    /// Redraws at most ten times a second: voice 1's time, frame and loop, then how many voices
+    /// play.
+    mutating func update(voice: HapticVoice?, voices: Int, underruns: Int, now: MonotonicTime, paused: Bool) {
         if let lastDraw, now.seconds(since: lastDraw) < 0.1 { return }
         lastDraw = now
-        let content = player.contentTime(at: now)
-        let frame = player.animationFrame(at: now)
-        let loop = player.iteration(at: now)
+        let content = voice?.contentTime(at: now)
+        let frame = voice?.animationFrame(at: now)
+        let loop = voice?.iteration(at: now)
         var text = paused ? "⏸ " : "▶ "
         text += "\(Self.clock(content ?? 0)) / \(Self.clock(durationMs))"
         if let frame { text += "  frame \(String(format: "%.1f", frame))" }
@@ -37,7 +39,7 @@ struct StatusLine {
             let count = loop.count == PlaybackTimeline.endless ? "∞" : String(loop.count)
             text += "  loop \(loop.iteration + 1)/\(count)"
         }
-        text += "  \(device)  underruns \(player.underruns)"
+        text += "  voices \(voices)  \(device)  underruns \(underruns)"
         text += "   [space] pause  [←/→] seek  [r] restart  [q] quit"
         Console.out("\r" + text + "\u{1B}[K", terminator: "")
         isShown = true

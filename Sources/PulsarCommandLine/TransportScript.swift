@@ -2,10 +2,13 @@ import Foundation
 import PulsarCore
 
 /// A transport script: one command a line, `at <ms since start> <command> [args]`, `#` comments,
-/// times that never go back. A bad line is a usage error naming the file and line.
+/// times that never go back. A command may name a voice (1 for the first INPUT, 2 for the
+/// second, …) right after its name: `at 500 start 2`, `at 900 pause 2`, `at 1200 seek 2 300`;
+/// without one it is voice 1's. A bad line is a usage error naming the file and line.
 public struct TransportScript {
     public enum Command: Equatable, Sendable {
-        /// From the segment's start, or from a content time in ms.
+        /// From the segment's start, or from a content time in ms (`play [MS]`, `play V MS`,
+        /// `start V [MS]`).
         case play(Double?)
         case pause
         case resume
@@ -25,20 +28,26 @@ public struct TransportScript {
         public var at: Double
         public var command: Command
         public var line: Int
+        /// The voice it names, 1 for the first INPUT (nil: none named, voice 1).
+        public var voice: Int?
 
-        public init(at: Double, command: Command, line: Int) {
+        public init(at: Double, command: Command, line: Int, voice: Int? = nil) {
             self.at = at
             self.command = command
             self.line = line
+            self.voice = voice
         }
     }
+
+    /// Most voices a line can name.
+    public static let maximumVoice = 256
 
     public var lines: [Line]
 
     /// Largest script read (64 MiB: over a million lines).
     public static let maximumSize = 64 << 20
 
-    public static let grammar = "play [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G"
+    public static let grammar = "play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G; a voice V after any command's name but play's single argument"
 
     public init(lines: [Line]) {
         self.lines = lines
@@ -101,16 +110,45 @@ public struct TransportScript {
         } catch {
             throw bad(error.description)
         }
-        let command = try Self.command(Array(words[2...]), bad: bad)
+        let (voice, command) = try Self.command(Array(words[2...]), bad: bad)
         if let last, at < last.at {
             throw bad("times must not go back (\(JSONWriter.format(at)) after \(JSONWriter.format(last.at)))")
         }
-        return Line(at: at, command: command, line: number)
+        return Line(at: at, command: command, line: number, voice: voice)
     }
 
-    private static func command(_ words: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> Command {
+    /// How many arguments each command takes without a voice, at most and at least.
+    private static let arguments: [String: ClosedRange<Int>] = [
+        "pause": 0...0, "resume": 0...0, "stop": 0...0, "play": 0...1, "start": 0...1, "seek": 1...1, "offset": 1...1,
+        "haptics": 1...1, "gain": 2...2, "loop": 1...2,
+    ]
+
+    /// The voice a command's words name (its first argument, a whole number, when the command
+    /// has one argument more than it takes without a voice), and the words left.
+    private static func voice(_ name: String, _ args: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> (Int?, [String]) {
+        guard let counts = arguments[name] else { return (nil, args) }
+        let named: Bool
+        switch name {
+        case "start": named = true
+        case "play": named = args.count == 2
+        case "loop": named = args.count == 3 || (args.count == 2 && args[1] != "reverse")
+        default: named = args.count == counts.upperBound + 1
+        }
+        guard named else { return (nil, args) }
+        guard let first = args.first, let v = Int(first), (1...maximumVoice).contains(v) else {
+            throw bad(args.isEmpty ? "'\(name)' needs a voice (1 for the first INPUT)"
+                                   : "'\(MessageText.excerpt(args[0]))' is not a voice (1…\(maximumVoice))")
+        }
+        return (v, Array(args.dropFirst()))
+    }
+
+    private static func command(_ words: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> (Int?, Command) {
         let name = words[0]
-        let args = Array(words.dropFirst())
+        let (voice, args) = try Self.voice(name, Array(words.dropFirst()), bad: bad)
+        return (voice, try command(name, args, bad: bad))
+    }
+
+    private static func command(_ name: String, _ args: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> Command {
         /// The one argument, a time in ms within `Limits` (negative only when `signed`).
         func milliseconds(_ what: String, signed: Bool = false) throws(CommandFailure) -> Double {
             guard args.count == 1, let v = Double(args[0]) else { throw bad("'\(name)' needs \(what)") }
@@ -124,7 +162,7 @@ public struct TransportScript {
         case "pause", "resume", "stop":
             guard args.isEmpty else { throw bad("'\(name)' takes no argument") }
             return name == "pause" ? .pause : name == "resume" ? .resume : .stop
-        case "play":
+        case "play", "start":
             if args.isEmpty { return .play(nil) }
             return .play(try milliseconds("at most a time in ms"))
         case "seek":

@@ -74,6 +74,7 @@ struct PlayKeysTests {
                   object["event"] as? String == "command" else { return nil }
             return object["name"] as? String
         }
-        #expect(names == ["play", "pause", "resume", "seek", "seek", "play", "stop"], "\(names)\n\(screen.suffix(600))")
+        // The voice joins the engine (attach), then the keys' commands in order.
+        #expect(names == ["attach", "play", "pause", "resume", "seek", "seek", "play", "stop"], "\(names)\n\(screen.suffix(600))")
     }
 }

@@ -42,6 +42,48 @@ public enum EngineLog {
         }
     }
 
+    /// A voice of an engine session other than the first: what it plays and the priority it was
+    /// made with. Written once per voice made, as a `voice` line after the header; a voice whose
+    /// id has no such line plays what the header describes.
+    public struct Voice: Hashable, Sendable {
+        /// The engine's id for the voice (the argument of its `attach`).
+        public var id: Int
+        public var input: String
+        public var preset: String?
+        public var audioOffset: Double?
+        public var duration: Double?
+        /// The live values it was made with.
+        public var mix: LiveMix
+        public var priority: Int
+
+        public init(id: Int, input: String, preset: String?, audioOffset: Double? = nil, duration: Double? = nil,
+                    mix: LiveMix = LiveMix(), priority: Int = 0) {
+            self.id = id
+            self.input = input
+            self.preset = preset
+            self.audioOffset = audioOffset
+            self.duration = duration
+            self.mix = mix
+            self.priority = priority
+        }
+    }
+
+    /// A log read back.
+    public struct Parsed: Sendable {
+        public var header: Header
+        /// The `voice` lines, by id.
+        public var voices: [Int: Voice]
+        public var events: [EngineEvent]
+        public var playedFrames: FrameIndex
+
+        /// What the voice with `id` plays: its `voice` line's input, preset, offsets and live
+        /// values, or else the header's.
+        public func description(ofVoice id: Int) -> (input: String, preset: String?, audioOffset: Double?, duration: Double?, mix: LiveMix) {
+            if let v = voices[id] { return (v.input, v.preset, v.audioOffset, v.duration, v.mix) }
+            return (header.input, header.preset, header.audioOffset, header.duration, header.mix)
+        }
+    }
+
     public struct ParseError: Error, CustomStringConvertible, Sendable {
         public var line: Int
         public var message: String
@@ -52,8 +94,8 @@ public enum EngineLog {
     /// `firstWrite`: when the device got its first frame (written into the end line as
     /// `firstWriteNs`, for start-up measurements); `wakeups`: how late the real-time thread woke
     /// (`lateWakeups`, `longestGapMs`: a play the machine held up says so). Replay ignores both.
-    public static func text(header: Header, events: [EngineEvent], playedFrames: FrameIndex, firstWrite: MonotonicTime? = nil,
-                            wakeups: WakeupStatistics? = nil) -> String {
+    public static func text(header: Header, voices: [Voice] = [], events: [EngineEvent], playedFrames: FrameIndex,
+                            firstWrite: MonotonicTime? = nil, wakeups: WakeupStatistics? = nil) -> String {
         func optional(_ v: Double?) -> JSONValue { v.map(JSONValue.num) ?? JSONValue(.null) }
         var head: [(key: String, value: JSONValue)] = [
             ("event", .str("header")), ("version", .num(2)), ("input", .str(header.input)),
@@ -63,6 +105,15 @@ public enum EngineLog {
         ]
         head += fields(of: header.mix)
         var lines = [oneLine(JSONValue(.object(head)))]
+        for v in voices {
+            var fields: [(key: String, value: JSONValue)] = [
+                ("event", .str("voice")), ("id", .num(Double(v.id))), ("input", .str(v.input)),
+                ("preset", v.preset.map(JSONValue.str) ?? JSONValue(.null)), ("priority", .num(Double(v.priority))),
+                ("audioOffset", optional(v.audioOffset)), ("duration", optional(v.duration)),
+            ]
+            fields += Self.fields(of: v.mix)
+            lines.append(oneLine(JSONValue(.object(fields))))
+        }
         lines += events.compactMap(\.logLine)
         var end: [(key: String, value: JSONValue)] = [("event", .str("end")), ("playedFrames", .num(Double(playedFrames)))]
         if let firstWrite { end.append(("firstWriteNs", .num(Double(firstWrite.nanoseconds)))) }
@@ -195,13 +246,15 @@ public enum EngineLog {
     /// One parsed line.
     private enum Line {
         case header(Header)
+        case voice(Voice)
         case event(EngineEvent)
         case end(FrameIndex)
     }
 
     /// Reads a log back.
-    public static func parse(_ text: String) throws(ParseError) -> (header: Header, events: [EngineEvent], playedFrames: FrameIndex) {
+    public static func parse(_ text: String) throws(ParseError) -> Parsed {
         var header: Header?
+        var voices: [Int: Voice] = [:]
         var events: [EngineEvent] = []
         var played: FrameIndex?
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -221,6 +274,9 @@ public enum EngineLog {
             case .header(let h):
                 if header != nil { throw ParseError(line: number, message: "a second header") }
                 header = h
+            case .voice(let v):
+                if voices[v.id] != nil { throw ParseError(line: number, message: "a second voice line for voice \(v.id)") }
+                voices[v.id] = v
             case .event(let e):
                 events.append(e)
             case .end(let n):
@@ -229,7 +285,7 @@ public enum EngineLog {
         }
         guard let header else { throw ParseError(line: 1, message: "the log has no header") }
         guard let played else { throw ParseError(line: max(1, lines.count), message: "the log has no end line") }
-        return (header, events, played)
+        return Parsed(header: header, voices: voices, events: events, playedFrames: played)
     }
 
     private static func parseLine(_ line: String, _ number: Int) throws -> Line {
@@ -246,6 +302,16 @@ public enum EngineLog {
             return .header(Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: rate, profile: profile,
                                   audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
                                   duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number)))
+        }
+        if kind == "voice" {
+            guard let input = value["input"]?.string else { throw ParseError(line: number, message: "a voice line needs its input") }
+            let idValue = try Self.number(value, number, "id")
+            let id = try checked(number) { () throws(RangeError) in try Limits.integer(idValue, "\"id\"", in: 0...Int(Int32.max)) }
+            let priorityValue = value["priority"]?.number ?? 0
+            let priority = try checked(number) { () throws(RangeError) in try Limits.integer(priorityValue, "\"priority\"", in: -1_000_000...1_000_000) }
+            return .voice(Voice(id: id, input: input, preset: value["preset"]?.string,
+                                audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
+                                duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number), priority: priority))
         }
         if kind == "command" {
             return .event(try commandEvent(value, number))

@@ -22,6 +22,12 @@ public struct Replay: Sendable {
         /// Stream frame ranges where the voice was silent because it could not render them.
         public var silenced: [Range<StreamFrame>] = []
 
+        /// A voice of `slot` with nothing logged yet.
+        public init(slot: Int, id: Int) {
+            self.slot = slot
+            self.id = id
+        }
+
         /// The state sounding at stream frame `frame` (binary search over the anchors).
         public func state(atStreamFrame frame: StreamFrame) -> TransportState {
             var lo = 0, hi = states.count

@@ -1,0 +1,119 @@
+import PulsarAudio
+import PulsarCommandLine
+import PulsarCore
+import PulsarEngine
+
+/// The voices of `pulsar play` on one engine: voice 1 plays the first INPUT, voice 2 the
+/// second, and so on. A voice is made when it first starts, and made again when it starts after
+/// it ended (a voice ends by itself at its end, on `stop`, or when a newer one steals it), from
+/// the mixer its last instance had, live changes included.
+///
+/// Thread rules: the control thread.
+final class PlayVoices {
+    let engine: HapticEngine
+    let contents: [PlayContent]
+    /// Every instance made, per voice, in order (the current one last).
+    private(set) var instances: [[HapticVoice]]
+    /// What each instance made plays, for the log's `voice` lines: all but those the header
+    /// describes (the first INPUT with the settings of the command line).
+    private(set) var made: [EngineLog.Voice] = []
+    /// The header's live values (the command line's).
+    private let initialMix: LiveMix
+
+    init(engine: HapticEngine, contents: [PlayContent]) {
+        self.engine = engine
+        self.contents = contents
+        instances = Array(repeating: [], count: contents.count)
+        initialMix = contents[0].mixer.live
+    }
+
+    /// Voice `v`'s instance in the engine (0-based), if it has one.
+    func live(_ v: Int) -> HapticVoice? {
+        guard let last = instances[v].last, !last.hasEnded else { return nil }
+        return last
+    }
+
+    /// Voice `v`'s newest instance, in the engine or gone (its clock still answers).
+    func newest(_ v: Int) -> HapticVoice? { instances[v].last }
+
+    /// Every voice instance in the engine.
+    var liveVoices: [HapticVoice] { instances.indices.compactMap(live) }
+
+    /// True when no voice plays: every one made has ended, or is paused or stopped.
+    var isIdle: Bool {
+        instances.indices.allSatisfy { v in live(v).map { $0.track.isIdle } ?? true }
+    }
+
+    /// True once a voice has been made.
+    var anyMade: Bool { instances.contains { !$0.isEmpty } }
+
+    /// Starts voice `v` from `ms` of content (nil: its segment's start): on its instance in the
+    /// engine, or on a new one. False when the engine cannot take it yet (the caller retries).
+    func start(_ v: Int, fromMs ms: Double?) throws(CommandFailure) -> Bool {
+        let voice: HapticVoice
+        if let current = live(v) {
+            voice = current
+        } else {
+            let mixer = instances[v].last?.mixer ?? contents[v].mixer
+            do {
+                voice = try engine.makeVoice(mixer, animationFrameRate: contents[v].timing?.frameRate)
+            } catch {
+                switch error {
+                case .busy: return false
+                case .full, .unsupported:
+                    throw CommandFailure(.unavailable, "pulsar: error: voice \(v + 1): \(error)")
+                }
+            }
+            instances[v].append(voice)
+            let c = contents[v]
+            if v != 0 || mixer.live != initialMix {
+                made.append(EngineLog.Voice(id: voice.id, input: c.input.path, preset: c.input.isBundle ? c.preset.id : nil,
+                                            audioOffset: c.settings.audioOffset, duration: c.range.duration, mix: mixer.live))
+            }
+        }
+        guard let ms else { return voice.play() }
+        let m = voice.mixer
+        return voice.send(.play(fromTimelineFrame: m.timeline.timelineFrame(of: m.settings.sampleRate.contentFrame(atMilliseconds: ms),
+                                                                             inIteration: 0)))
+    }
+
+    /// One script command for voice `v` (0-based); false when it cannot be taken yet (the caller
+    /// retries). A command for a voice not in the engine does nothing, except `play`, which
+    /// starts it.
+    func perform(_ command: TransportScript.Command, voice v: Int) throws(CommandFailure) -> Bool {
+        if case .play(let ms) = command { return try start(v, fromMs: ms) }
+        guard let voice = live(v) else { return true }
+        do throws(PresetMixer.SetupError) {
+            switch command {
+            case .play: return true
+            case .pause: return voice.pause()
+            case .resume: return voice.resume()
+            case .stop: return voice.stop()
+            case .seek(let ms): return voice.seek(toMs: ms)
+            case let .loop(count, reverse):
+                return try live(voice) { $0.loopCount = count.map { max($0, 1) } ?? PlaybackTimeline.endless; $0.reverse = reverse }
+            case .loopOff: return try live(voice) { $0.loopCount = 1; $0.reverse = false }
+            case .offset(let ms): return try live(voice) { $0.hapticOffset = ms }
+            case .haptics(let on): return try live(voice) { $0.hapticsEnabled = on }
+            case .audioGain(let g): return try live(voice) { $0.audioGain = g }
+            case .hapticGain(let g): return try live(voice) { $0.hapticGain = g }
+            }
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: voice \(v + 1): \(error)")
+        }
+    }
+
+    /// Makes a live change: true when made, false when the engine is busy (the caller retries),
+    /// the mixer's refusal thrown.
+    private func live(_ voice: HapticVoice, _ edit: (inout LiveMix) -> Void) throws(PresetMixer.SetupError) -> Bool {
+        do {
+            try voice.adjust(edit)
+            return true
+        } catch {
+            switch error {
+            case .busy: return false
+            case .refused(let why): throw why
+            }
+        }
+    }
+}
