@@ -1,0 +1,102 @@
+import Foundation
+import PulsarAudio
+import PulsarCore
+import PulsarTestSupport
+import Testing
+
+/// `pulsar play` with several INPUTs: voices of one engine, script lines that name them, steals,
+/// and a log that replays to the device's samples.
+@Suite("Voices CLI")
+struct VoicesCLITests {
+    /// Three patterns written in `dir`: a swell, a buzz, a click train.
+    static func patterns(in dir: TempDir) throws -> [String] {
+        [
+            try dir.write(#"{"continuousPattern": {"amplitude": [{"time": 0, "value": 0.3}, {"time": 500, "value": 0.7}], "frequency": [{"time": 0, "value": 0.2}, {"time": 500, "value": 0.8}]}, "discretePattern": [{"time": 100, "amplitude": 0.6, "frequency": 0.9}]}"#, to: "a.json"),
+            try dir.write(#"{"continuousPattern": {"amplitude": [{"time": 0, "value": 0.6}, {"time": 400, "value": 0.6}], "frequency": [{"time": 0, "value": 0.5}]}}"#, to: "b.json"),
+            try dir.write(#"{"discretePattern": [{"time": 0, "amplitude": 0.9, "frequency": 0.3}, {"time": 120, "amplitude": 0.9, "frequency": 0.6}, {"time": 240, "amplitude": 0.9, "frequency": 0.9}]}"#, to: "c.json"),
+        ]
+    }
+
+    /// The names and voices of the log's commands, in order.
+    static func commands(_ log: String) throws -> [(name: String, voice: Int)] {
+        try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { line in
+            guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], o["event"] as? String == "command" else { return nil }
+            return (o["name"] as! String, (o["voice"] as? Int) ?? 0)
+        }
+    }
+
+    @Test("Three INPUTs with overlapping starts, a pause, a seek, a live loop change and a steal at a limit of two replay to the recording, bit for bit")
+    func threeVoicesReplay() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let inputs = try Self.patterns(in: dir)
+        let script = try dir.write("""
+        at 0 start 1
+        at 60 start 2
+        at 120 start 3
+        at 200 pause 2
+        at 260 resume 2
+        at 300 seek 3 50
+        at 320 loop 3 2 reverse
+        at 400 stop 2
+        at 450 start 2
+        """, to: "s.txt")
+        let r = try CLI.run(["play"] + inputs + ["--device", "sim:record=\(dir.file("r.wav"))", "--script", script, "--log", dir.file("l.jsonl"),
+                                                  "--voices", "2"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stderrLines.last?.contains("4 voices") == true, "\(r)")
+        try ReplayCLITests.expectRecordingEqualsReplay(in: dir, atLeast: 24_000)
+        let commands = try Self.commands(dir.file("l.jsonl"))
+        #expect(commands.filter { $0.name == "attach" }.count == 4, "voices 1, 2, 3 and 2 again: \(commands)")
+        #expect(commands.contains { $0.name == "steal" }, "the third voice at a limit of two stole one: \(commands)")
+        #expect(commands.contains { $0.name == "mix" }, "the live loop change: \(commands)")
+        let log = try String(contentsOfFile: dir.file("l.jsonl"), encoding: .utf8)
+        #expect(log.contains(#""event": "voice""#) && log.contains("b.json") && log.contains("c.json"))
+    }
+
+    @Test("One INPUT played on the simulated device is its offline render, sample for sample, from where its play took effect")
+    func loneVoiceIsItsRender() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let inputs = try Self.patterns(in: dir)
+        let r = try CLI.run(["play", inputs[0], "--device", "sim:record=\(dir.file("r.wav"))", "--log", dir.file("l.jsonl")])
+        #expect(r.status == 0, "\(r)")
+        let render = try CLI.run(["render", inputs[0], "-o", dir.file("o.wav")])
+        #expect(render.status == 0, "\(render)")
+        let played = try AudioFileContents(contentsOf: dir.file("r.wav")).samples
+        let rendered = try AudioFileContents(contentsOf: dir.file("o.wav")).samples
+        // The voice starts where its play took effect: the recording holds the render from there.
+        let start = try #require(played.firstIndex { $0 != 0 })
+        let offset = try #require(rendered.firstIndex { $0 != 0 })
+        let n = min(rendered.count - offset, played.count - start)
+        #expect(n > 20_000)
+        #expect(Array(played[start..<(start + n)]) == Array(rendered[offset..<(offset + n)]))
+    }
+
+    @Test("Script lines naming voices: errors name the line", arguments: [
+        ("at 0 start\n", "'start' needs a voice"), ("at 0 start 4\n", "voice 4 has no INPUT"), ("at 0 pause x\n", "is not a voice"),
+        ("at 0 seek 9 100\n", "voice 9 has no INPUT"), ("at 0 play 0 100\n", "is not a voice"),
+    ])
+    func badVoiceLines(text: String, says: String) throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let inputs = try Self.patterns(in: dir)
+        let script = try dir.write(text, to: "s.txt")
+        let r = try CLI.run(["play"] + inputs + ["--script", script, "--device", "sim"])
+        #expect(r.status == 65, "\(r)")
+        #expect(r.stderrLines.count == 1 && r.stderr.contains("s.txt:1:") && r.stderr.contains(says), "\(r)")
+    }
+
+    @Test("Without a play or start line every voice starts at 0; a script ending with every voice paused ends the command when no terminal can resume it")
+    func implicitStartsAndPausedEnd() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let inputs = try Self.patterns(in: dir)
+        let script = try dir.write("at 100 pause 1\nat 100 pause 2\nat 100 pause 3\n", to: "s.txt")
+        let r = try CLI.run(["play"] + inputs + ["--script", script, "--device", "sim", "--log", dir.file("l.jsonl")])
+        #expect(r.status == 0, "\(r)")
+        let commands = try Self.commands(dir.file("l.jsonl"))
+        #expect(commands.filter { $0.name == "play" }.map(\.voice).sorted() == [0, 1, 2], "\(commands)")
+        #expect(commands.filter { $0.name == "pause" }.count == 3, "\(commands)")
+    }
+}
