@@ -93,7 +93,12 @@ import Testing
                 }
             } else if roll < 0.3, let voice = voices.randomElement(using: &rng) {
                 let total = Double(voice.mixer.timeline.frameCount)
-                switch Int(rng.unit() * 7) {
+                switch Int(rng.unit() * 10) {
+                case 7: voice.setIntensity(rng.unit() * 2, over: rng.unit() < 0.5 ? nil : rng.unit() * 0.05)
+                case 8:
+                    let now = clock.now()
+                    voice.setIntensityCurve((1...3).map { (now.adding(seconds: Double($0) * 0.01), rng.unit() * 1.5) })
+                case 9: engine.setMasterHapticGain(0.5 + rng.unit(), over: rng.unit() < 0.5 ? nil : 0.02)
                 case 0: voice.pause()
                 case 1: voice.resume()
                 case 2: voice.send(.seek(toTimelineFrame: TimelineFrame(FrameIndex(rng.unit() * total))))

@@ -219,8 +219,11 @@ public final class PresetMixer {
     public var frameCount: FrameIndex { timeline.frameCount }
 
     /// Renders timeline frames `frame ..< frame + buffer.count / channelCount` interleaved into
-    /// `buffer`. Frames outside the timeline are silence.
-    public func render(into buffer: UnsafeMutableBufferPointer<Float>, from frame: TimelineFrame) throws(AudioFileError) -> BlockReport {
+    /// `buffer`. Frames outside the timeline are silence. `hapticGain`: a gain per output frame
+    /// on the haptic render before it meets the audio (a voice's live intensity); where it
+    /// passes 1 the product goes through the limiter.
+    public func render(into buffer: UnsafeMutableBufferPointer<Float>, from frame: TimelineFrame,
+                       hapticGain: UnsafePointer<Float>? = nil) throws(AudioFileError) -> BlockReport {
         var report = BlockReport()
         let frames = buffer.count / channelCount
         var done = 0
@@ -238,7 +241,7 @@ public final class PresetMixer {
             // Stay inside one iteration.
             let p = timeline.position(of: start)
             n = min(n, Int(timeline.segmentLength - p.offset))
-            try renderRun(into: out, frames: n, backwards: p.backwards, offset: p.offset, report: &report)
+            try renderRun(into: out, frames: n, backwards: p.backwards, offset: p.offset, gain: hapticGain.map { $0 + done }, report: &report)
             done += n
         }
         return report
@@ -246,13 +249,19 @@ public final class PresetMixer {
 
     /// One run of `frames` output frames inside a single iteration, starting `offset` frames in.
     private func renderRun(into out: UnsafeMutablePointer<Float>, frames n: Int, backwards: Bool, offset: FrameIndex,
-                           report: inout BlockReport) throws(AudioFileError) {
+                           gain: UnsafePointer<Float>?, report: inout BlockReport) throws(AudioFileError) {
         let layout = settings.layout
         let haptics = UnsafeMutableBufferPointer(rebasing: hapticBuffer[0..<n])
         if layout.usesHaptics && settings.hapticsEnabled {
             let renderer = backwards ? backward! : forward
             // The pattern's own frames run `hapticShift` behind the content's (the haptic offset).
             report.hapticLimitedSamples += renderer.render(into: haptics, from: (timeline.segmentStart + offset).index - hapticShift)
+            if let gain {
+                for i in 0..<n {
+                    let g = gain[i], h = haptics[i] * g
+                    haptics[i] = g > 1 ? Limiter.apply(h) : h
+                }
+            }
         } else {
             haptics.initialize(repeating: 0)
         }

@@ -55,6 +55,8 @@ public final class EngineCore: @unchecked Sendable {
     public private(set) var firstWriteTime: MonotonicTime?
     /// Stream frames written (and not rewound).
     public private(set) var streamWritten = StreamFrame.zero
+    /// The master gain on every voice's haptics (real-time thread).
+    public private(set) var master = ParameterTrack(initial: 1, capacity: 256)
     /// The latest effective frame a command took: no rewind reaches before it.
     private var lastEffective = StreamFrame.zero
     /// Stream frame at the device's frame 0 (moves on every re-prepare).
@@ -154,8 +156,11 @@ public final class EngineCore: @unchecked Sendable {
         slots[slot] = nil
     }
 
-    /// Queues `command` for the voice in `slot` (0: a single player's); false when the queue is
-    /// full. `notBefore`: the command takes effect no earlier than that stream frame (a start
+    /// The slot commands for the engine itself go to (the master gain).
+    public static let engineSlot = -1
+
+    /// Queues `command` for the voice in `slot` (0: a single player's; `engineSlot`: the engine's
+    /// master gain); false when the queue is full. `notBefore`: the command takes effect no earlier than that stream frame (a start
     /// scheduled at an engine time). Control thread.
     @discardableResult
     public func send(_ command: TransportCommand, to slot: Int = 0, notBefore: StreamFrame? = nil) -> Bool {
@@ -186,6 +191,9 @@ public final class EngineCore: @unchecked Sendable {
         }
         report(.position(streamFrame: heard, time: reading.timestamp))
         endVoices(heard: heard)
+        // Ramps wholly behind what is heard are never rendered again.
+        master.forget(before: heard)
+        for i in 0..<attachedCount { slots[attached[i]]!.intensity.forget(before: heard) }
     }
 
     private func noteWakeup(_ now: MonotonicTime) {
@@ -199,10 +207,19 @@ public final class EngineCore: @unchecked Sendable {
         lastStep = now
     }
 
-    /// Applies one queued command to its voice. A stolen voice takes none: it is leaving.
+    /// Applies one queued command to its voice (slot −1: the engine's master gain). A stolen
+    /// voice takes none: it is leaving.
     private func apply(_ queued: Queued) throws(DeviceError) {
         let slot = Int(queued.voice)
+        if slot == Self.engineSlot, case .parameter(.masterGain, let target) = queued.command {
+            let now = try effectiveFrame()
+            let effective = max(now, queued.notBefore ?? now)
+            master.apply(target, at: effective)
+            report(.command(queued.command, voice: slot, requestTime: queued.time, effectiveFrame: effective, state: .initial))
+            return
+        }
         guard slot >= 0, slot < slotCount, let voice = slots[slot], voice.stolenUntil == nil else { return }
+        if case .parameter(.masterGain, _) = queued.command { return }
         let command = queued.command
         if case .attach = command {
             guard !isAttached(slot) else { return }
@@ -215,6 +232,9 @@ public final class EngineCore: @unchecked Sendable {
         let effective = max(now, voice.state.anchor, queued.notBefore ?? now)
         if command == .stop && voice.state.mode != .stopped {
             report(.completion(voice: slot, finished: false, streamFrame: effective))
+        }
+        if case .parameter(.intensity, let target) = command {
+            voice.intensity.apply(target, at: effective)
         }
         voice.state = voice.applying(command, at: effective, fadeLength: fadeLength)
         voice.pendingCompletion = voice.renderer.endStreamFrame(of: voice.state)
@@ -340,7 +360,7 @@ public final class EngineCore: @unchecked Sendable {
             // Preloaded audio only copies; should a read fail all the same, the voice is silent
             // for the block and says so.
             do {
-                try mix.add(voice.state, of: voice.renderer, to: block)
+                try mix.add(voice.state, of: voice.renderer, intensity: voice.intensity, master: master, to: block)
             } catch {
                 report(.renderFailed(voice: slot, from: streamWritten, to: streamWritten + FrameIndex(frames)))
             }

@@ -354,6 +354,23 @@ public final class HapticEngine: @unchecked Sendable {
         return .sent
     }
 
+    /// Ramps the master gain on every voice's haptics to `value` (0…4, clamped): at once (over
+    /// `ParameterTrack.smoothingFrames`) or over `seconds`. False when the queue is full. Any
+    /// thread but the real-time one.
+    @discardableResult
+    public func setMasterHapticGain(_ value: Double, over seconds: Double? = nil) -> Bool {
+        send(.parameter(.masterGain, Self.target(value, over: seconds, rate: core.configuration.sampleRate)), to: EngineCore.engineSlot)
+    }
+
+    /// A parameter target: `value` clamped into 0…`EngineLimits.maximumGain` (NaN as 0), reached
+    /// at once or after `seconds` (clamped into 0…24 h).
+    static func target(_ value: Double, over seconds: Double?, rate: SampleRate) -> ParameterTrack.Target {
+        let v = value.isNaN ? 0 : min(max(value, 0), EngineLimits.maximumGain)
+        guard let seconds else { return .init(value: v) }
+        let s = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
+        return .init(value: v, reach: .after(FrameIndex((s * Double(rate.hertz)).rounded())))
+    }
+
     /// True while a command or mix change sent has not yet taken effect as far as `poll()` has
     /// seen. Control thread.
     public var hasPendingCommands: Bool { sending { sentCommands } > observedCommands }
@@ -413,7 +430,7 @@ public final class HapticEngine: @unchecked Sendable {
     private func deliver(_ event: EngineEvent) {
         switch event {
         case let .command(_, slot, _, _, _), let .completion(slot, _, _), let .detached(slot, _):
-            if let voice = sending({ voices[slot] }) { voice.observe(event) }
+            if slot >= 0, let voice = sending({ voices[slot] }) { voice.observe(event) }
         case .position, .underrun, .renderFailed, .eventsLost:
             break
         }

@@ -55,7 +55,7 @@ public final class HapticVoice: @unchecked Sendable {
     @discardableResult
     public func send(_ command: TransportCommand, notBefore: StreamFrame? = nil) -> Bool {
         switch command {
-        case .mix, .attach, .steal: return false
+        case .mix, .attach, .steal, .parameter(.masterGain, _): return false
         default: break
         }
         guard !engine.sending({ isGone || isLeaving }) else { return false }
@@ -94,6 +94,40 @@ public final class HapticVoice: @unchecked Sendable {
         let m = mixer
         let content = m.settings.sampleRate.contentFrame(atMilliseconds: min(max(ms, 0), m.durationMilliseconds))
         return m.timeline.timelineFrame(of: content, inIteration: 0)
+    }
+
+    // MARK: Live parameters (any thread but the real-time one)
+
+    /// Most points of one intensity curve.
+    public static let maximumCurvePoints = 64
+
+    /// Ramps the voice's intensity — the multiplier on its haptics, 0…4, clamped — to `value`:
+    /// at once (over `ParameterTrack.smoothingFrames`, so no step reaches the actuator) or
+    /// linearly over `seconds`, from its effective frame. False when the queue is full or the
+    /// voice has left.
+    @discardableResult
+    public func setIntensity(_ value: Double, over seconds: Double? = nil) -> Bool {
+        send(.parameter(.intensity, HapticEngine.target(value, over: seconds, rate: mixer.settings.sampleRate)))
+    }
+
+    /// An intensity curve on the engine's clock (Core Haptics' parameter curve): from where the
+    /// intensity is when it takes effect, linearly to each point's value at its time, holding
+    /// the last. Points at or before the device clock's reading of now are reached at once;
+    /// before the clock's first reading, nothing is sent. At most `maximumCurvePoints`, in time
+    /// order. False when the queue was full part way (the points before stand) or the voice has
+    /// left.
+    @discardableResult
+    public func setIntensityCurve(_ points: [(time: MonotonicTime, value: Double)]) -> Bool {
+        guard points.count <= Self.maximumCurvePoints else { return false }
+        var previous: StreamFrame?
+        for point in points {
+            guard let at = engine.streamFrame(at: point.time) else { return false }
+            let frame = StreamFrame(FrameIndex(saturating: at.rounded()))
+            let v = HapticEngine.target(point.value, over: nil, rate: mixer.settings.sampleRate).value
+            guard send(.parameter(.intensity, .init(value: v, reach: .at(frame))), notBefore: previous) else { return false }
+            previous = max(previous ?? frame, frame)
+        }
+        return true
     }
 
     /// Applies `edit` to the voice's live values (loop, segment, direction, offset, haptics on/off,

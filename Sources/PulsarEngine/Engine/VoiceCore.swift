@@ -24,6 +24,8 @@ public final class VoiceCore: @unchecked Sendable {
     /// It has ended (completed, stopped or its steal's fade over) and not started again
     /// (real-time thread).
     var ended = false
+    /// Its intensity, a multiplier on its haptics (real-time thread).
+    public internal(set) var intensity = ParameterTrack(initial: 1, capacity: 256)
 
     public init(renderer: TransportRenderer, id: Int, endsByItself: Bool) {
         self.renderer = renderer

@@ -19,6 +19,8 @@ public final class VoiceMix {
     /// Most frames one block holds.
     public let maximumFrames: Int
     private let scratch: UnsafeMutableBufferPointer<Float>
+    /// A voice's haptic gain per frame: its intensity times the master gain.
+    private let gains: UnsafeMutableBufferPointer<Float>
     /// Voices sounding at each frame of the block.
     private let sounding: UnsafeMutableBufferPointer<UInt16>
     private var frames = 0
@@ -31,9 +33,12 @@ public final class VoiceMix {
         scratch.initialize(repeating: 0)
         sounding = .allocate(capacity: maximumFrames)
         sounding.initialize(repeating: 0)
+        gains = .allocate(capacity: maximumFrames)
+        gains.initialize(repeating: 1)
     }
 
     deinit {
+        gains.deallocate()
         scratch.deallocate()
         sounding.deallocate()
     }
@@ -48,14 +53,25 @@ public final class VoiceMix {
         UnsafeMutableBufferPointer(rebasing: sounding[0..<frames]).initialize(repeating: 0)
     }
 
-    /// Adds one voice in `state` to the block (call in slot order). When its render fails,
-    /// nothing of it is added or counted, and the error is thrown.
-    public func add(_ state: TransportState, of renderer: TransportRenderer, to output: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) {
+    /// Adds one voice in `state` to the block (call in slot order), its haptics multiplied by
+    /// its `intensity` and the engine's `master` gain where either has changed. When its render
+    /// fails, nothing of it is added or counted, and the error is thrown.
+    public func add(_ state: TransportState, of renderer: TransportRenderer, intensity: ParameterTrack? = nil,
+                    master: ParameterTrack? = nil, to output: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) {
         let range = renderer.soundingRange(of: state, from: first, count: frames)
         guard !range.isEmpty else { return }
         let lower = Int(range.lowerBound - first), upper = Int(range.upperBound - first)
         let part = UnsafeMutableBufferPointer(rebasing: scratch[(lower * channels)..<(upper * channels)])
-        try renderer.render(state, into: part, fromStreamFrame: range.lowerBound)
+        var gain: UnsafePointer<Float>?
+        let scaled = !(intensity?.isUntouched ?? true), mastered = !(master?.isUntouched ?? true)
+        if scaled || mastered {
+            let g = UnsafeMutableBufferPointer(rebasing: gains[0..<(upper - lower)])
+            g.initialize(repeating: 1)
+            if scaled { intensity!.multiply(g, from: range.lowerBound) }
+            if mastered { master!.multiply(g, from: range.lowerBound) }
+            gain = UnsafePointer(g.baseAddress)
+        }
+        try renderer.render(state, into: part, fromStreamFrame: range.lowerBound, hapticGain: gain)
         let out = output.baseAddress! + lower * channels
         for i in 0..<((upper - lower) * channels) { out[i] += part[i] }
         for f in lower..<upper { sounding[f] &+= 1 }

@@ -54,6 +54,14 @@ extension EngineEvent {
             ]
             if voice != 0 { fields.insert(("voice", .num(Double(voice))), at: 1) }
             if case .mix(let change) = command { fields.append(("change", EngineLog.object(change))) }
+            if case .parameter(_, let target) = command {
+                fields.append(("value", .num(target.value)))
+                switch target.reach {
+                case .smoothed: break
+                case .after(let frames): fields.append(("reachAfter", .num(Double(frames))))
+                case .at(let frame): fields.append(("reachAt", .num(Double(frame.index))))
+                }
+            }
             value = JSONValue(.object(fields))
         case let .underrun(lostFrom, lostTo, time):
             value = .obj(["event": .str("underrun"), "lostFrom": .num(Double(lostFrom.index)), "lostTo": .num(Double(lostTo.index)),

@@ -218,10 +218,20 @@ public enum EngineLog {
         return try checked(line) { () throws(RangeError) in try Limits.number(n, "\"\(key)\"", in: 0...16) }
     }
 
+    /// A parameter command's target: its value in 0…`EngineLimits.maximumGain` and when it is
+    /// reached.
+    private static func target(_ value: JSONValue, _ line: Int) throws -> ParameterTrack.Target {
+        let v = try number(value, line, "value")
+        let checkedValue = try checked(line) { () throws(RangeError) in try Limits.number(v, "\"value\"", in: 0...EngineLimits.maximumGain) }
+        if value["reachAfter"] != nil { return .init(value: checkedValue, reach: .after(try frame(value, line, "reachAfter"))) }
+        if value["reachAt"] != nil { return .init(value: checkedValue, reach: .at(StreamFrame(try frame(value, line, "reachAt")))) }
+        return .init(value: checkedValue)
+    }
+
     /// The voice slot an event names: 0 when absent (a single player's log).
     private static func voice(_ value: JSONValue, _ line: Int) throws -> Int {
         guard let n = value["voice"]?.number else { return 0 }
-        return try checked(line) { () throws(RangeError) in try Limits.integer(n, "\"voice\"", in: 0...Int(EngineLimits.maximumVoices - 1)) }
+        return try checked(line) { () throws(RangeError) in try Limits.integer(n, "\"voice\"", in: -1...Int(EngineLimits.maximumVoices - 1)) }
     }
 
     private static func command(_ name: String, _ argument: FrameIndex?) -> TransportCommand? {
@@ -351,6 +361,8 @@ public enum EngineLog {
         if name == "mix" {
             guard let change = value["change"] else { throw ParseError(line: number, message: "a mix command without \"change\"") }
             command = .mix(try mixChange(change, number))
+        } else if let parameter = LiveParameter(rawValue: name) {
+            command = .parameter(parameter, try target(value, number))
         } else if let c = Self.command(name, argument) {
             command = c
         } else {

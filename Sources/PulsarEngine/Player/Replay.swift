@@ -21,6 +21,8 @@ public struct Replay: Sendable {
         public var changes: [MixChange] = []
         /// Stream frame ranges where the voice was silent because it could not render them.
         public var silenced: [Range<StreamFrame>] = []
+        /// Its intensity, the ramps applied in log order at their effective frames.
+        public var intensity = ParameterTrack(initial: 1, capacity: .max)
 
         /// A voice of `slot` with nothing logged yet.
         public init(slot: Int, id: Int) {
@@ -54,6 +56,8 @@ public struct Replay: Sendable {
     public private(set) var lost: [Range<StreamFrame>] = []
     /// Events the engine's queue dropped: a log with any cannot be replayed exactly.
     public private(set) var eventsLost = 0
+    /// The engine's master gain on every voice's haptics.
+    public private(set) var master = ParameterTrack(initial: 1, capacity: .max)
 
     public init(events: [EngineEvent]) {
         var current: [Int: Int] = [:]  // slot → index in `voices`
@@ -69,13 +73,16 @@ public struct Replay: Sendable {
         }
         for event in events {
             switch event {
-            case let .command(command, slot, _, _, state):
+            case let .command(.parameter(.masterGain, target), _, _, effective, _):
+                master.apply(target, at: effective)
+            case let .command(command, slot, _, effective, state):
                 var attaching: Int?
                 if case .attach(let id) = command { attaching = id }
                 let v = voiceIndex(slot, attaching: attaching)
                 if case .mix(let change) = command, !voices[v].changes.contains(where: { $0.generation == change.generation }) {
                     voices[v].changes.append(change)
                 }
+                if case .parameter(.intensity, let target) = command { voices[v].intensity.apply(target, at: effective) }
                 voices[v].states.append(state)
             case let .underrun(from, to, _):
                 if to > from { lost.append(from..<to) }
@@ -171,7 +178,8 @@ public struct Replay: Sendable {
             let part = UnsafeMutableBufferPointer(rebasing: block[(produced * channels)..<((produced + n) * channels)])
             mix.begin(part, from: cursor.streamFrame)
             for v in order where !voices[v].silenced.contains(where: { $0.contains(cursor.streamFrame) }) {
-                try mix.add(voices[v].state(atStreamFrame: cursor.streamFrame), of: renderers[v], to: part)
+                try mix.add(voices[v].state(atStreamFrame: cursor.streamFrame), of: renderers[v], intensity: voices[v].intensity,
+                            master: master, to: part)
             }
             mix.finish(part)
             produced += n

@@ -24,6 +24,9 @@ public enum TransportCommand: Hashable, Sendable {
     case attach(voiceID: Int)
     /// The voice gave way to a newer one: it fades out as a pause does, then leaves the mix.
     case steal
+    /// A live parameter ramps to a value (`ParameterTrack`): a voice's intensity, or (sent to
+    /// the engine, not a voice) the master haptic gain.
+    case parameter(LiveParameter, ParameterTrack.Target)
 
     /// The name used in the event log.
     public var name: String {
@@ -37,6 +40,16 @@ public enum TransportCommand: Hashable, Sendable {
         case .mix: return "mix"
         case .attach: return "attach"
         case .steal: return "steal"
+        case .parameter(let p, _): return p.rawValue
         }
     }
+}
+
+/// A parameter that changes live, sample by sample, at effective frames.
+public enum LiveParameter: String, Hashable, Sendable, CaseIterable {
+    /// A voice's haptic amplitude multiplier, 0…4 (Core Haptics' `HapticIntensityControl`; past
+    /// 1 the product goes through the limiter).
+    case intensity
+    /// The engine's gain on every voice's haptics, 0…4.
+    case masterGain = "master-gain"
 }

@@ -24,11 +24,14 @@ public struct TransportRenderer {
     /// Writes stream frames `frame ..< frame + n` (interleaved) as `state` makes them sound:
     /// silence before its anchor (a state scheduled ahead: a voice's start at an engine time),
     /// where it is paused (after a pause's fade-out), stopped or past the timeline's end.
-    public func render(_ state: TransportState, into buffer: UnsafeMutableBufferPointer<Float>, fromStreamFrame frame: StreamFrame) throws(AudioFileError) {
+    ///
+    /// `hapticGain`: one gain per frame of `buffer` on the haptic render (a voice's intensity).
+    public func render(_ state: TransportState, into buffer: UnsafeMutableBufferPointer<Float>, fromStreamFrame frame: StreamFrame,
+                       hapticGain: UnsafePointer<Float>? = nil) throws(AudioFileError) {
         let mixer = mixers.mixer(state.mix)
         let channels = mixer.channelCount
         var frames = buffer.count / channels
-        var buffer = buffer, frame = frame
+        var buffer = buffer, frame = frame, hapticGain = hapticGain
         if frame < state.anchor {
             let silent = Int(min(state.anchor - frame, FrameIndex(frames)))
             UnsafeMutableBufferPointer(rebasing: buffer[0..<(silent * channels)]).initialize(repeating: 0)
@@ -36,12 +39,13 @@ public struct TransportRenderer {
             buffer = UnsafeMutableBufferPointer(rebasing: buffer[(silent * channels)...])
             frames -= silent
             frame = state.anchor
+            hapticGain = hapticGain.map { $0 + silent }
         }
         switch state.mode {
         case .stopped:
             buffer.initialize(repeating: 0)
         case .playing:
-            _ = try mixer.render(into: buffer, from: state.pin.timelineFrame(atStreamFrame: frame))
+            _ = try mixer.render(into: buffer, from: state.pin.timelineFrame(atStreamFrame: frame), hapticGain: hapticGain)
             if state.ramp == .fadeIn {
                 applyFade(buffer, frames: frames, channels: channels, k0: state.rampProgress(atStreamFrame: frame),
                           rate: mixer.settings.sampleRate, rising: true)
@@ -57,7 +61,7 @@ public struct TransportRenderer {
             // fade), then silence.
             let fading = min(frames, length - k0)
             let head = UnsafeMutableBufferPointer(rebasing: buffer[0..<(fading * channels)])
-            _ = try mixer.render(into: head, from: state.timelineFrame + FrameIndex(k0))
+            _ = try mixer.render(into: head, from: state.timelineFrame + FrameIndex(k0), hapticGain: hapticGain)
             applyFade(head, frames: fading, channels: channels, k0: k0, rate: mixer.settings.sampleRate, rising: false)
             UnsafeMutableBufferPointer(rebasing: buffer[(fading * channels)...]).initialize(repeating: 0)
         }

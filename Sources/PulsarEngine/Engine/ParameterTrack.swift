@@ -1,0 +1,109 @@
+import PulsarCore
+
+/// A live parameter's course over stream frames: a list of ramps, each starting at its anchor
+/// from the value the track had there and reaching its target linearly at its `reach` frame,
+/// holding it after. A change made "at once" is a ramp of `ParameterTrack.smoothingFrames`
+/// (4 ms at 48 kHz): no step reaches an actuator. A curve is a ramp per point, each anchored
+/// where the one before reaches its value.
+///
+/// The value at a frame depends only on the ramps applied, in order, at their anchors — so the
+/// live engine, rewinding or not, and the replay of its log evaluate the same numbers.
+///
+/// Thread rules: a value owned by one thread; `apply` and `fill` allocate nothing while the
+/// ramps fit the capacity given at `init` (the real-time thread's tracks), `init` allocates.
+public struct ParameterTrack: Sendable {
+    /// One ramp: from `from` at stream frame `anchor` to `to` at `reach` (≥ anchor).
+    public struct Ramp: Hashable, Sendable {
+        public var anchor: StreamFrame
+        public var reach: StreamFrame
+        public var from: Double
+        public var to: Double
+
+        /// The ramp's value at `frame` (≥ anchor): linear from `from` to `to`, then `to`.
+        @inline(__always)
+        public func value(at frame: StreamFrame) -> Double {
+            guard frame < reach else { return to }
+            return from + (to - from) * (Double(frame - anchor) / Double(reach - anchor))
+        }
+    }
+
+    /// Where a parameter change goes, as a command carries it: `value`, reached `reach`.
+    public struct Target: Hashable, Sendable {
+        public var value: Double
+        public var reach: Reach
+
+        public init(value: Double, reach: Reach = .smoothed) {
+            self.value = value
+            self.reach = reach
+        }
+    }
+
+    /// When a ramp reaches its value.
+    public enum Reach: Hashable, Sendable {
+        /// `smoothingFrames` after the change takes effect ("at once").
+        case smoothed
+        /// This many frames after it takes effect.
+        case after(FrameIndex)
+        /// At this stream frame (a curve's point at an engine time); at once if it has passed.
+        case at(StreamFrame)
+    }
+
+    /// Frames over which a change made at once ramps: 4 ms at 48 kHz.
+    public static let smoothingFrames: FrameIndex = 192
+
+    /// The value before any ramp.
+    public let initial: Double
+    /// Ramps by anchor (stable), the oldest that may still sound first.
+    public private(set) var ramps: [Ramp]
+    /// How many ramps `apply` keeps without allocating.
+    public let capacity: Int
+
+    public init(initial: Double, capacity: Int = 32) {
+        self.initial = initial
+        self.capacity = capacity
+        ramps = []
+        ramps.reserveCapacity(min(capacity, 256))
+    }
+
+    /// True when no more ramps fit without allocating: `apply` would drop the oldest.
+    public var isFull: Bool { ramps.count >= capacity }
+
+    /// The value at stream frame `frame`.
+    public func value(at frame: StreamFrame) -> Double {
+        var i = ramps.count - 1
+        while i >= 0, ramps[i].anchor > frame { i -= 1 }
+        return i < 0 ? initial : ramps[i].value(at: frame)
+    }
+
+    /// Applies `target` at stream frame `frame`: a ramp from the value there to the target,
+    /// replacing any ramp anchored after `frame` (a rewound tail never sounded). Returns the ramp.
+    @discardableResult
+    public mutating func apply(_ target: Target, at frame: StreamFrame) -> Ramp {
+        while let last = ramps.last, last.anchor > frame { ramps.removeLast() }
+        let reach: StreamFrame
+        switch target.reach {
+        case .smoothed: reach = frame + Self.smoothingFrames
+        case .after(let frames): reach = frame + max(frames, 0)
+        case .at(let at): reach = max(at, frame)
+        }
+        let ramp = Ramp(anchor: frame, reach: reach, from: value(at: frame), to: target.value)
+        if ramps.count >= capacity, capacity > 0 { ramps.removeFirst() }
+        ramps.append(ramp)
+        return ramp
+    }
+
+    /// Drops ramps no frame from `frame` on needs: all but the last anchored at or before it.
+    public mutating func forget(before frame: StreamFrame) {
+        var keep = 0
+        while keep + 1 < ramps.count, ramps[keep + 1].anchor <= frame { keep += 1 }
+        if keep > 0 { ramps.removeFirst(keep) }
+    }
+
+    /// True when no ramp was ever applied: the value is `initial` everywhere.
+    public var isUntouched: Bool { ramps.isEmpty }
+
+    /// Writes the values at frames `frame ..< frame + buffer.count`, multiplied into `buffer`.
+    public func multiply(_ buffer: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
+        for i in 0..<buffer.count { buffer[i] *= Float(value(at: frame + FrameIndex(i))) }
+    }
+}
