@@ -82,6 +82,7 @@ final class PlayVoices {
     /// starts it.
     func perform(_ command: TransportScript.Command, voice v: Int) throws(CommandFailure) -> Bool {
         if case .play(let ms) = command { return try start(v, fromMs: ms) }
+        if case let .masterGain(g, over) = command { return engine.setMasterHapticGain(g, over: over.map { $0 / 1000 }) }
         guard let voice = live(v) else { return true }
         do throws(PresetMixer.SetupError) {
             switch command {
@@ -97,6 +98,8 @@ final class PlayVoices {
             case .haptics(let on): return try live(voice) { $0.hapticsEnabled = on }
             case .audioGain(let g): return try live(voice) { $0.audioGain = g }
             case .hapticGain(let g): return try live(voice) { $0.hapticGain = g }
+            case let .intensity(x, over): return voice.setIntensity(x, over: over.map { $0 / 1000 })
+            case .masterGain: return true
             }
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: voice \(v + 1): \(error)")

@@ -22,6 +22,10 @@ public struct TransportScript {
         case haptics(Bool)
         case audioGain(Double)
         case hapticGain(Double)
+        /// `intensity [V] X [over MS]`: the voice's intensity to X (0…4), at once or over MS.
+        case intensity(Double, overMs: Double?)
+        /// `gain master G [over MS]`: the master gain on every voice's haptics (0…4).
+        case masterGain(Double, overMs: Double?)
     }
 
     public struct Line: Equatable, Sendable {
@@ -47,7 +51,7 @@ public struct TransportScript {
     /// Largest script read (64 MiB: over a million lines).
     public static let maximumSize = 64 << 20
 
-    public static let grammar = "play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G; a voice V after any command's name but play's single argument"
+    public static let grammar = "play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G, intensity X [over MS], gain master G [over MS]; a voice V after any command's name but play's single argument"
 
     public init(lines: [Line]) {
         self.lines = lines
@@ -120,7 +124,7 @@ public struct TransportScript {
     /// How many arguments each command takes without a voice, at most and at least.
     private static let arguments: [String: ClosedRange<Int>] = [
         "pause": 0...0, "resume": 0...0, "stop": 0...0, "play": 0...1, "start": 0...1, "seek": 1...1, "offset": 1...1,
-        "haptics": 1...1, "gain": 2...2, "loop": 1...2,
+        "haptics": 1...1, "gain": 2...4, "loop": 1...2, "intensity": 1...3,
     ]
 
     /// The voice a command's words name (its first argument, a whole number, when the command
@@ -132,6 +136,8 @@ public struct TransportScript {
         case "start": named = true
         case "play": named = args.count == 2
         case "loop": named = args.count == 3 || (args.count == 2 && args[1] != "reverse")
+        case "intensity": named = args.count == 2 || args.count == 4
+        case "gain": named = args.count >= 3 && args[0] != "master" && args[1] != "master"
         default: named = args.count == counts.upperBound + 1
         }
         guard named else { return (nil, args) }
@@ -146,6 +152,24 @@ public struct TransportScript {
         let name = words[0]
         let (voice, args) = try Self.voice(name, Array(words.dropFirst()), bad: bad)
         return (voice, try command(name, args, bad: bad))
+    }
+
+    /// `X [over MS]`: a value in `range` and an optional ramp time in ms.
+    private static func ramp(_ name: String, _ args: [String], range: ClosedRange<Double>,
+                             bad: (String) -> CommandFailure) throws(CommandFailure) -> (Double, Double?) {
+        guard args.count == 1 || (args.count == 3 && args[1] == "over"), let x = Double(args[0]) else {
+            throw bad("'\(name)' takes a value in \(JSONWriter.format(range.lowerBound))…\(JSONWriter.format(range.upperBound)), then optionally over MS")
+        }
+        do {
+            let value = try Limits.number(x, name, in: range)
+            guard args.count == 3 else { return (value, nil) }
+            guard let ms = Double(args[2]) else { throw bad("'\(name) … over' needs a time in ms") }
+            return (value, try Limits.milliseconds(ms, "\(name) over"))
+        } catch let error as RangeError {
+            throw bad(error.description)
+        } catch {
+            throw bad("\(error)")
+        }
     }
 
     private static func command(_ name: String, _ args: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> Command {
@@ -172,9 +196,15 @@ public struct TransportScript {
         case "haptics":
             guard args.count == 1, args[0] == "on" || args[0] == "off" else { throw bad("'haptics' takes on or off") }
             return .haptics(args[0] == "on")
+        case "intensity":
+            let (v, over) = try Self.ramp(name, args, range: 0...4, bad: bad)
+            return .intensity(v, overMs: over)
+        case "gain" where args.first == "master":
+            let (v, over) = try Self.ramp("gain master", Array(args.dropFirst()), range: 0...4, bad: bad)
+            return .masterGain(v, overMs: over)
         case "gain":
             guard args.count == 2, args[0] == "audio" || args[0] == "haptic", let v = Double(args[1]) else {
-                throw bad("'gain' takes audio or haptic and a gain in 0…16")
+                throw bad("'gain' takes audio or haptic and a gain in 0…16, or master and a gain in 0…4")
             }
             let g: Double
             do {

@@ -38,8 +38,11 @@ struct VoicesCLITests {
         at 260 resume 2
         at 300 seek 3 50
         at 320 loop 3 2 reverse
+        at 340 intensity 3 0.4 over 150
+        at 380 intensity 2 0.5
         at 400 stop 2
         at 450 start 2
+        at 460 gain master 0.8 over 40
         """, to: "s.txt")
         let r = try CLI.run(["play"] + inputs + ["--device", "sim:record=\(dir.file("r.wav"))", "--script", script, "--log", dir.file("l.jsonl"),
                                                   "--voices", "2"])
@@ -50,8 +53,38 @@ struct VoicesCLITests {
         #expect(commands.filter { $0.name == "attach" }.count == 4, "voices 1, 2, 3 and 2 again: \(commands)")
         #expect(commands.contains { $0.name == "steal" }, "the third voice at a limit of two stole one: \(commands)")
         #expect(commands.contains { $0.name == "mix" }, "the live loop change: \(commands)")
+        #expect(commands.filter { $0.name == "intensity" }.map(\.voice) == [2, 1], "the intensity lines, of voices 3 and 2 (slots 2 and 1): \(commands)")
+        #expect(commands.contains { $0.name == "master-gain" && $0.voice == -1 }, "the master gain: \(commands)")
         let log = try String(contentsOfFile: dir.file("l.jsonl"), encoding: .utf8)
         #expect(log.contains(#""event": "voice""#) && log.contains("b.json") && log.contains("c.json"))
+    }
+
+    @Test("The corpus's Heartbeat, Hail and Rain as three voices with overlapping starts, intensity curves and a steal replay to an identical file",
+          .enabled(if: SharedCorpus.available("pulsar-presets/Rain.json"), "needs ../shared/corpus"))
+    func corpusVoicesReplayToAnIdenticalFile() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let inputs = try ["Heartbeat", "Hail", "Rain"].map { try SharedCorpus.path("pulsar-presets/\($0).json") }
+        let script = try dir.write("""
+        at 0 start 1
+        at 150 start 2
+        at 200 intensity 1 0.3 over 300
+        at 300 start 3
+        at 450 intensity 2 1.5 over 100
+        at 600 intensity 3 0.2
+        at 700 start 1
+        at 900 gain master 0.7 over 200
+        """, to: "s.txt")
+        let r = try CLI.run(["play"] + inputs + ["--device", "sim:record=\(dir.file("r.wav"))", "--script", script, "--log", dir.file("l.jsonl"),
+                                                  "--voices", "2", "--quiet"])
+        #expect(r.status == 0, "\(r)")
+        let replay = try CLI.run(["render", "--replay", dir.file("l.jsonl"), "-o", dir.file("p.wav"), "--quiet"])
+        #expect(replay.status == 0, "\(replay)")
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: dir.file("r.wav")))
+        let replayed = try Data(contentsOf: URL(fileURLWithPath: dir.file("p.wav")))
+        #expect(recorded.count > 48_000 * 4 && recorded == replayed, "the files are identical, byte for byte")
+        let commands = try Self.commands(dir.file("l.jsonl"))
+        #expect(commands.contains { $0.name == "steal" } && commands.filter { $0.name == "intensity" }.count == 3, "\(commands)")
     }
 
     @Test("One INPUT played on the simulated device is its offline render, sample for sample, from where its play took effect")
@@ -76,6 +109,7 @@ struct VoicesCLITests {
     @Test("Script lines naming voices: errors name the line", arguments: [
         ("at 0 start\n", "'start' needs a voice"), ("at 0 start 4\n", "voice 4 has no INPUT"), ("at 0 pause x\n", "is not a voice"),
         ("at 0 seek 9 100\n", "voice 9 has no INPUT"), ("at 0 play 0 100\n", "is not a voice"),
+        ("at 0 intensity 5\n", "intensity"), ("at 0 intensity 1 0.5 over x\n", "over"), ("at 0 gain master -1\n", "gain master"),
     ])
     func badVoiceLines(text: String, says: String) throws {
         let dir = try TempDir()
