@@ -137,10 +137,69 @@ func alsaRun(_ mixer: PresetMixer) throws -> Run? {
     return run
 }
 
+/// 64 voices on one engine on the simulated device: voice commands, live mix changes, intensity
+/// ramps and curves, the master gain, steals (a new voice every 50 periods at a limit of 64),
+/// and forced underruns — all made outside the counted region through the engine's own API.
+func voicesRun(_ mixer: PresetMixer) throws -> Run {
+    let clock = ManualClock()
+    var behaviour = SimulatedDevice.Behaviour()
+    behaviour.sampleFormat = .int16
+    let device = SimulatedDevice(clock: clock, behaviour: behaviour)
+    let engine = try HapticEngine(device: device, sampleRate: SampleRate(48_000)!, channels: 3, monotonic: clock, voiceLimit: 64)
+    for k in 0..<64 {
+        let voice = try engine.makeVoice(mixer)
+        voice.send(.play(fromTimelineFrame: TimelineFrame(FrameIndex(k * 997))))
+    }
+    for _ in 0..<20 {
+        try engine.step()
+        engine.poll()
+        clock.advance(seconds: 256.0 / 48_000)
+    }
+    var run = Run()
+    var steals = 0
+    for period in 0..<2_000 {
+        let voices = engine.activeVoices
+        let voice = voices[period % voices.count]
+        if period % 10 == 3, voice.send(Run.commands[period / 10 % Run.commands.count]) { run.commands += 1 }
+        if period % 40 == 27, (try? voice.adjust(Run.adjustments[period / 40 % Run.adjustments.count])) != nil { run.changes += 1 }
+        if period % 25 == 11 { voice.setIntensity(Double(period % 7) / 4, over: period % 2 == 0 ? nil : 0.02) }
+        if period % 25 == 18 {
+            let now = engine.now()
+            voice.setIntensityCurve([(now.adding(seconds: 0.01), 0.3), (now.adding(seconds: 0.03), 1.2), (now.adding(seconds: 0.05), 0.8)])
+        }
+        if period % 60 == 5 { engine.setMasterHapticGain(0.5 + Double(period % 3) / 4, over: 0.01) }
+        if period % 50 == 45, let made = try? engine.makeVoice(mixer) {
+            made.play()
+            steals += 1
+        }
+        if period % 40 == 33 {
+            device.injectUnderrun()
+            run.underruns += 1
+        }
+        pulsar_allocations_start()
+        try engine.step()
+        let n = pulsar_allocations_stop()
+        run.total += n
+        run.worst = max(run.worst, n)
+        run.steps += 1
+        engine.poll()
+        clock.advance(seconds: 256.0 / 48_000 * (period % 3 == 0 ? 1.5 : 0.9))
+    }
+    let stolen = engine.loggedEvents.filter { if case .command(.steal, _, _, _, _) = $0 { return true } else { return false } }.count
+    guard stolen > 10 else {
+        print("rt-allocations: only \(stolen) steals of \(steals) voices made at the limit")
+        exit(1)
+    }
+    return run
+}
+
 let mix = try DemoContent.mixer(range: PlaybackRange(loopCount: 3, reverse: true))
 let simulated = try simulatedRun(mix)
 print(simulated.report("rt-allocations, simulated s16 device"))
 var failed = simulated.total != 0
+let voices = try voicesRun(try DemoContent.mixer(range: PlaybackRange(loopCount: PlaybackTimeline.endless)))
+print(voices.report("rt-allocations, 64 voices with intensity ramps, curves, master gain and steals, simulated s16 device"))
+failed = failed || voices.total != 0
 if ProcessInfo.processInfo.environment["PULSAR_PIPEWIRE_DIR"] != nil || ProcessInfo.processInfo.environment["PULSAR_RT_ALSA"] != nil {
     if let alsa = try alsaRun(mix) {
         print(alsa.report("rt-allocations, ALSA 'default'"))
