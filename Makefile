@@ -80,8 +80,9 @@ test: deps-test
 	  $(SWIFT) test --skip '^PulsarALSATests\.' && PULSAR_BINARY=$(CURDIR)/.build/release/pulsar $(SWIFT) test --skip-build --filter '^PulsarALSATests\.' && \
 	  Benchmarks/.build/release/rt-allocations ); status=$$?; \
 	bash scripts/pipewire-session.sh stop $(PW_DIR); exit $$status
-	# Four threads firing commands and mix changes at one player, under ThreadSanitizer.
-	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter "HapticPlayerThreadTests|SPSCQueueTests|PlayerLifecycleTests|PlayerStepBoundTests"
+	# Four threads firing commands and mix changes at one player, and making and driving 64
+	# voices of one engine, under ThreadSanitizer.
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter "HapticPlayerThreadTests|EngineThreadTests|SPSCQueueTests|PlayerLifecycleTests|PlayerStepBoundTests"
 
 # libFuzzer targets (Fuzz/): every reader, seeded from Resources/ and ../shared/corpus, each for
 # FUZZ_SECONDS (or FUZZ_RUNS inputs). Findings land in Tests/Fixtures/fuzz/<target>/, which

@@ -50,7 +50,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// Serialises command producers (the queue takes one producer at a time) and guards the
     /// voices' mixer tables' control side, the slots and the timelines the tracks have not seen.
     private let sendLock = NSLock()
-    /// The device clock, fed by `poll`.
+    /// The device clock, fed by `poll` (guarded by `sendLock`: voices read it from any thread).
     private var filter: DevicePositionFilter
     /// The voices by slot, from `makeVoice` until their slot is emptied (guarded by `sendLock`).
     private var voices: [HapticVoice?]
@@ -408,11 +408,11 @@ public final class HapticEngine: @unchecked Sendable {
                 sending { mixers.retire(below: state.mix) }
             }
         case let .position(streamFrame, time):
-            filter.add(frames: streamFrame.index, at: time)
+            sending { filter.add(frames: streamFrame.index, at: time) }
         case .underrun:
             underruns += 1
             // The device restarted: its frames and time no longer lie on the old line.
-            filter.reset()
+            sending { filter.reset() }
         case let .detached(slot, _):
             sending {
                 core.remove(slot)
@@ -437,8 +437,9 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     /// The stream frame being heard at `time` (fractional), from the device clock; nil before
-    /// the first position reading. Control thread.
-    public func streamFrame(at time: MonotonicTime) -> Double? { filter.frame(at: time) }
+    /// the first position reading. Any thread but the real-time one (a voice scheduled at an
+    /// engine time asks it from the thread that schedules).
+    public func streamFrame(at time: MonotonicTime) -> Double? { sending { filter.frame(at: time) } }
 
     /// The engine's time now (the monotonic clock the device clock is read against).
     public func now() -> MonotonicTime { monotonic.now() }
