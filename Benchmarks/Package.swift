@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "BenchSupport", dependencies: pulsar("PulsarCore", "PulsarBundle", "PulsarAudio"),
                 path: "Sources/BenchSupport"),
         benchmark("wake-sources", "WakeSources", ["BenchSupport"] + pulsar("PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarALSA")),
+        benchmark("engine-voices", "EngineVoices",
+                  ["BenchSupport"] + pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarALSA")),
         benchmark("soak", "Soak",
                   ["BenchSupport"] + pulsar("PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA")),
         benchmark("rt-allocations", "RTAllocations",

@@ -63,6 +63,16 @@ public final class PresetMixer {
     /// Frames per internal step; longer requests are split.
     static let blockFrames = 4096
     private let hapticBuffer: UnsafeMutableBufferPointer<Float>
+    /// The haptic render of the last aligned block of `hapticCacheFrames` a short request
+    /// touched: a live player asks for a period at a time, and the synthesis evaluates each of
+    /// its 1024-sample chunks from the chunk's start, so without it every period would compute
+    /// the chunk up to where it ends. Random access is exact, so the cached block is the same
+    /// samples as any render of them.
+    private let hapticCache: UnsafeMutableBufferPointer<Float>
+    private var hapticCacheStart: FrameIndex?
+    private var hapticCacheBackwards = false
+    /// Frames of the haptic cache; requests this long or longer render directly.
+    static let hapticCacheFrames = 1024
     private let audioBuffer: UnsafeMutableBufferPointer<Float>
     private let channelBuffer: UnsafeMutableBufferPointer<Float>
 
@@ -196,6 +206,8 @@ public final class PresetMixer {
         }
 
         hapticBuffer = .allocate(capacity: Self.blockFrames)
+        hapticCache = .allocate(capacity: Self.hapticCacheFrames)
+        hapticCache.initialize(repeating: 0)
         audioBuffer = .allocate(capacity: Self.blockFrames * 2)
         channelBuffer = .allocate(capacity: Self.blockFrames)
     }
@@ -211,6 +223,7 @@ public final class PresetMixer {
 
     deinit {
         hapticBuffer.deallocate()
+        hapticCache.deallocate()
         audioBuffer.deallocate()
         channelBuffer.deallocate()
     }
@@ -253,9 +266,13 @@ public final class PresetMixer {
         let layout = settings.layout
         let haptics = UnsafeMutableBufferPointer(rebasing: hapticBuffer[0..<n])
         if layout.usesHaptics && settings.hapticsEnabled {
-            let renderer = backwards ? backward! : forward
             // The pattern's own frames run `hapticShift` behind the content's (the haptic offset).
-            report.hapticLimitedSamples += renderer.render(into: haptics, from: (timeline.segmentStart + offset).index - hapticShift)
+            let first = (timeline.segmentStart + offset).index - hapticShift
+            if n >= Self.hapticCacheFrames {
+                report.hapticLimitedSamples += (backwards ? backward! : forward).render(into: haptics, from: first)
+            } else {
+                renderCached(into: haptics, from: first, backwards: backwards)
+            }
             if let gain {
                 for i in 0..<n {
                     let g = gain[i], h = haptics[i] * g
@@ -307,6 +324,26 @@ public final class PresetMixer {
             }
             if summed > 1 { report.limitedSamples += Limiter.process(channel) }
             for i in 0..<n { out[i * channelCount + c] = channel[i] }
+        }
+    }
+
+    /// Pattern frames `first ..< first + haptics.count` (fewer than a cache block) through the
+    /// haptic cache, rendering each aligned block they touch once. Its limiter counts are not
+    /// reported (offline renders ask for long blocks, which render directly).
+    private func renderCached(into haptics: UnsafeMutableBufferPointer<Float>, from first: FrameIndex, backwards: Bool) {
+        let size = FrameIndex(Self.hapticCacheFrames)
+        var done = 0
+        while done < haptics.count {
+            let frame = first + FrameIndex(done)
+            let blockStart = (frame >= 0 ? frame / size : (frame - size + 1) / size) * size
+            if hapticCacheStart != blockStart || hapticCacheBackwards != backwards {
+                (backwards ? backward! : forward).render(into: hapticCache, from: blockStart)
+                hapticCacheStart = blockStart
+                hapticCacheBackwards = backwards
+            }
+            let k = min(haptics.count - done, Int(blockStart + size - frame))
+            (haptics.baseAddress! + done).update(from: hapticCache.baseAddress! + Int(frame - blockStart), count: k)
+            done += k
         }
     }
 

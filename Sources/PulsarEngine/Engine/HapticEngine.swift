@@ -30,8 +30,9 @@ public final class HapticEngine: @unchecked Sendable {
     /// Every event except positions, in order (the event log's body).
     public private(set) var loggedEvents: [EngineEvent] = []
     /// Called on the control thread (from `poll`) with every event of the real-time thread —
-    /// position readings (in stream frames) and underruns among them — before the clocks take
-    /// it in.
+    /// position readings (in stream frames) and underruns among them — before the device clock
+    /// and the voices take it in: a listener can ask `streamFrame(at:)` what the clock predicted
+    /// for a reading's instant.
     public var onEvent: ((EngineEvent) -> Void)?
     /// The device error that stopped the real-time thread, if any.
     public private(set) var failure: DeviceError?
@@ -254,7 +255,15 @@ public final class HapticEngine: @unchecked Sendable {
         } catch {
             throw .unsupported(error)
         }
-        let renderer = TransportRenderer(mixer: mixer)
+        // The voice's own mixer (sharing the audio and the pattern renderers): a mixer keeps the
+        // haptic block it rendered last, which voices sharing one would keep taking from each other.
+        let own: PresetMixer
+        do {
+            own = try mixer.adjusted(to: mixer.live)
+        } catch {
+            throw .unsupported(.unsupported("the mixer could not be copied: \(error)"))
+        }
+        let renderer = TransportRenderer(mixer: own)
         let result: Result<HapticVoice, VoiceError> = sending {
             let playing = voices.compactMap { $0 }.filter { !$0.isLeaving }
             var victim: HapticVoice?
@@ -270,8 +279,8 @@ public final class HapticEngine: @unchecked Sendable {
             }
             let id = nextVoiceID
             let voice = HapticVoice(engine: self, slot: slot, id: id, priority: priority, mixers: renderer.mixers,
-                                    track: VoiceTrack(timeline: mixer.timeline, sampleRate: mixer.settings.sampleRate,
-                                                      durationMilliseconds: mixer.durationMilliseconds,
+                                    track: VoiceTrack(timeline: own.timeline, sampleRate: own.settings.sampleRate,
+                                                      durationMilliseconds: own.durationMilliseconds,
                                                       animationFrameRate: animationFrameRate, voice: slot))
             do throws(DeviceError) {
                 try core.install(VoiceCore(renderer: renderer, id: id, endsByItself: true), in: slot)
@@ -385,8 +394,9 @@ public final class HapticEngine: @unchecked Sendable {
     /// single player's clock).
     public func poll(_ each: (EngineEvent) -> Void) {
         while let event = core.events.pop() {
-            take(event)
+            // Before the device clock takes a reading in: a listener can ask what it predicted.
             onEvent?(event)
+            take(event)
             each(event)
             deliver(event)
             if case .position = event { continue }
