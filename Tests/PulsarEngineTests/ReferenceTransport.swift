@@ -178,7 +178,7 @@ struct ReferenceTransport {
                 let fading = current.fade != .none && done < fade
                 next = Stretch(mode: current.mode, held: held, anchor: e, fade: fading ? current.fade : .none,
                                fadeDone: fading ? done : 0, generation: change.generation)
-            case .attach, .steal, .parameter:
+            case .attach, .steal, .parameter, .position:
                 unsupported.append("\(command.name) at \(e): one voice at a constant intensity only here")
             }
             if let next {

@@ -146,9 +146,16 @@ func voicesRun(_ mixer: PresetMixer) throws -> Run {
     behaviour.sampleFormat = .int16
     let device = SimulatedDevice(clock: clock, behaviour: behaviour)
     let engine = try HapticEngine(device: device, sampleRate: SampleRate(48_000)!, channels: 3, monotonic: clock, voiceLimit: 64)
-    for k in 0..<64 {
+    for k in 0..<56 {
         let voice = try engine.makeVoice(mixer)
         voice.send(.play(fromTimelineFrame: TimelineFrame(FrameIndex(k * 997))))
+    }
+    // Eight `.realtime` voices, their positions moved every period, to and fro and by jumps.
+    var scrubbed: [HapticVoice] = []
+    for _ in 0..<8 {
+        let voice = try engine.makeVoice(mixer, priority: 5, mode: .realtime)
+        voice.play()
+        scrubbed.append(voice)
     }
     for _ in 0..<20 {
         try engine.step()
@@ -168,6 +175,10 @@ func voicesRun(_ mixer: PresetMixer) throws -> Run {
             voice.setIntensityCurve([(now.adding(seconds: 0.01), 0.3), (now.adding(seconds: 0.03), 1.2), (now.adding(seconds: 0.05), 0.8)])
         }
         if period % 60 == 5 { engine.setMasterHapticGain(0.5 + Double(period % 3) / 4, over: 0.01) }
+        for (k, voice) in scrubbed.enumerated() where (period + k) % 3 == 0 {
+            let phase = Double((period + 37 * k) % 400)
+            voice.setContentTime(period % 97 == 0 ? 5_000 - phase * 10 : (phase < 200 ? phase * 12 : (400 - phase) * 12))
+        }
         if period % 50 == 45, let made = try? engine.makeVoice(mixer) {
             made.play()
             steals += 1
@@ -198,7 +209,7 @@ let simulated = try simulatedRun(mix)
 print(simulated.report("rt-allocations, simulated s16 device"))
 var failed = simulated.total != 0
 let voices = try voicesRun(try DemoContent.mixer(range: PlaybackRange(loopCount: PlaybackTimeline.endless)))
-print(voices.report("rt-allocations, 64 voices with intensity ramps, curves, master gain and steals, simulated s16 device"))
+print(voices.report("rt-allocations, 64 voices (8 of them .realtime, scrubbed every few periods) with intensity ramps, curves, master gain and steals, simulated s16 device"))
 failed = failed || voices.total != 0
 if ProcessInfo.processInfo.environment["PULSAR_PIPEWIRE_DIR"] != nil || ProcessInfo.processInfo.environment["PULSAR_RT_ALSA"] != nil {
     if let alsa = try alsaRun(mix) {

@@ -193,7 +193,11 @@ public final class EngineCore: @unchecked Sendable {
         endVoices(heard: heard)
         // Ramps wholly behind what is heard are never rendered again.
         master.forget(before: heard)
-        for i in 0..<attachedCount { slots[attached[i]]!.intensity.forget(before: heard) }
+        for i in 0..<attachedCount {
+            let voice = slots[attached[i]]!
+            voice.intensity.forget(before: heard)
+            voice.realtime?.forget(before: heard)
+        }
     }
 
     private func noteWakeup(_ now: MonotonicTime) {
@@ -236,8 +240,12 @@ public final class EngineCore: @unchecked Sendable {
         if case .parameter(.intensity, let target) = command {
             voice.intensity.apply(target, at: effective)
         }
+        if case .position(let ms) = command {
+            voice.realtime?.apply(positionMs: ms, at: effective)
+        }
         voice.state = voice.applying(command, at: effective, fadeLength: fadeLength)
-        voice.pendingCompletion = voice.renderer.endStreamFrame(of: voice.state)
+        // A realtime voice has no timeline to run off: it plays until stopped.
+        voice.pendingCompletion = voice.realtime == nil ? voice.renderer.endStreamFrame(of: voice.state) : nil
         if command == .steal {
             voice.stolenUntil = effective + FrameIndex(fadeLength)
         } else if command == .stop {
@@ -360,7 +368,11 @@ public final class EngineCore: @unchecked Sendable {
             // Preloaded audio only copies; should a read fail all the same, the voice is silent
             // for the block and says so.
             do {
-                try mix.add(voice.state, of: voice.renderer, intensity: voice.intensity, master: master, to: block)
+                if let realtime = voice.realtime {
+                    mix.add(voice.state, realtime: realtime, of: voice.renderer, intensity: voice.intensity, master: master, to: block)
+                } else {
+                    try mix.add(voice.state, of: voice.renderer, intensity: voice.intensity, master: master, to: block)
+                }
             } catch {
                 report(.renderFailed(voice: slot, from: streamWritten, to: streamWritten + FrameIndex(frames)))
             }

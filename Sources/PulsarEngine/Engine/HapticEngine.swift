@@ -249,7 +249,8 @@ public final class HapticEngine: @unchecked Sendable {
     /// - Throws: `VoiceError.unsupported` for a mixer the engine cannot play, `.full` when every
     ///   voice playing has a higher priority, `.busy` when the command queue or every spare slot
     ///   is taken (try again after `poll`).
-    public func makeVoice(_ mixer: PresetMixer, priority: Int = 0, animationFrameRate: Double? = nil) throws(VoiceError) -> HapticVoice {
+    public func makeVoice(_ mixer: PresetMixer, priority: Int = 0, animationFrameRate: Double? = nil,
+                          mode: HapticVoice.Mode = .pattern) throws(VoiceError) -> HapticVoice {
         do {
             try EngineCore.check(mixer, channels: core.configuration.channels)
         } catch {
@@ -264,6 +265,10 @@ public final class HapticEngine: @unchecked Sendable {
             throw .unsupported(.unsupported("the mixer could not be copied: \(error)"))
         }
         let renderer = TransportRenderer(mixer: own)
+        let realtime = mode == .realtime
+            ? RealtimeTrack(synthesis: RealtimeSynthesis(pattern: own.preset.pattern, sampleRate: own.settings.sampleRate,
+                                                        profile: own.settings.profile))
+            : nil
         let result: Result<HapticVoice, VoiceError> = sending {
             let playing = voices.compactMap { $0 }.filter { !$0.isLeaving }
             var victim: HapticVoice?
@@ -278,12 +283,12 @@ public final class HapticEngine: @unchecked Sendable {
                 sentCommands += 1
             }
             let id = nextVoiceID
-            let voice = HapticVoice(engine: self, slot: slot, id: id, priority: priority, mixers: renderer.mixers,
+            let voice = HapticVoice(engine: self, slot: slot, id: id, priority: priority, mode: mode, mixers: renderer.mixers,
                                     track: VoiceTrack(timeline: own.timeline, sampleRate: own.settings.sampleRate,
                                                       durationMilliseconds: own.durationMilliseconds,
                                                       animationFrameRate: animationFrameRate, voice: slot))
             do throws(DeviceError) {
-                try core.install(VoiceCore(renderer: renderer, id: id, endsByItself: true), in: slot)
+                try core.install(VoiceCore(renderer: renderer, id: id, endsByItself: true, realtime: realtime), in: slot)
             } catch {
                 return .failure(.unsupported(error))
             }

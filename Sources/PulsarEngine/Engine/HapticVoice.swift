@@ -17,6 +17,19 @@ public final class HapticVoice: @unchecked Sendable {
     public let priority: Int
     /// The engine slot the voice plays in (voices are mixed in slot order).
     public let slot: Int
+    /// What moves the voice's content: its own timeline, or the app.
+    public let mode: Mode
+
+    /// What moves a voice's content (PulsarLottie's `HapticMode`).
+    public enum Mode: String, Sendable, Hashable {
+        /// The voice plays its timeline: loops, segments, seeks, its audio.
+        case pattern
+        /// The app moves the content position (`setContentTime`), from a display tick, a
+        /// slider or a scrubbed animation; the voice follows it (`RealtimeTrack`). Haptics only.
+        /// Its transport still sounds it or not: `play` before the first position, `pause`,
+        /// `resume` and `stop` as for any voice.
+        case realtime
+    }
     /// Called on the control thread (from the engine's `poll`) when the voice's playback ends:
     /// true at the frame where its last sample was played, false on stop or steal.
     public var completion: ((Bool) -> Void)?
@@ -34,9 +47,10 @@ public final class HapticVoice: @unchecked Sendable {
     var isGone = false
     private var completed = false
 
-    init(engine: HapticEngine, slot: Int, id: Int, priority: Int, mixers: MixerTable, track: VoiceTrack) {
+    init(engine: HapticEngine, slot: Int, id: Int, priority: Int, mode: Mode, mixers: MixerTable, track: VoiceTrack) {
         self.engine = engine
         self.slot = slot
+        self.mode = mode
         self.id = id
         self.priority = priority
         self.mixers = mixers
@@ -96,6 +110,16 @@ public final class HapticVoice: @unchecked Sendable {
         return m.timeline.timelineFrame(of: content, inIteration: 0)
     }
 
+    /// A `.realtime` voice's content position, in ms: from its effective frame the voice moves
+    /// there (`RealtimeTrack`: a ramp over the time since the last position, the transients it
+    /// crosses fired, a jump over 250 ms firing none). False for a `.pattern` voice, when the
+    /// queue is full, or when the voice has left.
+    @discardableResult
+    public func setContentTime(_ ms: Double) -> Bool {
+        guard mode == .realtime, ms.isFinite else { return false }
+        return send(.position(min(max(ms, -Limits.maximumMilliseconds), Limits.maximumMilliseconds)))
+    }
+
     // MARK: Live parameters (any thread but the real-time one)
 
     /// Most points of one intensity curve.
@@ -133,6 +157,9 @@ public final class HapticVoice: @unchecked Sendable {
     /// Applies `edit` to the voice's live values (loop, segment, direction, offset, haptics on/off,
     /// gains): a transaction, as `HapticPlayer.adjust` is.
     public func adjust(_ edit: (inout LiveMix) -> Void) throws(LiveChangeError) {
+        guard mode == .pattern else {
+            throw .refused(.badSettings("a realtime voice follows the positions it is given: its loop, segment and offsets do not apply"))
+        }
         guard !engine.sending({ isGone || isLeaving }) else { throw .busy }
         try engine.adjust(mixers, slot: slot, edit) { generation, timeline in
             pendingTimelines.append((generation, timeline))

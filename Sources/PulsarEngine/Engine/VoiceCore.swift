@@ -27,10 +27,14 @@ public final class VoiceCore: @unchecked Sendable {
     /// Its intensity, a multiplier on its haptics (real-time thread).
     public internal(set) var intensity = ParameterTrack(initial: 1, capacity: 256)
 
-    public init(renderer: TransportRenderer, id: Int, endsByItself: Bool) {
+    /// A `.realtime` voice's course (nil for a voice that plays its timeline).
+    public internal(set) var realtime: RealtimeTrack?
+
+    public init(renderer: TransportRenderer, id: Int, endsByItself: Bool, realtime: RealtimeTrack? = nil) {
         self.renderer = renderer
         self.id = id
         self.endsByItself = endsByItself
+        self.realtime = realtime
     }
 
     /// The state after `command` takes effect at stream frame `frame`. Real-time thread.

@@ -77,6 +77,48 @@ public final class VoiceMix {
         for f in lower..<upper { sounding[f] &+= 1 }
     }
 
+    /// Adds a `.realtime` voice (call in slot order): its course's haptics (`RealtimeTrack`)
+    /// times its profile's gain, its `intensity`, the `master` gain and its transport's fades,
+    /// through the limiter, on every channel its layout feeds with haptics. It sounds from its
+    /// first position on while its transport plays, and during a pause's fade; it has no audio.
+    public func add(_ state: TransportState, realtime: RealtimeTrack, of renderer: TransportRenderer, intensity: ParameterTrack,
+                    master: ParameterTrack, to output: UnsafeMutableBufferPointer<Float>) {
+        let settings = renderer.mixer.settings
+        guard settings.hapticsEnabled, settings.layout.usesHaptics, let firstPosition = realtime.segments.first?.anchor else { return }
+        let blockEnd = first + FrameIndex(frames)
+        let fade = TransportState.fadeFrames(at: settings.sampleRate)
+        let lower = max(first, state.anchor, firstPosition)
+        var upper = blockEnd
+        switch state.mode {
+        case .stopped:
+            return
+        case .playing:
+            break
+        case .paused:
+            guard state.ramp == .fadeOut, state.rampOffset < fade else { return }
+            upper = min(upper, state.anchor + FrameIndex(fade - state.rampOffset))
+        }
+        guard lower < upper else { return }
+        let a = Int(lower - first), b = Int(upper - first)
+        let haptic = UnsafeMutableBufferPointer(rebasing: scratch[a..<b])
+        realtime.render(into: haptic, from: lower)
+        let g = UnsafeMutableBufferPointer(rebasing: gains[a..<b])
+        g.initialize(repeating: Float(settings.profile.gain))
+        if !intensity.isUntouched { intensity.multiply(g, from: lower) }
+        if !master.isUntouched { master.multiply(g, from: lower) }
+        for i in 0..<(b - a) {
+            let k = state.rampProgress(atStreamFrame: lower + FrameIndex(i))
+            var gain = g[i]
+            if state.ramp == .fadeIn, k < fade { gain *= TransportState.fadeGain(k, of: fade, rising: true) }
+            if state.mode == .paused { gain *= TransportState.fadeGain(k, of: fade, rising: false) }
+            let h = Limiter.apply(haptic[i] * gain)
+            for (c, sources) in settings.layout.channels.enumerated() {
+                for source in sources where source == .haptic { output[(a + i) * channels + c] += h }
+            }
+            sounding[a + i] &+= 1
+        }
+    }
+
     /// Ends the block: limits the frames where two voices or more sounded. Returns how many
     /// samples the limiter touched.
     @discardableResult

@@ -54,6 +54,7 @@ extension EngineEvent {
             ]
             if voice != 0 { fields.insert(("voice", .num(Double(voice))), at: 1) }
             if case .mix(let change) = command { fields.append(("change", EngineLog.object(change))) }
+            if case .position(let ms) = command { fields.append(("value", .num(ms))) }
             if case .parameter(_, let target) = command {
                 fields.append(("value", .num(target.value)))
                 switch target.reach {

@@ -361,6 +361,9 @@ public enum EngineLog {
         if name == "mix" {
             guard let change = value["change"] else { throw ParseError(line: number, message: "a mix command without \"change\"") }
             command = .mix(try mixChange(change, number))
+        } else if name == "position" {
+            let v = try Self.number(value, number, "value")
+            command = .position(try checked(number) { () throws(RangeError) in try Limits.milliseconds(v, "\"value\"", signed: true) })
         } else if let parameter = LiveParameter(rawValue: name) {
             command = .parameter(parameter, try target(value, number))
         } else if let c = Self.command(name, argument) {

@@ -23,6 +23,19 @@ public struct Replay: Sendable {
         public var silenced: [Range<StreamFrame>] = []
         /// Its intensity, the ramps applied in log order at their effective frames.
         public var intensity = ParameterTrack(initial: 1, capacity: .max)
+        /// A `.realtime` voice's positions, in log order, at their effective frames (a voice
+        /// with none plays its timeline).
+        public var positions: [(ms: Double, frame: StreamFrame)] = []
+
+        /// A `.realtime` voice's course on `base`'s pattern, or nil for a voice that plays its
+        /// timeline.
+        public func realtimeTrack(base: PresetMixer) -> RealtimeTrack? {
+            guard !positions.isEmpty else { return nil }
+            var track = RealtimeTrack(synthesis: RealtimeSynthesis(pattern: base.preset.pattern, sampleRate: base.settings.sampleRate,
+                                                                   profile: base.settings.profile), capacity: .max)
+            for p in positions { track.apply(positionMs: p.ms, at: p.frame) }
+            return track
+        }
 
         /// A voice of `slot` with nothing logged yet.
         public init(slot: Int, id: Int) {
@@ -83,6 +96,7 @@ public struct Replay: Sendable {
                     voices[v].changes.append(change)
                 }
                 if case .parameter(.intensity, let target) = command { voices[v].intensity.apply(target, at: effective) }
+                if case .position(let ms) = command { voices[v].positions.append((ms, effective)) }
                 voices[v].states.append(state)
             case let .underrun(from, to, _):
                 if to > from { lost.append(from..<to) }
@@ -165,6 +179,7 @@ public struct Replay: Sendable {
         }
         precondition(renderers.count >= voices.count, "one renderer per voice")
         let mix = VoiceMix(channels: channels, maximumFrames: Self.mixFrames)
+        let realtime = voices.indices.map { voices[$0].realtimeTrack(base: renderers[$0].mixer) }
         let order = voices.indices.sorted { (voices[$0].slot, $0) < (voices[$1].slot, $1) }
         let wanted = block.count / channels
         var produced = 0
@@ -178,8 +193,12 @@ public struct Replay: Sendable {
             let part = UnsafeMutableBufferPointer(rebasing: block[(produced * channels)..<((produced + n) * channels)])
             mix.begin(part, from: cursor.streamFrame)
             for v in order where !voices[v].silenced.contains(where: { $0.contains(cursor.streamFrame) }) {
-                try mix.add(voices[v].state(atStreamFrame: cursor.streamFrame), of: renderers[v], intensity: voices[v].intensity,
-                            master: master, to: part)
+                let state = voices[v].state(atStreamFrame: cursor.streamFrame)
+                if let track = realtime[v] {
+                    mix.add(state, realtime: track, of: renderers[v], intensity: voices[v].intensity, master: master, to: part)
+                } else {
+                    try mix.add(state, of: renderers[v], intensity: voices[v].intensity, master: master, to: part)
+                }
             }
             mix.finish(part)
             produced += n

@@ -27,6 +27,8 @@ public enum TransportCommand: Hashable, Sendable {
     /// A live parameter ramps to a value (`ParameterTrack`): a voice's intensity, or (sent to
     /// the engine, not a voice) the master haptic gain.
     case parameter(LiveParameter, ParameterTrack.Target)
+    /// A `.realtime` voice's content position, in ms (`RealtimeTrack`).
+    case position(Double)
 
     /// The name used in the event log.
     public var name: String {
@@ -41,6 +43,7 @@ public enum TransportCommand: Hashable, Sendable {
         case .attach: return "attach"
         case .steal: return "steal"
         case .parameter(let p, _): return p.rawValue
+        case .position: return "position"
         }
     }
 }

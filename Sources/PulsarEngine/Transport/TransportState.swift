@@ -101,7 +101,7 @@ public struct TransportState: Hashable, Sendable {
         case .cue(let target):
             return TransportState(mode: .paused, timelineFrame: target, anchor: frame, mix: mix,
                                   ramp: mode == .playing ? .fadeOut : .none)
-        case .mix, .attach, .parameter:
+        case .mix, .attach, .parameter, .position:
             return self
         case .steal:
             return applying(.pause, atStreamFrame: frame)
