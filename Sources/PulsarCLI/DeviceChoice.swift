@@ -102,11 +102,11 @@ extension DeviceChoice {
     /// on stderr. Returns the player, its device and the device's short name. Real-time
     /// scheduling is asked for ALSA devices only.
     func openPlayer(mixer: PresetMixer, monotonic: MonotonicClock, period: Int, buffer: Int, animationFrameRate: Double?,
-                    simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice,
-                    command: String) throws(CommandFailure) -> (player: HapticPlayer, device: OutputDevice, name: String) {
+                    simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice, command: String,
+                    mode: HapticVoice.Mode = .pattern) throws(CommandFailure) -> (player: HapticPlayer, device: OutputDevice, name: String) {
         try open(simulated: simulated, command: command) { (device) throws(DeviceError) in
             try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: period, bufferFrames: buffer,
-                             animationFrameRate: animationFrameRate, realtime: device is ALSADevice)
+                             animationFrameRate: animationFrameRate, realtime: device is ALSADevice, mode: mode)
         }
     }
 

@@ -16,7 +16,8 @@ enum ViewCommand {
     usage: pulsar view INPUT [--preset ID] [--device auto|NAME|sim[:…]] [--paused] [--size WxH]
                        [--mode fit|fill|stretch] [--loop N|forever] [--reverse] [--no-haptics]
                        [--layout L] [--rate HZ] [--profile P] [--gain G] [--audio-gain G] [--offset MS]
-                       [--period FRAMES] [--buffer FRAMES] [--display-latency MS] [--no-overlay] [--quiet]
+                       [--period FRAMES] [--buffer FRAMES] [--haptic-mode pattern|realtime] [--display-latency MS]
+                       [--no-overlay] [--quiet]
                        [--screenshot OUT.png --at MS] [--exit-after SECONDS] [--frame-stats FILE]
 
     Opens a window that plays INPUT — a bundle (.pulsar or folder) preset, a pattern file, or a
@@ -40,6 +41,11 @@ enum ViewCommand {
       --paused            start paused at 0 ms (autoplay otherwise)
       --size WxH          drawing area (default: the animation's w×h; 800x400 for curves)
       --mode M            fit (default), fill or stretch
+      --haptic-mode M     pattern: the haptics play their own timeline, the animation follows the
+                          device's clock (the default for a preset with audio); realtime: the
+                          animation runs on its own clock and the haptics follow it, so dragging
+                          across the window re-fires the transients passed, either way (the
+                          default for a preset without audio)
       --display-latency MS
                           how long a drawn frame takes to reach the screen: each frame shows
                           the content heard that much after its slot (default 0; the sound's
@@ -59,6 +65,8 @@ enum ViewCommand {
         var period: Int
         var buffer: Int
         var command: String
+        /// `--haptic-mode`, or nil: by the preset (realtime without audio).
+        var hapticMode: HapticVoice.Mode? = nil
     }
 
     static func run(_ words: [String]) throws(CommandFailure) {
@@ -76,6 +84,7 @@ enum ViewCommand {
             .init(names: ["--screenshot"], takesValue: true), .init(names: ["--at"], takesValue: true),
             .init(names: ["--exit-after"], takesValue: true), .init(names: ["--frame-stats"], takesValue: true),
             .init(names: ["--time-unit"], takesValue: true), .init(names: ["--display-latency"], takesValue: true),
+            .init(names: ["--haptic-mode"], takesValue: true),
         ], command: command)
         let inputPath = try args.singleInput(command: command)
         try Arguments.refuseOverwriting([args.value("--screenshot"), args.value("--frame-stats")], inputs: [inputPath], command: command)
@@ -94,7 +103,15 @@ enum ViewCommand {
         if let screenshot, !screenshot.lowercased().hasSuffix(".png") {
             throw CommandFailure(.usage, "\(command): --screenshot writes a PNG: give a name ending in .png, not '\(screenshot)'")
         }
-        let options = Options(setup: setup, args: args, choice: choice, period: period, buffer: buffer, command: command)
+        var hapticMode: HapticVoice.Mode?
+        if let text = args.value("--haptic-mode") {
+            guard let m = HapticVoice.Mode(rawValue: text) else {
+                throw CommandFailure(.usage, "\(command): --haptic-mode is pattern or realtime, not '\(MessageText.excerpt(text))'")
+            }
+            hapticMode = m
+        }
+        let options = Options(setup: setup, args: args, choice: choice, period: period, buffer: buffer, command: command,
+                              hapticMode: hapticMode)
         let monotonic = SystemMonotonicClock()
 
         let prepared = try prepare(inputPath, preset: args.value("--preset"), options: options)
@@ -249,10 +266,12 @@ enum ViewCommand {
                 throw CommandFailure(.dataError, "pulsar: error: \(animation.source): \(error)")
             }
         }
+        // Without audio the haptics follow the animation (PulsarLottie's default), unless asked.
+        let mode = options.hapticMode ?? (prepared.mixer.audioFormat == nil ? .realtime : .pattern)
         let (player, _, name) = try options.choice.openPlayer(
             mixer: prepared.mixer, monotonic: monotonic, period: options.period, buffer: options.buffer,
             animationFrameRate: prepared.animation?.timing.frameRate,
-            simulated: { SimulatedDevice(clock: monotonic, behaviour: $0) }, command: options.command)
+            simulated: { SimulatedDevice(clock: monotonic, behaviour: $0) }, command: options.command, mode: mode)
         return ViewerContent(title: prepared.title, player: player, animation: prepared.animation, renderer: renderer,
                              pattern: prepared.pattern, deviceName: name)
     }

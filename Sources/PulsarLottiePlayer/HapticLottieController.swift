@@ -74,15 +74,25 @@ public final class HapticLottieController: @unchecked Sendable {
     }
 
     /// Binds `animation` to a new player of `mixer` on `device` (see `HapticPlayer.init`); the
-    /// player is not started.
+    /// player is not started. `hapticMode` (PulsarLottie's `HapticMode`): `.pattern`, the haptics
+    /// play their own timeline and the animation follows the device's clock; `.realtime`, the
+    /// animation runs on the engine's monotonic clock and the haptics follow it, re-firing the
+    /// transients a seek or scrub passes back over. Nil picks as PulsarLottie does: `.pattern`
+    /// for a preset carrying audio, `.realtime` for one without.
     public convenience init(animation: LottieAnimation, mixer: PresetMixer, device: OutputDevice,
                             monotonic: MonotonicClock = SystemMonotonicClock(), periodFrames: Int = 256,
-                            bufferFrames: Int = 1024, realtime: Bool = false) throws(DeviceError) {
+                            bufferFrames: Int = 1024, realtime: Bool = false, hapticMode: HapticVoice.Mode? = nil) throws(DeviceError) {
         let player = try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: periodFrames,
                                       bufferFrames: bufferFrames, animationFrameRate: animation.timing.frameRate,
-                                      realtime: realtime)
+                                      realtime: realtime, mode: hapticMode ?? (mixer.audioFormat == nil ? .realtime : .pattern))
         self.init(animation: animation, player: player)
     }
+
+    /// What moves the haptics: their own timeline (`.pattern`) or the animation (`.realtime`);
+    /// the player's mode (`HapticPlayer.mode`). In `.realtime` every transport call here — play,
+    /// segments, loops, seeks, `setLoop(_:count:reverse:)` — drives the animation's own clock,
+    /// and each `poll()` hands the haptics where it stands.
+    public var hapticMode: HapticVoice.Mode { player.mode }
 
     /// The animation's timing (`fr`, `ip`, `op`).
     public var timing: LottieTiming { animation.timing }

@@ -49,6 +49,13 @@ public final class HapticPlayer: @unchecked Sendable {
     private var completed = false
     /// Timelines of changes the clock has not taken in yet (under the engine's lock).
     private var pendingTimelines: [(generation: Int, timeline: PlaybackTimeline)] = []
+    /// What moves the content: the player's timeline (`.pattern`), or the app's transport on
+    /// the monotonic clock with the voice following it (`.realtime`, `RealtimeTransport`).
+    public let mode: HapticVoice.Mode
+    /// The app-side transport of a `.realtime` player (under the engine's lock).
+    private var realtimeTransport: RealtimeTransport?
+    /// The position last pushed to the realtime voice (control thread).
+    private var pushedPosition: Double?
 
     /// What wakes the real-time thread between steps (`HapticEngine.WakeSource`).
     public typealias WakeSource = HapticEngine.WakeSource
@@ -60,11 +67,21 @@ public final class HapticPlayer: @unchecked Sendable {
     /// twice a period for the same command latency (BENCHMARKS.md, wake sources).
     public init(mixer: PresetMixer, device: OutputDevice, monotonic: MonotonicClock = SystemMonotonicClock(),
                 periodFrames: Int = 256, bufferFrames: Int = 1024, animationFrameRate: Double? = nil,
-                realtime: Bool = false, wake: WakeSource = .timer) throws(DeviceError) {
+                realtime: Bool = false, wake: WakeSource = .timer, mode: HapticVoice.Mode = .pattern) throws(DeviceError) {
         let configuration = DeviceConfiguration(sampleRate: mixer.settings.sampleRate, channels: mixer.channelCount,
                                                 periodFrames: periodFrames, bufferFrames: bufferFrames)
         let renderer = TransportRenderer(mixer: mixer)
-        let core = try EngineCore(renderer: renderer, device: device, clock: monotonic, configuration: configuration)
+        let track = mode == .realtime
+            ? RealtimeTrack(synthesis: RealtimeSynthesis(pattern: mixer.preset.pattern, sampleRate: mixer.settings.sampleRate,
+                                                        profile: mixer.settings.profile))
+            : nil
+        let core = try EngineCore(renderer: renderer, device: device, clock: monotonic, configuration: configuration, realtime: track)
+        self.mode = mode
+        if mode == .realtime {
+            realtimeTransport = RealtimeTransport(timeline: mixer.timeline, sampleRate: mixer.settings.sampleRate,
+                                                  durationMilliseconds: mixer.durationMilliseconds,
+                                                  animationFrameRate: animationFrameRate, origin: monotonic.now())
+        }
         engine = HapticEngine(core: core, voiceLimit: 1, monotonic: monotonic, realtime: realtime, wake: wake)
         mixers = renderer.mixers
         clock = PlaybackClock(timeline: mixer.timeline, sampleRate: mixer.settings.sampleRate,
@@ -111,9 +128,23 @@ public final class HapticPlayer: @unchecked Sendable {
     @discardableResult
     public func send(_ command: TransportCommand) -> Bool {
         switch command {
-        case .mix, .attach, .steal: return false
-        default: return engine.send(command, to: 0)
+        case .mix, .attach, .steal, .position: return false
+        default: break
         }
+        guard mode == .realtime else { return engine.send(command, to: 0) }
+        // The app's transport moves; the voice's own transport only sounds it or not.
+        let now = engine.now()
+        let voiceCommand = engine.sending { realtimeTransport!.apply(command, at: now) }
+        let sent = voiceCommand.map { engine.send($0, to: 0) } ?? true
+        pushPosition(at: now)
+        return sent
+    }
+
+    /// `.realtime`: sends the app transport's content position at `time` to the voice, when it
+    /// moved since the last one sent.
+    private func pushPosition(at time: MonotonicTime) {
+        guard let ms = engine.sending({ realtimeTransport?.contentTime(at: time) }), ms != pushedPosition else { return }
+        if engine.send(.position(ms), to: 0) { pushedPosition = ms }
     }
 
     /// True while a command or mix change sent has not yet taken effect as far as `poll()` has
@@ -215,6 +246,7 @@ public final class HapticPlayer: @unchecked Sendable {
     /// Drains the real-time thread's events: feeds the clock, keeps the log, calls `completion`.
     public func poll() {
         registerTimelines()
+        if mode == .realtime { pollRealtime() }
         engine.poll { event in
             if case .command(let command, _, _, _, let state) = event {
                 if case .mix = command { registerTimelines() }
@@ -238,17 +270,55 @@ public final class HapticPlayer: @unchecked Sendable {
             defer { pendingTimelines.removeAll() }
             return pendingTimelines
         }
-        for (generation, timeline) in fresh { clock.register(timeline, generation: generation) }
+        let now = engine.now()
+        for (generation, timeline) in fresh {
+            clock.register(timeline, generation: generation)
+            if mode == .realtime { engine.sending { realtimeTransport!.switchTimeline(to: timeline, generation: generation, at: now) } }
+        }
+    }
+
+    /// `.realtime`, at every `poll()`: the app transport's end (completion(true), the voice
+    /// stopped), and its position pushed to the voice.
+    private func pollRealtime() {
+        let now = engine.now()
+        if engine.sending({ realtimeTransport!.endIfOver(at: now) }) {
+            // Silenced, not stopped: a stop would complete the voice a second time, unfinished.
+            engine.send(.pause, to: 0)
+            completed = true
+            completion?(true)
+        }
+        pushPosition(at: now)
+    }
+
+    /// The app transport's clock for `.realtime` content queries; nil for `.pattern`.
+    private func realtimeFrame(at time: MonotonicTime) -> (track: VoiceTrack, frame: Double)? {
+        guard mode == .realtime else { return nil }
+        return engine.sending { realtimeTransport.map { ($0.track, $0.position(at: time)) } }
     }
 
     /// The iteration heard at `time` and the loop count.
-    public func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? { clock.iteration(at: time) }
+    /// (`.realtime`: of the app's transport, whose clock is the engine's monotonic one.)
+    public func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? {
+        if let r = realtimeFrame(at: time) { return r.track.iteration(atStreamFrame: r.frame) }
+        return clock.iteration(at: time)
+    }
 
     /// The stream frame being heard at `time`, from the device clock (nil before a reading).
     public func streamFrame(at time: MonotonicTime) -> Double? { clock.streamFrame(at: time) }
-    public func contentTime(at time: MonotonicTime) -> Double? { clock.contentTime(at: time) }
-    public func progress(at time: MonotonicTime) -> Double? { clock.progress(at: time) }
-    public func animationFrame(at time: MonotonicTime) -> Double? { clock.animationFrame(at: time) }
+    /// The content time in ms heard at `time`: from the device clock (`.pattern`), or where the
+    /// app's transport stands (`.realtime`: the animation is the master).
+    public func contentTime(at time: MonotonicTime) -> Double? {
+        if let r = realtimeFrame(at: time) { return r.track.contentTime(atStreamFrame: r.frame) }
+        return clock.contentTime(at: time)
+    }
+    public func progress(at time: MonotonicTime) -> Double? {
+        if let r = realtimeFrame(at: time) { return r.track.progress(atStreamFrame: r.frame) }
+        return clock.progress(at: time)
+    }
+    public func animationFrame(at time: MonotonicTime) -> Double? {
+        if let r = realtimeFrame(at: time) { return r.track.animationFrame(atStreamFrame: r.frame) }
+        return clock.animationFrame(at: time)
+    }
     public func now() -> MonotonicTime { engine.now() }
 }
 
