@@ -12,7 +12,7 @@ import PulsarSimulation
 /// optional transport script, writing the event log and (on the simulated device) a recording.
 enum PlayCommand {
     static let help = """
-    usage: pulsar play INPUT [INPUT…] [--preset ID] [--device auto|NAME|sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]]
+    usage: pulsar play INPUT [INPUT…] [--mode M] [--preset ID] [--device auto|NAME|sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]]
                        [--script FILE] [--log FILE] [--clock-log FILE] [--layout L] [--rate HZ] [--profile P]
                        [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
                        [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse]
@@ -33,8 +33,8 @@ enum PlayCommand {
     A transport script has one command a line, `at <ms since start> <command> [args]`:
     play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse],
     offset MS, haptics on|off, gain audio|haptic G, intensity X [over MS] (0…4, a multiplier
-    on the voice's haptics), gain master G [over MS] (0…4, on every voice's haptics); `#`
-    starts a comment. An intensity or master gain change ramps linearly from its effective
+    on the voice's haptics), gain master G [over MS] (0…4, on every voice's haptics),
+    position MS (a realtime voice's content position); `#` starts a comment. An intensity or master gain change ramps linearly from its effective
     frame, over MS or, without one, over 4 ms. A voice number may
     follow any command's name (`at 500 start 2`, `at 900 pause 2`, `at 950 seek 2 300`; `play`
     takes one only before a time: `play 2 300`); without one a line is voice 1's. Loop, offset,
@@ -61,6 +61,10 @@ enum PlayCommand {
       --period FRAMES     device period (default 128 = 2.7 ms at 48 kHz on sound devices, 256 on sim)
       --buffer FRAMES     device buffer (default 4 periods)
       --voices N          most voices playing at once, 1…128 (default 32)
+      --mode M            pattern (default): a voice plays its timeline; realtime: the script's
+                          `position` lines move its content and it follows (ramps between them,
+                          the transients it passes fired, either way; a move over 250 ms is a
+                          jump that fires none); or V=M,… voice by voice
       --verbose           ALSA's own messages, the negotiated format, real-time scheduling
       --quiet             no status line, no summary
       -h, --help          this help
@@ -74,7 +78,7 @@ enum PlayCommand {
         let options = try PlayOptions(words)
         let contents = try PlayContent.all(options)
         let output = try openOutput(options, contents)
-        let voices = PlayVoices(engine: output.engine, contents: contents)
+        let voices = PlayVoices(engine: output.engine, contents: contents, modes: options.modes)
         let loop = PlayLoop(options: options, output: output, voices: voices, durationMs: contents[0].mixer.durationMilliseconds)
         defer { loop.restoreTerminal() }
         try loop.run()
@@ -237,6 +241,8 @@ struct PlayOptions {
     let buffer: Int
     /// Most voices playing at once.
     let voiceLimit: Int
+    /// Each voice's mode (`--mode M` for all, or `--mode V=M,…`).
+    let modes: [HapticVoice.Mode]
 
     private static let accepted: [Arguments.Option] = [
         .init(names: ["--preset"], takesValue: true), .init(names: ["--device"], takesValue: true),
@@ -251,7 +257,7 @@ struct PlayOptions {
         .init(names: ["--buffer"], takesValue: true), .init(names: ["--verbose"], takesValue: false),
         .init(names: ["--time-unit"], takesValue: true), .init(names: ["--quiet"], takesValue: false),
         .init(names: ["--clock-log"], takesValue: true), .init(names: ["--tick-rate"], takesValue: true),
-        .init(names: ["--voices"], takesValue: true),
+        .init(names: ["--voices"], takesValue: true), .init(names: ["--mode"], takesValue: true),
     ]
 
     /// Parses `words`, reads the script, and refuses outputs that would overwrite an input.
@@ -277,6 +283,22 @@ struct PlayOptions {
                                         command: command)
         (period, buffer) = try device.periodAndBuffer(args, command: command)
         voiceLimit = try args.integer("--voices", default: 32, in: 1...128, command: command)
+        modes = try Self.modes(args.value("--mode"), voices: inputCount, command: command)
+    }
+
+    /// `--mode pattern|realtime` for every voice, or `V=M,…` voice by voice (the rest: pattern).
+    static func modes(_ text: String?, voices: Int, command: String) throws(CommandFailure) -> [HapticVoice.Mode] {
+        guard let text else { return Array(repeating: .pattern, count: voices) }
+        if let all = HapticVoice.Mode(rawValue: text) { return Array(repeating: all, count: voices) }
+        var modes = Array(repeating: HapticVoice.Mode.pattern, count: voices)
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let kv = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2, let v = Int(kv[0]), (1...voices).contains(v), let m = HapticVoice.Mode(rawValue: kv[1]) else {
+                throw CommandFailure(.usage, "\(command): --mode is pattern, realtime, or V=M,… for voices 1…\(voices), not '\(MessageText.excerpt(text))'")
+            }
+            modes[v - 1] = m
+        }
+        return modes
     }
 }
 
@@ -355,6 +377,8 @@ final class PlayLoop {
     private var nextTick: MonotonicTime
     private var paused = false
     private var done = false
+    /// When the script last moved a realtime voice: its course and bursts need 100 ms to play out.
+    private var lastPosition: MonotonicTime?
 
     /// Takes the terminal's keys and status line when interactive; the clock starts now.
     init(options: PlayOptions, output: PlayOutput, voices: PlayVoices, durationMs: Double) {
@@ -391,7 +415,9 @@ final class PlayLoop {
             // Nothing will play any more: every voice ended or stopped (or paused with no
             // terminal to resume it) and no script left. (Not while a command just sent has yet
             // to reach the voices: right after a resume a voice's clock still shows the pause.)
-            if nextLine == pending.count, !engine.hasPendingCommands, voices.anyMade, voices.isIdle, !paused || keys?.isActive != true {
+            let positionsOver = lastPosition.map { now.seconds(since: $0) >= 0.1 } ?? true
+            if nextLine == pending.count, !engine.hasPendingCommands, voices.anyMade, voices.isIdle, positionsOver,
+               !paused || keys?.isActive != true {
                 done = true
             }
             sleepUntilNextWake(from: now)
@@ -424,6 +450,7 @@ final class PlayLoop {
                 break
             }
             nextLine += 1
+            if case .position = next.command { lastPosition = monotonic.now() }
             if case .pause = next.command { paused = true }
             if case .resume = next.command { paused = false }
         }

@@ -20,9 +20,13 @@ final class PlayVoices {
     /// The header's live values (the command line's).
     private let initialMix: LiveMix
 
-    init(engine: HapticEngine, contents: [PlayContent]) {
+    /// Each voice's mode (`--mode`).
+    let modes: [HapticVoice.Mode]
+
+    init(engine: HapticEngine, contents: [PlayContent], modes: [HapticVoice.Mode]) {
         self.engine = engine
         self.contents = contents
+        self.modes = modes
         instances = Array(repeating: [], count: contents.count)
         initialMix = contents[0].mixer.live
     }
@@ -39,9 +43,10 @@ final class PlayVoices {
     /// Every voice instance in the engine.
     var liveVoices: [HapticVoice] { instances.indices.compactMap(live) }
 
-    /// True when no voice plays: every one made has ended, or is paused or stopped.
+    /// True when no voice plays by itself: every one made has ended, or is paused or stopped,
+    /// or is a realtime voice (only the script's positions move it).
     var isIdle: Bool {
-        instances.indices.allSatisfy { v in live(v).map { $0.track.isIdle } ?? true }
+        instances.indices.allSatisfy { v in live(v).map { $0.track.isIdle || $0.mode == .realtime } ?? true }
     }
 
     /// True once a voice has been made.
@@ -56,7 +61,7 @@ final class PlayVoices {
         } else {
             let mixer = instances[v].last?.mixer ?? contents[v].mixer
             do {
-                voice = try engine.makeVoice(mixer, animationFrameRate: contents[v].timing?.frameRate)
+                voice = try engine.makeVoice(mixer, animationFrameRate: contents[v].timing?.frameRate, mode: modes[v])
             } catch {
                 switch error {
                 case .busy: return false
@@ -66,9 +71,10 @@ final class PlayVoices {
             }
             instances[v].append(voice)
             let c = contents[v]
-            if v != 0 || mixer.live != initialMix {
+            if v != 0 || mixer.live != initialMix || modes[v] != .pattern {
                 made.append(EngineLog.Voice(id: voice.id, input: c.input.path, preset: c.input.isBundle ? c.preset.id : nil,
-                                            audioOffset: c.settings.audioOffset, duration: c.range.duration, mix: mixer.live))
+                                            audioOffset: c.settings.audioOffset, duration: c.range.duration, mix: mixer.live,
+                                            mode: modes[v].rawValue))
             }
         }
         guard let ms else { return voice.play() }
@@ -100,6 +106,11 @@ final class PlayVoices {
             case .hapticGain(let g): return try live(voice) { $0.hapticGain = g }
             case let .intensity(x, over): return voice.setIntensity(x, over: over.map { $0 / 1000 })
             case .masterGain: return true
+            case .position(let ms):
+                guard voice.mode == .realtime else {
+                    throw PresetMixer.SetupError.badSettings("'position' moves a realtime voice (--mode realtime); this one plays its timeline")
+                }
+                return voice.setContentTime(ms)
             }
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: voice \(v + 1): \(error)")

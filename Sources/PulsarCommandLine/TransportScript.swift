@@ -26,6 +26,8 @@ public struct TransportScript {
         case intensity(Double, overMs: Double?)
         /// `gain master G [over MS]`: the master gain on every voice's haptics (0…4).
         case masterGain(Double, overMs: Double?)
+        /// `position [V] MS`: a `.realtime` voice's content position.
+        case position(Double)
     }
 
     public struct Line: Equatable, Sendable {
@@ -51,7 +53,7 @@ public struct TransportScript {
     /// Largest script read (64 MiB: over a million lines).
     public static let maximumSize = 64 << 20
 
-    public static let grammar = "play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G, intensity X [over MS], gain master G [over MS]; a voice V after any command's name but play's single argument"
+    public static let grammar = "play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G, intensity X [over MS], gain master G [over MS], position MS; a voice V after any command's name but play's single argument"
 
     public init(lines: [Line]) {
         self.lines = lines
@@ -124,7 +126,7 @@ public struct TransportScript {
     /// How many arguments each command takes without a voice, at most and at least.
     private static let arguments: [String: ClosedRange<Int>] = [
         "pause": 0...0, "resume": 0...0, "stop": 0...0, "play": 0...1, "start": 0...1, "seek": 1...1, "offset": 1...1,
-        "haptics": 1...1, "gain": 2...4, "loop": 1...2, "intensity": 1...3,
+        "haptics": 1...1, "gain": 2...4, "loop": 1...2, "intensity": 1...3, "position": 1...1,
     ]
 
     /// The voice a command's words name (its first argument, a whole number, when the command
@@ -191,6 +193,8 @@ public struct TransportScript {
             return .play(try milliseconds("at most a time in ms"))
         case "seek":
             return .seek(try milliseconds("a time in ms"))
+        case "position":
+            return .position(try milliseconds("a content time in ms", signed: true))
         case "offset":
             return .offset(try milliseconds("a haptic offset in ms", signed: true))
         case "haptics":

@@ -87,6 +87,47 @@ struct VoicesCLITests {
         #expect(commands.contains { $0.name == "steal" } && commands.filter { $0.name == "intensity" }.count == 3, "\(commands)")
     }
 
+    @Test("A realtime voice (--mode 2=realtime) driven back and forth by position lines re-fires its clicks each way; the log replays to the recording")
+    func realtimeVoiceBackAndForth() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let inputs = try Self.patterns(in: dir)  // c.json: clicks at 0, 120 and 240 ms
+        var lines = ["at 0 start 2", "at 0 position 2 0"]
+        for k in 1...20 { lines.append("at \(k * 16) position 2 \(k * 16)") }          // forwards to 320 ms
+        for k in 1...20 { lines.append("at \(320 + k * 16) position 2 \(320 - k * 16)") }  // and back to 0
+        let script = try dir.write(lines.joined(separator: "\n") + "\n", to: "s.txt")
+        let r = try CLI.run(["play", inputs[0], inputs[2], "--mode", "2=realtime", "--device", "sim:record=\(dir.file("r.wav"))",
+                             "--script", script, "--log", dir.file("l.jsonl"), "--quiet"])
+        #expect(r.status == 0, "\(r)")
+        try ReplayCLITests.expectRecordingEqualsReplay(in: dir, atLeast: 24_000)
+        let played = try AudioFileContents(contentsOf: dir.file("r.wav")).samples
+        // Bursts: sound after 5 ms of silence. Forwards 120 and 240; back 240, 120 and 0.
+        var onsets: [Int] = [], quiet = 240
+        for (i, x) in played.enumerated() {
+            if x == 0 { quiet += 1; continue }
+            if quiet >= 240 { onsets.append(i) }
+            quiet = 0
+        }
+        #expect(onsets.count == 5, "\(onsets)")
+        let log = try String(contentsOfFile: dir.file("l.jsonl"), encoding: .utf8)
+        #expect(log.contains(#""mode": "realtime""#))
+    }
+
+    @Test("--mode and position lines refuse what they cannot do, in one line", arguments: [
+        (["--mode", "sideways"], "", 64, "--mode"), (["--mode", "3=realtime"], "", 64, "--mode"),
+        ([], "at 0 position 1 100\n", 65, "realtime"), ([], "at 0 position\n", 65, "position"),
+    ])
+    func badModes(extra: [String], script text: String, status: Int32, says: String) throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let inputs = try Self.patterns(in: dir)
+        var arguments = ["play", inputs[0], inputs[1], "--device", "sim"] + extra
+        if !text.isEmpty { arguments += ["--script", try dir.write(text, to: "s.txt")] }
+        let r = try CLI.run(arguments)
+        #expect(r.status == status, "\(r)")
+        #expect(r.stderrLines.count == 1 && r.stderr.contains(says), "\(r)")
+    }
+
     @Test("One INPUT played on the simulated device is its offline render, sample for sample, from where its play took effect")
     func loneVoiceIsItsRender() throws {
         let dir = try TempDir()

@@ -55,9 +55,13 @@ public enum EngineLog {
         /// The live values it was made with.
         public var mix: LiveMix
         public var priority: Int
+        /// `pattern` or `realtime` (what the replay learns from the voice's `position` commands;
+        /// written for a reader).
+        public var mode: String
 
         public init(id: Int, input: String, preset: String?, audioOffset: Double? = nil, duration: Double? = nil,
-                    mix: LiveMix = LiveMix(), priority: Int = 0) {
+                    mix: LiveMix = LiveMix(), priority: Int = 0, mode: String = "pattern") {
+            self.mode = mode
             self.id = id
             self.input = input
             self.preset = preset
@@ -108,7 +112,7 @@ public enum EngineLog {
         for v in voices {
             var fields: [(key: String, value: JSONValue)] = [
                 ("event", .str("voice")), ("id", .num(Double(v.id))), ("input", .str(v.input)),
-                ("preset", v.preset.map(JSONValue.str) ?? JSONValue(.null)), ("priority", .num(Double(v.priority))),
+                ("preset", v.preset.map(JSONValue.str) ?? JSONValue(.null)), ("priority", .num(Double(v.priority))), ("mode", .str(v.mode)),
                 ("audioOffset", optional(v.audioOffset)), ("duration", optional(v.duration)),
             ]
             fields += Self.fields(of: v.mix)
@@ -321,7 +325,8 @@ public enum EngineLog {
             let priority = try checked(number) { () throws(RangeError) in try Limits.integer(priorityValue, "\"priority\"", in: -1_000_000...1_000_000) }
             return .voice(Voice(id: id, input: input, preset: value["preset"]?.string,
                                 audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
-                                duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number), priority: priority))
+                                duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number), priority: priority,
+                                mode: value["mode"]?.string == "realtime" ? "realtime" : "pattern"))
         }
         if kind == "command" {
             return .event(try commandEvent(value, number))
