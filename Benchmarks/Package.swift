@@ -21,7 +21,7 @@ let package = Package(
         benchmark("drift", "Drift", pulsar("PulsarCore", "PulsarEngine", "PulsarSimulation")),
         benchmark("command-latency", "CommandLatency",
                   pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation")),
-        benchmark("live-play", "LivePlay", pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarALSA")),
+        benchmark("live-play", "LivePlay", ["BenchSupport"] + pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarALSA")),
         .target(name: "CRlottieBench", path: "Sources/CRlottieBench", linkerSettings: [.linkedLibrary("rlottie")]),
         benchmark("lottie-render", "LottieRender", ["CRlottieBench"] + pulsar("PulsarLottieRender")),
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),

@@ -24,79 +24,15 @@ import PulsarBundle
 import PulsarCore
 import PulsarEngine
 
-func options() -> (seconds: Double, triggers: Int) {
-    var seconds = 60.0, triggers = 300
-    var arguments = CommandLine.arguments.dropFirst()
-    while let a = arguments.popFirst() {
-        switch a {
-        case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
-        case "--triggers": triggers = Int(arguments.popFirst() ?? "") ?? triggers
-        default: fatalError("unknown option \(a)")
-        }
-    }
-    return (seconds, triggers)
-}
-let (seconds, triggerCount) = options()
-
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
-let pulsar = root + "/.build/release/pulsar"
-guard FileManager.default.isExecutableFile(atPath: pulsar) else {
-    print("engine-voices: \(pulsar) is missing: run `swift build -c release` at the project root first")
-    exit(1)
-}
+let options = numericOptions(["seconds": 60, "triggers": 300])
+let seconds = options["seconds"]!, triggerCount = Int(options["triggers"]!)
+let (root, pulsar) = releasePulsar(from: #filePath, name: "engine-voices")
 let work = NSTemporaryDirectory() + "pulsar-engine-voices-\(getpid())"
 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
 
-func monotonicNow() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-}
-
-/// Runs a program to its end; returns its exit status, wall seconds and CPU seconds (user + system).
-@discardableResult
-func run(_ program: String, _ args: [String], quiet: Bool = true) throws -> (status: Int32, wall: Double, cpu: Double) {
-    var before = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &before)
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: program)
-    p.arguments = args
-    if quiet { p.standardOutput = FileHandle.nullDevice }
-    let start = monotonicNow()
-    try p.run()
-    p.waitUntilExit()
-    let wall = Double(monotonicNow() - start) / 1e9
-    var after = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &after)
-    func secs(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-    let cpu = (secs(after.ru_utime) - secs(before.ru_utime)) + (secs(after.ru_stime) - secs(before.ru_stime))
-    return (p.terminationStatus, wall, cpu)
-}
-
 // The audio server, stopped whatever happens.
 let session = work + "/pipewire"
-let started = try run("/bin/bash", [root + "/scripts/pipewire-session.sh", "start", session, "--watch", String(getpid())], quiet: false)
-guard started.status == 0 else {
-    print("engine-voices: the PipeWire session did not start (see \(session)/*.log)")
-    exit(1)
-}
-nonisolated(unsafe) var sessionStopped = false
-func stopSession() {
-    guard !sessionStopped else { return }
-    sessionStopped = true
-    _ = try? run("/bin/bash", [root + "/scripts/pipewire-session.sh", "stop", session], quiet: false)
-}
-atexit { stopSession() }
-for line in (try String(contentsOfFile: session + "/env", encoding: .utf8)).split(separator: "\n") {
-    let body = line.hasPrefix("export ") ? line.dropFirst(7) : line[...]
-    guard let eq = body.firstIndex(of: "=") else { continue }
-    let value = body[body.index(after: eq)...].trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
-    setenv(String(body[..<eq]), value, 1)
-}
-
-func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-func fmt(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
+try PipeWireSession.start(root: root, in: session, name: "engine-voices")
 
 /// A dense pattern: a continuous swell under transients every `gap` ms, 1 s long.
 func densePattern(_ k: Int) -> PatternData {
@@ -124,16 +60,12 @@ func triggerLatencies() throws -> [Double] {
     long.play()
     let short = try mixer(PatternData(discretePattern: [DiscretePoint(time: 0, amplitude: 0.8, frequency: 0.5)]), loops: 1)
     usleep(500_000)
-    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-    func unit() -> Double {
-        seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
-        return Double(seed >> 11) / Double(UInt64(1) << 53)
-    }
+    var rng = SplitMix64(seed: 0x9E37_79B9)
     var latencies: [Double] = []
     var attempts = 0
     while latencies.count < triggerCount, attempts < triggerCount * 3 {
         attempts += 1
-        usleep(UInt32(20_000 + unit() * 10_000))
+        usleep(UInt32(20_000 + rng.unit() * 10_000))
         engine.poll()
         guard let heard = engine.streamFrame(at: engine.now()) else { continue }
         guard let voice = try? engine.makeVoice(short) else { continue }
@@ -160,7 +92,7 @@ func capacity(voices n: Int) throws -> (cpu: Double, wall: Double, underruns: In
     try ((1...n).map { "at \(Int(seconds * 1000)) stop \($0)" }.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
     let inputs = (0..<n).map { patterns[$0 % patterns.count] }
     let log = work + "/cap-\(n).jsonl"
-    let result = try run(pulsar, ["play"] + inputs + ["--loop", "forever", "--layout", "mix", "--device", "pipewire", "--voices", "64",
+    let result = try runProcess(pulsar, ["play"] + inputs + ["--loop", "forever", "--layout", "mix", "--device", "pipewire", "--voices", "64",
                                                         "--script", script, "--log", log, "--quiet"])
     guard result.status == 0 else {
         print("engine-voices: pulsar play with \(n) voices exited \(result.status)")
@@ -172,8 +104,8 @@ func capacity(voices n: Int) throws -> (cpu: Double, wall: Double, underruns: In
 let one = try capacity(voices: 1), eight = try capacity(voices: 8), sixtyFour = try capacity(voices: 64)
 let loopsForAplay = Int(seconds.rounded(.up))
 let wav = work + "/same-length.wav"
-try run(pulsar, ["render", patterns[0], "--layout", "mix", "--loop", String(loopsForAplay), "-o", wav, "--quiet"])
-let aplay = try run("/usr/bin/aplay", ["-q", "-D", "pipewire", "--period-size=128", "--buffer-size=512", wav])
+try runProcess(pulsar, ["render", patterns[0], "--layout", "mix", "--loop", String(loopsForAplay), "-o", wav, "--quiet"])
+let aplay = try runProcess("/usr/bin/aplay", ["-q", "-D", "pipewire", "--period-size=128", "--buffer-size=512", wav])
 
 // 3. The device clock's prediction for each reading, with 1 and 64 voices playing.
 func clockErrors(voices n: Int, seconds: Double) throws -> [Double] {
@@ -215,5 +147,5 @@ if !clockOne.isEmpty, !clockSixtyFour.isEmpty {
     print("| device clock's prediction vs each reading, 1 voice (\(clockOne.count) readings): p50 / p99 | \(fmt(percentile(clockOne, 0.5), 1)) / \(fmt(percentile(clockOne, 0.99), 1)) µs | | |")
     print("| the same with 64 voices (\(clockSixtyFour.count) readings): p50 / p99 | \(fmt(percentile(clockSixtyFour, 0.5), 1)) / \(fmt(percentile(clockSixtyFour, 0.99), 1)) µs | | unchanged |")
 }
-stopSession()
+PipeWireSession.stop()
 try? FileManager.default.removeItem(atPath: work)

@@ -13,6 +13,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BenchSupport
 import Foundation
 import PulsarALSA
 import PulsarAudio
@@ -20,27 +21,9 @@ import PulsarBundle
 import PulsarCore
 import PulsarEngine
 
-func options() -> (seconds: Double, commands: Int) {
-    var seconds = 60.0, commands = 300
-    var arguments = CommandLine.arguments.dropFirst()
-    while let a = arguments.popFirst() {
-        switch a {
-        case "--seconds": seconds = Double(arguments.popFirst() ?? "") ?? seconds
-        case "--commands": commands = Int(arguments.popFirst() ?? "") ?? commands
-        default: fatalError("unknown option \(a)")
-        }
-    }
-    return (seconds, commands)
-}
-let (seconds, commandCount) = options()
-
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
-let pulsar = root + "/.build/release/pulsar"
-guard FileManager.default.isExecutableFile(atPath: pulsar) else {
-    print("live-play: \(pulsar) is missing: run `swift build -c release` at the project root first")
-    exit(1)
-}
+let options = numericOptions(["seconds": 60, "commands": 300])
+let seconds = options["seconds"]!, commandCount = Int(options["commands"]!)
+let (root, pulsar) = releasePulsar(from: #filePath, name: "live-play")
 var bundle = root + "/../shared/corpus/bundles/demo.pulsar"
 var presetID = "verified"
 if !FileManager.default.fileExists(atPath: bundle) {
@@ -51,65 +34,18 @@ if !FileManager.default.fileExists(atPath: bundle) {
 let work = NSTemporaryDirectory() + "pulsar-live-play-\(getpid())"
 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
 
-func monotonicNow() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-}
-
-/// Runs a program to its end; returns its exit status, wall seconds and CPU seconds (user + system).
-@discardableResult
-func run(_ program: String, _ args: [String], quiet: Bool = true) throws -> (status: Int32, wall: Double, cpu: Double) {
-    var before = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &before)
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: program)
-    p.arguments = args
-    if quiet { p.standardOutput = FileHandle.nullDevice }
-    let start = monotonicNow()
-    try p.run()
-    p.waitUntilExit()
-    let wall = Double(monotonicNow() - start) / 1e9
-    var after = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &after)
-    func secs(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-    let cpu = (secs(after.ru_utime) - secs(before.ru_utime)) + (secs(after.ru_stime) - secs(before.ru_stime))
-    return (p.terminationStatus, wall, cpu)
-}
-
 // The audio server, stopped whatever happens.
 let session = work + "/pipewire"
-let started = try run("/bin/bash", [root + "/scripts/pipewire-session.sh", "start", session, "--watch", String(getpid())], quiet: false)
-guard started.status == 0 else {
-    print("live-play: the PipeWire session did not start (see \(session)/*.log)")
-    exit(1)
-}
-nonisolated(unsafe) var sessionStopped = false
-func stopSession() {
-    guard !sessionStopped else { return }
-    sessionStopped = true
-    _ = try? run("/bin/bash", [root + "/scripts/pipewire-session.sh", "stop", session], quiet: false)
-}
-atexit { stopSession() }
-for line in (try String(contentsOfFile: session + "/env", encoding: .utf8)).split(separator: "\n") {
-    // export NAME='value'
-    let body = line.hasPrefix("export ") ? line.dropFirst(7) : line[...]
-    guard let eq = body.firstIndex(of: "=") else { continue }
-    let value = body[body.index(after: eq)...].trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
-    setenv(String(body[..<eq]), value, 1)
-}
-
-func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-func fmt(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
+try PipeWireSession.start(root: root, in: session, name: "live-play")
 
 // 1. CPU time, side by side.
 let presetSeconds = 3.0
 let loops = max(1, Int((seconds / presetSeconds).rounded()))
 let mix = work + "/mix.wav"
-try run(pulsar, ["render", bundle, "--preset", presetID, "--layout", "mix", "--loop", String(loops), "-o", mix, "--quiet"])
-let ours = try run(pulsar, ["play", bundle, "--preset", presetID, "--layout", "mix", "--loop", String(loops), "--device", "pipewire", "--quiet"])
-let theirs = try run("/usr/bin/aplay", ["-q", "-D", "pipewire", "--period-size=128", "--buffer-size=512", mix])
-let theirsDefault = try run("/usr/bin/aplay", ["-q", "-D", "pipewire", mix])
+try runProcess(pulsar, ["render", bundle, "--preset", presetID, "--layout", "mix", "--loop", String(loops), "-o", mix, "--quiet"])
+let ours = try runProcess(pulsar, ["play", bundle, "--preset", presetID, "--layout", "mix", "--loop", String(loops), "--device", "pipewire", "--quiet"])
+let theirs = try runProcess("/usr/bin/aplay", ["-q", "-D", "pipewire", "--period-size=128", "--buffer-size=512", mix])
+let theirsDefault = try runProcess("/usr/bin/aplay", ["-q", "-D", "pipewire", mix])
 guard ours.status == 0, theirs.status == 0, theirsDefault.status == 0 else {
     print("live-play: a player failed (pulsar \(ours.status), aplay \(theirs.status))")
     exit(1)
@@ -120,7 +56,7 @@ var startups: [Double] = []
 for k in 0..<10 {
     let log = work + "/start-\(k).jsonl"
     let spawn = monotonicNow()
-    try run(pulsar, ["play", bundle, "--preset", presetID, "--device", "pipewire", "--to", "100", "--quiet", "--log", log])
+    try runProcess(pulsar, ["play", bundle, "--preset", presetID, "--device", "pipewire", "--to", "100", "--quiet", "--log", log])
     let end = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").last { $0.contains("\"end\"") } ?? ""
     if let range = end.range(of: "\"firstWriteNs\": "), let ns = Double(end[range.upperBound...].prefix { "0123456789.e+".contains($0) }) {
         startups.append((ns - Double(spawn)) / 1e6)
@@ -185,5 +121,5 @@ if !startups.isEmpty {
 print("| seek latency (effective − heard at request), \(seekLatency.count) seeks, period 128 (play's default): p50 / p99 / max | \(fmt(percentile(seekLatency, 0.5))) / \(fmt(percentile(seekLatency, 0.99))) / \(fmt(seekLatency.last!)) ms | | p99 ≤ 10 ms |")
 print("| pause latency, \(pauseLatency.count) pauses, period 128: p50 / p99 / max | \(fmt(percentile(pauseLatency, 0.5))) / \(fmt(percentile(pauseLatency, 0.99))) / \(fmt(pauseLatency.last!)) ms | | p99 ≤ 10 ms |")
 print("| seek latency, \(seekLatency256.count) seeks, period 256 (`--period 256`): p50 / p99 / max | \(fmt(percentile(seekLatency256, 0.5))) / \(fmt(percentile(seekLatency256, 0.99))) / \(fmt(seekLatency256.last!)) ms | | p99 ≤ 10 ms |")
-stopSession()
+PipeWireSession.stop()
 try? FileManager.default.removeItem(atPath: work)

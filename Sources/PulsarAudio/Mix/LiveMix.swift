@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// What a live player may change while it plays: the loop, the segment, its direction, the
 /// haptic offset, haptics on or off and the two gains — the complete values, not a difference.
 /// One type for every place these travel: a caller edits a mixer's `live` value, the mixer built
@@ -36,6 +38,14 @@ public struct LiveMix: Hashable, Sendable {
         self.hapticsEnabled = hapticsEnabled
         self.audioGain = audioGain
         self.hapticGain = hapticGain
+    }
+
+    /// Sets the loops as a player's `setLoop(_:count:reverse:)` says: `loop` false plays one
+    /// iteration; true repeats `count` iterations in all (nil: without end), boomerang when
+    /// `reverse`.
+    public mutating func setLoop(_ loop: Bool, count: Int?, reverse: Bool) {
+        loopCount = loop ? (count.map { max($0, 1) } ?? PlaybackTimeline.endless) : 1
+        self.reverse = loop && reverse
     }
 
     /// This value with `edit` applied.

@@ -136,6 +136,15 @@ public final class PresetMixer {
         return try PresetMixer(preset: preset, settings: s, range: r, forward: renderer, track: track, audioEnd: audioEnd)
     }
 
+    /// The timeline frame a seek or cue to content time `ms` goes to: `ms` clamped into
+    /// 0 … duration, at the nearest frame, clamped into the segment, where the first iteration
+    /// plays it — in that iteration's direction (`PlaybackTimeline.timelineFrame(of:inIteration:)`),
+    /// so a segment that starts backwards seeks to the same content as a forward one.
+    public func timelineFrame(atMs ms: Double) -> TimelineFrame {
+        let content = settings.sampleRate.contentFrame(atMilliseconds: min(max(ms, 0), durationMilliseconds))
+        return timeline.timelineFrame(of: content, inIteration: 0)
+    }
+
     /// A mixer like this one with `edit` applied to its live values (`adjusted(to:)`).
     public func adjusted(_ edit: (inout LiveMix) -> Void) throws(SetupError) -> PresetMixer {
         try adjusted(to: live.with(edit))

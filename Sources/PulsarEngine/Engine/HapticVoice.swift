@@ -10,7 +10,7 @@ import PulsarCore
 ///
 /// Thread rules: commands and live changes from any thread but the real-time one; `completion`,
 /// the clock queries and `isGone` on the engine's control thread (the one that polls).
-public final class HapticVoice: @unchecked Sendable {
+public final class HapticVoice: TransportControls, @unchecked Sendable {
     /// The engine's id for the voice: unique over the engine's life, rising with each voice made.
     public let id: Int
     /// Steals take the lowest priority first.
@@ -66,8 +66,14 @@ public final class HapticVoice: @unchecked Sendable {
     // MARK: Commands (any thread but the real-time one)
 
     /// Queues `command`; false when the queue is full or the voice has left (or is leaving).
+    /// (`pause()`, `resume()`, `stop()` — the voice then completes with false and leaves — and
+    /// `cue(atMs:)` come from `TransportControls`.)
     @discardableResult
-    public func send(_ command: TransportCommand, notBefore: StreamFrame? = nil) -> Bool {
+    public func send(_ command: TransportCommand) -> Bool { send(command, notBefore: nil) }
+
+    /// `send(_:)`, taking effect no earlier than stream frame `notBefore`.
+    @discardableResult
+    public func send(_ command: TransportCommand, notBefore: StreamFrame?) -> Bool {
         switch command {
         case .mix, .attach, .steal, .parameter(.masterGain, _): return false
         default: break
@@ -89,26 +95,13 @@ public final class HapticVoice: @unchecked Sendable {
         return send(.play(fromTimelineFrame: .zero), notBefore: frame)
     }
 
-    @discardableResult
-    public func pause() -> Bool { send(.pause) }
-    @discardableResult
-    public func resume() -> Bool { send(.resume) }
-    /// Stops; the voice completes with false and leaves.
-    @discardableResult
-    public func stop() -> Bool { send(.stop) }
     /// Seeks to `ms` of content (clamped into 0…duration), in the first iteration's direction.
     @discardableResult
     public func seek(toMs ms: Double) -> Bool { send(.seek(toTimelineFrame: timelineFrame(atMs: ms))) }
-    /// Holds paused at `ms` of content, whatever the state; `resume()` plays from it.
-    @discardableResult
-    public func cue(atMs ms: Double) -> Bool { send(.cue(toTimelineFrame: timelineFrame(atMs: ms))) }
 
-    /// The timeline frame `seek(toMs:)` and `cue(atMs:)` go to (`HapticPlayer.timelineFrame(atMs:)`).
-    public func timelineFrame(atMs ms: Double) -> TimelineFrame {
-        let m = mixer
-        let content = m.settings.sampleRate.contentFrame(atMilliseconds: min(max(ms, 0), m.durationMilliseconds))
-        return m.timeline.timelineFrame(of: content, inIteration: 0)
-    }
+    /// The timeline frame `seek(toMs:)` and `cue(atMs:)` go to (`PresetMixer.timelineFrame(atMs:)`
+    /// of the newest mixer).
+    public func timelineFrame(atMs ms: Double) -> TimelineFrame { mixer.timelineFrame(atMs: ms) }
 
     /// A `.realtime` voice's content position, in ms: from its effective frame the voice moves
     /// there (`RealtimeTrack`: a ramp over the time since the last position, the transients it
@@ -168,8 +161,7 @@ public final class HapticVoice: @unchecked Sendable {
 
     /// Loops: `count` iterations in all (nil: without end), boomerang when `reverse`.
     public func setLoop(_ loop: Bool, count: Int? = nil, reverse: Bool = false) throws(LiveChangeError) {
-        let n = loop ? (count.map { max($0, 1) } ?? PlaybackTimeline.endless) : 1
-        try adjust { $0.loopCount = n; $0.reverse = loop && reverse }
+        try adjust { $0.setLoop(loop, count: count, reverse: reverse) }
     }
 
     // MARK: Events and clock (control thread)

@@ -20,7 +20,7 @@ import Synchronization
 /// queue. Create, `poll` and query from one control thread. The real-time thread is the
 /// player's own; it never allocates, locks, prints or does I/O other than the device's. The
 /// mixer must preload its audio.
-public final class HapticPlayer: @unchecked Sendable {
+public final class HapticPlayer: TransportControls, @unchecked Sendable {
     /// The engine and its one voice's mixers (slot 0). Private: commands go through this class.
     private let engine: HapticEngine
     private let mixers: MixerTable
@@ -178,42 +178,24 @@ public final class HapticPlayer: @unchecked Sendable {
         try adjust { $0.from = fromMs; $0.to = toMs }
         return send(.play(fromTimelineFrame: .zero))
     }
-    @discardableResult
-    public func pause() -> Bool { send(.pause) }
-    @discardableResult
-    public func resume() -> Bool { send(.resume) }
-    /// Stops; completion(false).
-    @discardableResult
-    public func stop() -> Bool { send(.stop) }
+    // pause(), resume(), stop() and cue(atMs:) come from `TransportControls`.
+
     /// `stop()` under lottie-ios's other name.
     public func reset() { stop() }
     /// Seeks to `ms` of content (clamped into 0…duration), in the current iteration's timeline.
     @discardableResult
     public func setTimestamp(_ ms: Double) -> Bool { send(.seek(toTimelineFrame: timelineFrame(atMs: ms))) }
 
-    /// Holds paused at `ms` of content (clamped as `setTimestamp` does), whatever the state:
-    /// the clock then reports exactly that content time, and `resume()` plays from it.
-    /// lottie-ios's `currentTime =` / `currentFrame =`.
-    @discardableResult
-    public func cue(atMs ms: Double) -> Bool { send(.cue(toTimelineFrame: timelineFrame(atMs: ms))) }
 
-    /// The timeline frame `setTimestamp(ms)` and `cue(atMs: ms)` go to: content time `ms`
-    /// clamped into 0 … duration, at the nearest frame, clamped into the newest mixer's segment,
-    /// where the first iteration plays it — in that iteration's direction
-    /// (`PlaybackTimeline.timelineFrame(of:inIteration:)`), so a segment that starts
-    /// backwards seeks to the same content as a forward one.
-    public func timelineFrame(atMs ms: Double) -> TimelineFrame {
-        let m = mixer
-        let content = m.settings.sampleRate.contentFrame(atMilliseconds: min(max(ms, 0), m.durationMilliseconds))
-        return m.timeline.timelineFrame(of: content, inIteration: 0)
-    }
+    /// The timeline frame `setTimestamp(ms)` and `cue(atMs: ms)` go to: the newest mixer's
+    /// `PresetMixer.timelineFrame(atMs:)`.
+    public func timelineFrame(atMs ms: Double) -> TimelineFrame { mixer.timelineFrame(atMs: ms) }
 
     /// Loops: `loop` false plays the current iteration to its end and stops; true repeats
     /// `count` times in all (nil: without end), boomerang when `reverse`. Takes effect at a
     /// device frame like any command, continuing the content being heard.
     public func setLoop(_ loop: Bool, count: Int? = nil, reverse: Bool = false) throws(LiveChangeError) {
-        let n = loop ? (count.map { max($0, 1) } ?? PlaybackTimeline.endless) : 1
-        try adjust { $0.loopCount = n; $0.reverse = loop && reverse }
+        try adjust { $0.setLoop(loop, count: count, reverse: reverse) }
     }
 
     /// Milliseconds by which haptics lag (positive) or lead audio and animation.
