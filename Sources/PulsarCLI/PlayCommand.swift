@@ -33,9 +33,11 @@ enum PlayCommand {
     A transport script has one command a line, `at <ms since start> <command> [args]`:
     play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse],
     offset MS, haptics on|off, gain audio|haptic G, intensity X [over MS] (0…4, a multiplier
-    on the voice's haptics), gain master G [over MS] (0…4, on every voice's haptics),
-    position MS (a realtime voice's content position); `#` starts a comment. An intensity or master gain change ramps linearly from its effective
-    frame, over MS or, without one, over 4 ms. A voice number may
+    on the voice's haptics), sharpness X [over MS] (−1…1, an offset of the voice's frequency
+    parameter; a pattern voice's), gain master G [over MS] (0…4, on every voice's haptics),
+    position MS (a realtime voice's content position); `#` starts a comment. An intensity,
+    sharpness or master gain change ramps linearly from its effective frame, over MS or,
+    without one, over 4 ms. A voice number may
     follow any command's name (`at 500 start 2`, `at 900 pause 2`, `at 950 seek 2 300`; `play`
     takes one only before a time: `play 2 300`); without one a line is voice 1's. Loop, offset,
     haptics and gain changes take effect at a device frame like the rest, continuing the

@@ -105,6 +105,11 @@ final class PlayVoices {
             case .audioGain(let g): return try live(voice) { $0.audioGain = g }
             case .hapticGain(let g): return try live(voice) { $0.hapticGain = g }
             case let .intensity(x, over): return voice.setIntensity(x, over: over.map { $0 / 1000 })
+            case let .sharpness(x, over):
+                guard voice.mode == .pattern else {
+                    throw PresetMixer.SetupError.badSettings("'sharpness' moves a voice's frequency; a realtime voice's is its content's")
+                }
+                return voice.setSharpness(x, over: over.map { $0 / 1000 })
             case .masterGain: return true
             case .position(let ms):
                 guard voice.mode == .realtime else {

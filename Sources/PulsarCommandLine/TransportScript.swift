@@ -24,6 +24,9 @@ public struct TransportScript {
         case hapticGain(Double)
         /// `intensity [V] X [over MS]`: the voice's intensity to X (0…4), at once or over MS.
         case intensity(Double, overMs: Double?)
+        /// `sharpness [V] X [over MS]`: the voice's sharpness to X (−1…1, an offset of its
+        /// frequency parameter), at once or over MS.
+        case sharpness(Double, overMs: Double?)
         /// `gain master G [over MS]`: the master gain on every voice's haptics (0…4).
         case masterGain(Double, overMs: Double?)
         /// `position [V] MS`: a `.realtime` voice's content position.
@@ -53,7 +56,7 @@ public struct TransportScript {
     /// Largest script read (64 MiB: over a million lines).
     public static let maximumSize = 64 << 20
 
-    public static let grammar = "play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G, intensity X [over MS], gain master G [over MS], position MS; a voice V after any command's name but play's single argument"
+    public static let grammar = "play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse], offset MS, haptics on|off, gain audio|haptic G, intensity X [over MS], sharpness X [over MS], gain master G [over MS], position MS; a voice V after any command's name but play's single argument"
 
     public init(lines: [Line]) {
         self.lines = lines
@@ -126,7 +129,7 @@ public struct TransportScript {
     /// How many arguments each command takes without a voice, at most and at least.
     private static let arguments: [String: ClosedRange<Int>] = [
         "pause": 0...0, "resume": 0...0, "stop": 0...0, "play": 0...1, "start": 0...1, "seek": 1...1, "offset": 1...1,
-        "haptics": 1...1, "gain": 2...4, "loop": 1...2, "intensity": 1...3, "position": 1...1,
+        "haptics": 1...1, "gain": 2...4, "loop": 1...2, "intensity": 1...3, "sharpness": 1...3, "position": 1...1,
     ]
 
     /// The voice a command's words name (its first argument, a whole number, when the command
@@ -138,7 +141,7 @@ public struct TransportScript {
         case "start": named = true
         case "play": named = args.count == 2
         case "loop": named = args.count == 3 || (args.count == 2 && args[1] != "reverse")
-        case "intensity": named = args.count == 2 || args.count == 4
+        case "intensity", "sharpness": named = (args.count == 2 && args[1] != "over") || args.count == 4
         case "gain": named = args.count >= 3 && args[0] != "master" && args[1] != "master"
         default: named = args.count == counts.upperBound + 1
         }
@@ -203,6 +206,9 @@ public struct TransportScript {
         case "intensity":
             let (v, over) = try Self.ramp(name, args, range: 0...4, bad: bad)
             return .intensity(v, overMs: over)
+        case "sharpness":
+            let (v, over) = try Self.ramp(name, args, range: -1...1, bad: bad)
+            return .sharpness(v, overMs: over)
         case "gain" where args.first == "master":
             let (v, over) = try Self.ramp("gain master", Array(args.dropFirst()), range: 0...4, bad: bad)
             return .masterGain(v, overMs: over)

@@ -116,6 +116,7 @@ struct VoicesCLITests {
     @Test("--mode and position lines refuse what they cannot do, in one line", arguments: [
         (["--mode", "sideways"], "", 64, "--mode"), (["--mode", "3=realtime"], "", 64, "--mode"),
         ([], "at 0 position 1 100\n", 65, "realtime"), ([], "at 0 position\n", 65, "position"),
+        (["--mode", "2=realtime"], "at 0 sharpness 2 0.5\n", 65, "realtime"),
     ])
     func badModes(extra: [String], script text: String, status: Int32, says: String) throws {
         let dir = try TempDir()
@@ -126,6 +127,46 @@ struct VoicesCLITests {
         let r = try CLI.run(arguments)
         #expect(r.status == status, "\(r)")
         #expect(r.stderrLines.count == 1 && r.stderr.contains(says), "\(r)")
+    }
+
+    @Test("Sharpness lines on two voices (at once, over a time, negative, across a pause) change the pitch the recording holds, and the log replays to it bit for bit")
+    func sharpnessReplays() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let inputs = try Self.patterns(in: dir)
+        let script = try dir.write("""
+        at 0 start 2
+        at 0 start 1
+        at 100 sharpness 2 0.4
+        at 150 sharpness 1 -0.3 over 80
+        at 200 pause 2
+        at 250 resume 2
+        at 300 sharpness 2 -0.5 over 50
+        """, to: "s.txt")
+        let r = try CLI.run(["play", inputs[1], inputs[0], "--device", "sim:record=\(dir.file("r.wav"))", "--script", script,
+                             "--log", dir.file("l.jsonl")])
+        #expect(r.status == 0, "\(r)")
+        try ReplayCLITests.expectRecordingEqualsReplay(in: dir, atLeast: 20_000)
+        let commands = try Self.commands(dir.file("l.jsonl"))
+        // Voice 2 started first and took slot 0.
+        #expect(commands.filter { $0.name == "sharpness" }.map(\.voice) == [0, 1, 0], "\(commands)")
+        // Voice 1 alone (the buzz: 0.5 of 60…300 Hz, 180 Hz) from its start; after 0.4 at 100 ms, 276 Hz.
+        let alone = try CLI.run(["play", inputs[1], "--device", "sim:record=\(dir.file("a.wav"))", "--script",
+                                 try dir.write("at 0 start 1\nat 100 sharpness 0.4\n", to: "a.txt")])
+        #expect(alone.status == 0, "\(alone)")
+        let samples = try AudioFileContents(contentsOf: dir.file("a.wav")).samples
+        let start = try #require(samples.firstIndex { $0 != 0 })
+        let before = Self.zeroCrossingHertz(samples, (start + 960)..<(start + 4_320))
+        let after = Self.zeroCrossingHertz(samples, (start + 7_200)..<(start + 16_800))
+        #expect(abs(before - 180) < 1 && abs(after - 276) < 1, "\(before) Hz, then \(after) Hz")
+    }
+
+    /// Frequency from rising zero crossings (interpolated) in `samples[range]`.
+    static func zeroCrossingHertz(_ samples: [Float], _ range: Range<Int>) -> Double {
+        let ups = range.dropLast().filter { samples[$0] <= 0 && samples[$0 + 1] > 0 }
+        guard let first = ups.first, let last = ups.last, last > first else { return 0 }
+        func at(_ i: Int) -> Double { Double(i) + Double(-samples[i] / (samples[i + 1] - samples[i])) }
+        return Double(ups.count - 1) * 48_000 / (at(last) - at(first))
     }
 
     @Test("One INPUT played on the simulated device is its offline render, sample for sample, from where its play took effect")
@@ -151,6 +192,7 @@ struct VoicesCLITests {
         ("at 0 start\n", "'start' needs a voice"), ("at 0 start 4\n", "voice 4 has no INPUT"), ("at 0 pause x\n", "is not a voice"),
         ("at 0 seek 9 100\n", "voice 9 has no INPUT"), ("at 0 play 0 100\n", "is not a voice"),
         ("at 0 intensity 5\n", "intensity"), ("at 0 intensity 1 0.5 over x\n", "over"), ("at 0 gain master -1\n", "gain master"),
+        ("at 0 sharpness 1.5\n", "sharpness"), ("at 0 sharpness 2 -1.2 over 10\n", "sharpness"), ("at 0 sharpness 0.2 over\n", "sharpness"),
     ])
     func badVoiceLines(text: String, says: String) throws {
         let dir = try TempDir()

@@ -93,7 +93,11 @@ import Testing
                 }
             } else if roll < 0.3, let voice = voices.randomElement(using: &rng) {
                 let total = Double(voice.mixer.timeline.frameCount)
-                switch Int(rng.unit() * 10) {
+                switch Int(rng.unit() * 12) {
+                case 10: voice.setSharpness(rng.unit() * 2 - 1, over: rng.unit() < 0.5 ? nil : rng.unit() * 0.05)
+                case 11:
+                    let now = clock.now()
+                    voice.setSharpnessCurve((1...3).map { (now.adding(seconds: Double($0) * 0.01), rng.unit() * 2 - 1) })
                 case 7: voice.setIntensity(rng.unit() * 2, over: rng.unit() < 0.5 ? nil : rng.unit() * 0.05)
                 case 8:
                     let now = clock.now()
@@ -122,7 +126,7 @@ import Testing
         return (played, replayed, made, steals, changes, peak)
     }
 
-    @Test("500 random sessions of up to 64 voices (starts now and ahead, commands, live changes, steals, underruns): the device stream equals the replay, bit for bit",
+    @Test("500 random sessions of up to 64 voices (starts now and ahead, commands, live changes, intensity and sharpness, steals, underruns): the device stream equals the replay, bit for bit",
           arguments: [(64, true, 8), (64, false, 8), (8, true, 120), (8, false, 120), (3, true, 122), (2, false, 122)])
     func sessionsReplay(voiceLimit: Int, canRewind: Bool, sessions: Int) throws {
         var mismatches: [UInt64] = []

@@ -138,7 +138,7 @@ func alsaRun(_ mixer: PresetMixer) throws -> Run? {
 }
 
 /// 64 voices on one engine on the simulated device: voice commands, live mix changes, intensity
-/// ramps and curves, the master gain, steals (a new voice every 50 periods at a limit of 64),
+/// ramps and curves, sharpness ramps, the master gain, steals (a new voice every 50 periods at a limit of 64),
 /// and forced underruns — all made outside the counted region through the engine's own API.
 func voicesRun(_ mixer: PresetMixer) throws -> Run {
     let clock = ManualClock()
@@ -174,6 +174,7 @@ func voicesRun(_ mixer: PresetMixer) throws -> Run {
             let now = engine.now()
             voice.setIntensityCurve([(now.adding(seconds: 0.01), 0.3), (now.adding(seconds: 0.03), 1.2), (now.adding(seconds: 0.05), 0.8)])
         }
+        if period % 25 == 14 { voice.setSharpness(Double(period % 9) / 4 - 1, over: period % 2 == 0 ? nil : 0.03) }
         if period % 60 == 5 { engine.setMasterHapticGain(0.5 + Double(period % 3) / 4, over: 0.01) }
         for (k, voice) in scrubbed.enumerated() where (period + k) % 3 == 0 {
             let phase = Double((period + 37 * k) % 400)
@@ -209,7 +210,7 @@ let simulated = try simulatedRun(mix)
 print(simulated.report("rt-allocations, simulated s16 device"))
 var failed = simulated.total != 0
 let voices = try voicesRun(try DemoContent.mixer(range: PlaybackRange(loopCount: PlaybackTimeline.endless)))
-print(voices.report("rt-allocations, 64 voices (8 of them .realtime, scrubbed every few periods) with intensity ramps, curves, master gain and steals, simulated s16 device"))
+print(voices.report("rt-allocations, 64 voices (8 of them .realtime, scrubbed every few periods) with intensity and sharpness ramps, curves, master gain and steals, simulated s16 device"))
 failed = failed || voices.total != 0
 if ProcessInfo.processInfo.environment["PULSAR_PIPEWIRE_DIR"] != nil || ProcessInfo.processInfo.environment["PULSAR_RT_ALSA"] != nil {
     if let alsa = try alsaRun(mix) {

@@ -136,6 +136,13 @@ public final class PresetMixer {
         return try PresetMixer(preset: preset, settings: s, range: r, forward: renderer, track: track, audioEnd: audioEnd)
     }
 
+    /// The exact phase of the haptic carrier at timeline frame `frame`, in 2⁻⁶⁴ cycles: where a
+    /// voice's own oscillator (its sharpness) takes over without a jump.
+    public func hapticPhaseTurns(at frame: TimelineFrame) -> UInt64 {
+        let p = timeline.position(of: frame)
+        return (p.backwards ? backward! : forward).phaseTurns(at: (timeline.segmentStart + p.offset).index - hapticShift)
+    }
+
     /// The timeline frame a seek or cue to content time `ms` goes to: `ms` clamped into
     /// 0 … duration, at the nearest frame, clamped into the segment, where the first iteration
     /// plays it — in that iteration's direction (`PlaybackTimeline.timelineFrame(of:inIteration:)`),
@@ -244,8 +251,13 @@ public final class PresetMixer {
     /// `buffer`. Frames outside the timeline are silence. `hapticGain`: a gain per output frame
     /// on the haptic render before it meets the audio (a voice's live intensity); where it
     /// passes 1 the product goes through the limiter.
+    ///
+    /// `modulation`: the haptics on a voice's own oscillator with the frequency moved
+    /// (`PatternRenderer.renderModulated`, a voice's sharpness), its offsets one per output frame
+    /// and its phase advanced by every frame rendered inside the timeline.
     public func render(into buffer: UnsafeMutableBufferPointer<Float>, from frame: TimelineFrame,
-                       hapticGain: UnsafePointer<Float>? = nil) throws(AudioFileError) -> BlockReport {
+                       hapticGain: UnsafePointer<Float>? = nil,
+                       modulation: UnsafeMutablePointer<HapticModulation>? = nil) throws(AudioFileError) -> BlockReport {
         var report = BlockReport()
         let frames = buffer.count / channelCount
         var done = 0
@@ -263,7 +275,8 @@ public final class PresetMixer {
             // Stay inside one iteration.
             let p = timeline.position(of: start)
             n = min(n, Int(timeline.segmentLength - p.offset))
-            try renderRun(into: out, frames: n, backwards: p.backwards, offset: p.offset, gain: hapticGain.map { $0 + done }, report: &report)
+            try renderRun(into: out, frames: n, backwards: p.backwards, offset: p.offset, gain: hapticGain.map { $0 + done },
+                          modulation: modulation, offsetIndex: done, report: &report)
             done += n
         }
         return report
@@ -271,13 +284,17 @@ public final class PresetMixer {
 
     /// One run of `frames` output frames inside a single iteration, starting `offset` frames in.
     private func renderRun(into out: UnsafeMutablePointer<Float>, frames n: Int, backwards: Bool, offset: FrameIndex,
-                           gain: UnsafePointer<Float>?, report: inout BlockReport) throws(AudioFileError) {
+                           gain: UnsafePointer<Float>?, modulation: UnsafeMutablePointer<HapticModulation>?, offsetIndex: Int,
+                           report: inout BlockReport) throws(AudioFileError) {
         let layout = settings.layout
         let haptics = UnsafeMutableBufferPointer(rebasing: hapticBuffer[0..<n])
         if layout.usesHaptics && settings.hapticsEnabled {
             // The pattern's own frames run `hapticShift` behind the content's (the haptic offset).
             let first = (timeline.segmentStart + offset).index - hapticShift
-            if n >= Self.hapticCacheFrames {
+            if let modulation {
+                (backwards ? backward! : forward).renderModulated(into: haptics, from: first, offsets: modulation.pointee.offsets + offsetIndex,
+                                                                 phase: &modulation.pointee.phase)
+            } else if n >= Self.hapticCacheFrames {
                 report.hapticLimitedSamples += (backwards ? backward! : forward).render(into: haptics, from: first)
             } else {
                 renderCached(into: haptics, from: first, backwards: backwards)
@@ -364,5 +381,18 @@ public final class PresetMixer {
             a += 1
             b -= 1
         }
+    }
+}
+
+/// A voice's haptic frequency moved live, handed to `PresetMixer.render`: a frequency-parameter
+/// offset per output frame, and the voice's oscillator phase (2⁻⁶⁴ cycles), which the render
+/// advances.
+public struct HapticModulation {
+    public var offsets: UnsafePointer<Float>
+    public var phase: UInt64
+
+    public init(offsets: UnsafePointer<Float>, phase: UInt64) {
+        self.offsets = offsets
+        self.phase = phase
     }
 }

@@ -197,6 +197,10 @@ public final class EngineCore: @unchecked Sendable {
         for i in 0..<attachedCount {
             let voice = slots[attached[i]]!
             voice.intensity.forget(before: heard)
+            // The oscillator keeps its last checkpoint at or before `heard`; a settle may render
+            // on from there, so the sharpness keeps its ramps from that frame.
+            voice.oscillator.forget(before: heard)
+            voice.sharpness.forget(before: min(heard, voice.oscillator.checkpoints.first?.frame ?? heard))
             voice.realtime?.forget(before: heard)
         }
     }
@@ -238,8 +242,20 @@ public final class EngineCore: @unchecked Sendable {
         if command == .stop && voice.state.mode != .stopped {
             report(.completion(voice: slot, finished: false, streamFrame: effective))
         }
+        // The voice's oscillator reaches the frame in the state it leaves, before anything
+        // there changes.
+        do {
+            try mix.settle(voice.state, of: voice.renderer, sharpness: voice.sharpness, oscillator: voice.oscillator, to: effective)
+        } catch {
+            report(.renderFailed(voice: slot, from: effective, to: effective))
+        }
         if case .parameter(.intensity, let target) = command {
             voice.intensity.apply(target, at: effective)
+        }
+        if case .parameter(.sharpness, let target) = command, voice.realtime == nil {
+            voice.oscillator.start(at: effective, phase: voice.renderer.mixers.mixer(voice.state.mix)
+                .hapticPhaseTurns(at: voice.state.position(atStreamFrame: effective)))
+            voice.sharpness.apply(target, at: effective)
         }
         if case .position(let ms) = command {
             voice.realtime?.apply(positionMs: ms, at: effective)
@@ -372,7 +388,8 @@ public final class EngineCore: @unchecked Sendable {
                 if let realtime = voice.realtime {
                     mix.add(voice.state, realtime: realtime, of: voice.renderer, intensity: voice.intensity, master: master, to: block)
                 } else {
-                    try mix.add(voice.state, of: voice.renderer, intensity: voice.intensity, master: master, to: block)
+                    try mix.add(voice.state, of: voice.renderer, intensity: voice.intensity, master: master, sharpness: voice.sharpness,
+                                oscillator: voice.oscillator, to: block)
                 }
             } catch {
                 report(.renderFailed(voice: slot, from: streamWritten, to: streamWritten + FrameIndex(frames)))

@@ -373,13 +373,13 @@ public final class HapticEngine: @unchecked Sendable {
     /// thread but the real-time one.
     @discardableResult
     public func setMasterHapticGain(_ value: Double, over seconds: Double? = nil) -> Bool {
-        send(.parameter(.masterGain, Self.target(value, over: seconds, rate: core.configuration.sampleRate)), to: EngineCore.engineSlot)
+        send(.parameter(.masterGain, Self.target(.masterGain, value, over: seconds, rate: core.configuration.sampleRate)), to: EngineCore.engineSlot)
     }
 
-    /// A parameter target: `value` clamped into 0…`EngineLimits.maximumGain` (NaN as 0), reached
+    /// A target of `parameter`: `value` clamped into the parameter's range (NaN as 0), reached
     /// at once or after `seconds` (clamped into 0…24 h).
-    static func target(_ value: Double, over seconds: Double?, rate: SampleRate) -> ParameterTrack.Target {
-        let v = value.isNaN ? 0 : min(max(value, 0), EngineLimits.maximumGain)
+    static func target(_ parameter: LiveParameter, _ value: Double, over seconds: Double?, rate: SampleRate) -> ParameterTrack.Target {
+        let v = value.isNaN ? 0 : min(max(value, parameter.range.lowerBound), parameter.range.upperBound)
         guard let seconds else { return .init(value: v) }
         let s = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
         return .init(value: v, reach: .after(FrameIndex((s * Double(rate.hertz)).rounded())))

@@ -115,7 +115,7 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
 
     // MARK: Live parameters (any thread but the real-time one)
 
-    /// Most points of one intensity curve.
+    /// Most points of one parameter curve.
     public static let maximumCurvePoints = 64
 
     /// Ramps the voice's intensity — the multiplier on its haptics, 0…4, clamped — to `value`:
@@ -124,7 +124,20 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
     /// voice has left.
     @discardableResult
     public func setIntensity(_ value: Double, over seconds: Double? = nil) -> Bool {
-        send(.parameter(.intensity, HapticEngine.target(value, over: seconds, rate: mixer.settings.sampleRate)))
+        send(.parameter(.intensity, HapticEngine.target(.intensity, value, over: seconds, rate: mixer.settings.sampleRate)))
+    }
+
+    /// Ramps the voice's sharpness — an offset of its frequency parameter, −1…1, clamped; the
+    /// sum with the pattern's own is clamped into 0…1 — to `value`, at once (smoothed) or over
+    /// `seconds` (Core Haptics' `HapticSharpnessControl`). From the first change on, the voice's
+    /// haptics run on an oscillator of its own, taking over the pattern's phase at that frame,
+    /// so the frequency glides without a jump in the wave (docs/signal-model.md §12). False for
+    /// a `.realtime` voice (its frequency is the content's), when the queue is full, or when the
+    /// voice has left.
+    @discardableResult
+    public func setSharpness(_ value: Double, over seconds: Double? = nil) -> Bool {
+        guard mode == .pattern else { return false }
+        return send(.parameter(.sharpness, HapticEngine.target(.sharpness, value, over: seconds, rate: mixer.settings.sampleRate)))
     }
 
     /// An intensity curve on the engine's clock (Core Haptics' parameter curve): from where the
@@ -135,13 +148,25 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
     /// left.
     @discardableResult
     public func setIntensityCurve(_ points: [(time: MonotonicTime, value: Double)]) -> Bool {
+        setCurve(.intensity, points)
+    }
+
+    /// A sharpness curve on the engine's clock, as `setIntensityCurve` (false for a `.realtime`
+    /// voice).
+    @discardableResult
+    public func setSharpnessCurve(_ points: [(time: MonotonicTime, value: Double)]) -> Bool {
+        guard mode == .pattern else { return false }
+        return setCurve(.sharpness, points)
+    }
+
+    private func setCurve(_ parameter: LiveParameter, _ points: [(time: MonotonicTime, value: Double)]) -> Bool {
         guard points.count <= Self.maximumCurvePoints else { return false }
         var previous: StreamFrame?
         for point in points {
             guard let at = engine.streamFrame(at: point.time) else { return false }
             let frame = StreamFrame(FrameIndex(saturating: at.rounded()))
-            let v = HapticEngine.target(point.value, over: nil, rate: mixer.settings.sampleRate).value
-            guard send(.parameter(.intensity, .init(value: v, reach: .at(frame))), notBefore: previous) else { return false }
+            let v = HapticEngine.target(parameter, point.value, over: nil, rate: mixer.settings.sampleRate).value
+            guard send(.parameter(parameter, .init(value: v, reach: .at(frame))), notBefore: previous) else { return false }
             previous = max(previous ?? frame, frame)
         }
         return true

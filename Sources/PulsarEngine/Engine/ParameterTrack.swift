@@ -102,6 +102,12 @@ public struct ParameterTrack: Sendable {
     /// True when no ramp was ever applied: the value is `initial` everywhere.
     public var isUntouched: Bool { ramps.isEmpty }
 
+    /// Adds the values at frames `frame ..< frame + buffer.count` into `buffer`.
+    public func add(_ buffer: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
+        guard !isUntouched else { return }
+        for i in 0..<buffer.count { buffer[i] += Float(value(at: frame + FrameIndex(i))) }
+    }
+
     /// Writes the values at frames `frame ..< frame + buffer.count`, multiplied into `buffer`.
     public func multiply(_ buffer: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
         for i in 0..<buffer.count { buffer[i] *= Float(value(at: frame + FrameIndex(i))) }

@@ -26,6 +26,10 @@ public final class VoiceCore: @unchecked Sendable {
     var ended = false
     /// Its intensity, a multiplier on its haptics (real-time thread).
     public internal(set) var intensity = ParameterTrack(initial: 1, capacity: 256)
+    /// Its sharpness, an offset of its frequency parameter, and the oscillator its haptics run
+    /// on from the first change of it (real-time thread; the oscillator's storage is made here).
+    public internal(set) var sharpness = ParameterTrack(initial: 0, capacity: 256)
+    public let oscillator = VoiceOscillator()
 
     /// A `.realtime` voice's course (nil for a voice that plays its timeline).
     public internal(set) var realtime: RealtimeTrack?

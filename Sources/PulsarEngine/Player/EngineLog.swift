@@ -222,11 +222,10 @@ public enum EngineLog {
         return try checked(line) { () throws(RangeError) in try Limits.number(n, "\"\(key)\"", in: 0...16) }
     }
 
-    /// A parameter command's target: its value in 0…`EngineLimits.maximumGain` and when it is
-    /// reached.
-    private static func target(_ value: JSONValue, _ line: Int) throws -> ParameterTrack.Target {
+    /// A parameter command's target: its value in the parameter's range and when it is reached.
+    private static func target(_ value: JSONValue, _ line: Int, in range: ClosedRange<Double>) throws -> ParameterTrack.Target {
         let v = try number(value, line, "value")
-        let checkedValue = try checked(line) { () throws(RangeError) in try Limits.number(v, "\"value\"", in: 0...EngineLimits.maximumGain) }
+        let checkedValue = try checked(line) { () throws(RangeError) in try Limits.number(v, "\"value\"", in: range) }
         if value["reachAfter"] != nil { return .init(value: checkedValue, reach: .after(try frame(value, line, "reachAfter"))) }
         if value["reachAt"] != nil { return .init(value: checkedValue, reach: .at(StreamFrame(try frame(value, line, "reachAt")))) }
         return .init(value: checkedValue)
@@ -370,7 +369,7 @@ public enum EngineLog {
             let v = try Self.number(value, number, "value")
             command = .position(try checked(number) { () throws(RangeError) in try Limits.milliseconds(v, "\"value\"", signed: true) })
         } else if let parameter = LiveParameter(rawValue: name) {
-            command = .parameter(parameter, try target(value, number))
+            command = .parameter(parameter, try target(value, number, in: parameter.range))
         } else if let c = Self.command(name, argument) {
             command = c
         } else {

@@ -26,6 +26,18 @@ public struct Replay: Sendable {
         /// A `.realtime` voice's positions, in log order, at their effective frames (a voice
         /// with none plays its timeline).
         public var positions: [(ms: Double, frame: StreamFrame)] = []
+        /// Its sharpness, the ramps applied in log order at their effective frames.
+        public var sharpness = ParameterTrack(initial: 0, capacity: .max)
+        /// Its first sharpness change: where its oscillator took over, and its state then.
+        public var oscillatorStart: (frame: StreamFrame, state: TransportState)?
+
+        /// A new oscillator for the voice, started as the live one was (nil without sharpness).
+        func oscillator(renderer: TransportRenderer) -> VoiceOscillator? {
+            guard let (frame, state) = oscillatorStart else { return nil }
+            let oscillator = VoiceOscillator(capacity: 1 << 20)
+            oscillator.start(at: frame, phase: renderer.mixers.mixer(state.mix).hapticPhaseTurns(at: state.position(atStreamFrame: frame)))
+            return oscillator
+        }
 
         /// A `.realtime` voice's course on `base`'s pattern, or nil for a voice that plays its
         /// timeline.
@@ -97,6 +109,10 @@ public struct Replay: Sendable {
                 }
                 if case .parameter(.intensity, let target) = command { voices[v].intensity.apply(target, at: effective) }
                 if case .position(let ms) = command { voices[v].positions.append((ms, effective)) }
+                if case .parameter(.sharpness, let target) = command {
+                    if voices[v].oscillatorStart == nil { voices[v].oscillatorStart = (effective, state) }
+                    voices[v].sharpness.apply(target, at: effective)
+                }
                 voices[v].states.append(state)
             case let .underrun(from, to, _):
                 if to > from { lost.append(from..<to) }
@@ -162,6 +178,8 @@ public struct Replay: Sendable {
     public struct Cursor: Sendable {
         public fileprivate(set) var deviceFrame = 0
         fileprivate var streamFrame = StreamFrame.zero
+        /// The voices' oscillators, carried from block to block (made on the first render).
+        fileprivate var oscillators: [VoiceOscillator?]?
         public init() {}
     }
 
@@ -181,27 +199,38 @@ public struct Replay: Sendable {
         let mix = VoiceMix(channels: channels, maximumFrames: Self.mixFrames)
         let realtime = voices.indices.map { voices[$0].realtimeTrack(base: renderers[$0].mixer) }
         let order = voices.indices.sorted { (voices[$0].slot, $0) < (voices[$1].slot, $1) }
+        if cursor.oscillators == nil { cursor.oscillators = voices.indices.map { voices[$0].oscillator(renderer: renderers[$0]) } }
+        let oscillators = cursor.oscillators!
         let wanted = block.count / channels
+        // Frames an underrun lost were rendered all the same: where a voice's oscillator runs,
+        // they are rendered here too (and thrown away), so that it is where the device's was.
+        let throwaway = oscillators.contains { $0 != nil } ? UnsafeMutableBufferPointer<Float>.allocate(capacity: Self.mixFrames * channels) : nil
+        defer { throwaway?.deallocate() }
         var produced = 0
         while produced < wanted {
-            if let gap = lost.first(where: { $0.contains(cursor.streamFrame) }) {
+            let gap = lost.first { $0.contains(cursor.streamFrame) }
+            if let gap, throwaway == nil {
                 cursor.streamFrame = gap.upperBound
                 continue
             }
-            let end = segmentEnd(from: cursor.streamFrame, limit: cursor.streamFrame + FrameIndex(min(wanted - produced, Self.mixFrames)))
+            var end = segmentEnd(from: cursor.streamFrame, limit: cursor.streamFrame + FrameIndex(min(wanted - produced, Self.mixFrames)))
+            if let gap { end = min(segmentEnd(from: cursor.streamFrame, limit: cursor.streamFrame + FrameIndex(Self.mixFrames)), gap.upperBound) }
             let n = Int(end - cursor.streamFrame)
-            let part = UnsafeMutableBufferPointer(rebasing: block[(produced * channels)..<((produced + n) * channels)])
+            let part = gap == nil
+                ? UnsafeMutableBufferPointer(rebasing: block[(produced * channels)..<((produced + n) * channels)])
+                : UnsafeMutableBufferPointer(rebasing: throwaway![0..<(n * channels)])
             mix.begin(part, from: cursor.streamFrame)
             for v in order where !voices[v].silenced.contains(where: { $0.contains(cursor.streamFrame) }) {
                 let state = voices[v].state(atStreamFrame: cursor.streamFrame)
                 if let track = realtime[v] {
                     mix.add(state, realtime: track, of: renderers[v], intensity: voices[v].intensity, master: master, to: part)
                 } else {
-                    try mix.add(state, of: renderers[v], intensity: voices[v].intensity, master: master, to: part)
+                    try mix.add(state, of: renderers[v], intensity: voices[v].intensity, master: master, sharpness: voices[v].sharpness,
+                                oscillator: oscillators[v], to: part)
                 }
             }
             mix.finish(part)
-            produced += n
+            if gap == nil { produced += n }
             cursor.streamFrame = end
         }
         cursor.deviceFrame += produced
@@ -214,6 +243,7 @@ public struct Replay: Sendable {
         if let gap = lost.first(where: { $0.lowerBound > frame }) { end = min(end, gap.lowerBound) }
         for voice in voices {
             if let next = voice.states.first(where: { $0.anchor > frame }) { end = min(end, next.anchor) }
+            if let start = voice.oscillatorStart?.frame, start > frame { end = min(end, start) }
             for range in voice.silenced {
                 if range.lowerBound > frame { end = min(end, range.lowerBound) }
                 if range.contains(frame) { end = min(end, range.upperBound) }

@@ -55,4 +55,11 @@ public enum LiveParameter: String, Hashable, Sendable, CaseIterable {
     case intensity
     /// The engine's gain on every voice's haptics, 0…4.
     case masterGain = "master-gain"
+    /// An offset of a voice's frequency parameter, −1…1 (Core Haptics' `HapticSharpnessControl`;
+    /// the sum is clamped into 0…1): from its first change on, the voice's haptics run on an
+    /// oscillator of its own (`VoiceOscillator`, docs/signal-model.md §12).
+    case sharpness
+
+    /// The values a target may take.
+    public var range: ClosedRange<Double> { self == .sharpness ? -1...1 : 0...EngineLimits.maximumGain }
 }

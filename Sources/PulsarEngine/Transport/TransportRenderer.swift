@@ -26,8 +26,11 @@ public struct TransportRenderer {
     /// where it is paused (after a pause's fade-out), stopped or past the timeline's end.
     ///
     /// `hapticGain`: one gain per frame of `buffer` on the haptic render (a voice's intensity).
+    /// `modulation`: the voice's own oscillator with its frequency moved (`PresetMixer.render`),
+    /// its offsets one per frame of `buffer`.
     public func render(_ state: TransportState, into buffer: UnsafeMutableBufferPointer<Float>, fromStreamFrame frame: StreamFrame,
-                       hapticGain: UnsafePointer<Float>? = nil) throws(AudioFileError) {
+                       hapticGain: UnsafePointer<Float>? = nil,
+                       modulation: UnsafeMutablePointer<HapticModulation>? = nil) throws(AudioFileError) {
         let mixer = mixers.mixer(state.mix)
         let channels = mixer.channelCount
         var frames = buffer.count / channels
@@ -40,12 +43,14 @@ public struct TransportRenderer {
             frames -= silent
             frame = state.anchor
             hapticGain = hapticGain.map { $0 + silent }
+            modulation?.pointee.offsets += silent
         }
         switch state.mode {
         case .stopped:
             buffer.initialize(repeating: 0)
         case .playing:
-            _ = try mixer.render(into: buffer, from: state.pin.timelineFrame(atStreamFrame: frame), hapticGain: hapticGain)
+            _ = try mixer.render(into: buffer, from: state.pin.timelineFrame(atStreamFrame: frame), hapticGain: hapticGain,
+                                 modulation: modulation)
             if state.ramp == .fadeIn {
                 applyFade(buffer, frames: frames, channels: channels, k0: state.rampProgress(atStreamFrame: frame),
                           rate: mixer.settings.sampleRate, rising: true)
@@ -61,7 +66,7 @@ public struct TransportRenderer {
             // fade), then silence.
             let fading = min(frames, length - k0)
             let head = UnsafeMutableBufferPointer(rebasing: buffer[0..<(fading * channels)])
-            _ = try mixer.render(into: head, from: state.timelineFrame + FrameIndex(k0), hapticGain: hapticGain)
+            _ = try mixer.render(into: head, from: state.timelineFrame + FrameIndex(k0), hapticGain: hapticGain, modulation: modulation)
             applyFade(head, frames: fading, channels: channels, k0: k0, rate: mixer.settings.sampleRate, rising: false)
             UnsafeMutableBufferPointer(rebasing: buffer[(fading * channels)...]).initialize(repeating: 0)
         }
