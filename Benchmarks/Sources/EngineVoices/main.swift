@@ -4,7 +4,8 @@
 //      playing) to the voice's first sample being heard — its play's effective frame minus the
 //      frame the device clock says is heard when the call begins — at period 128 (target
 //      p99 ≤ 5 ms);
-//   2. capacity: CPU time of `pulsar play` with 1, 8 and 64 dense voices (looping patterns,
+//   2. capacity: CPU time of `pulsar play` with 1, 8 and 64 dense voices, and 64 with a live
+//      sharpness each (every one on its own oscillator) (looping patterns,
 //      every voice sounding throughout) for `--seconds` each, beside `aplay` of a WAV of the same
 //      format and length on the same device (target: 64 voices ≤ 10 % of one core);
 //   3. the device clock under load: its prediction for each position reading, asked before the
@@ -87,11 +88,15 @@ let triggers = try triggerLatencies()
 // 2. Capacity: `pulsar play` with N dense looping voices for `seconds`, stopped by its script.
 let patterns: [String] = (0..<8).map { work + "/v\($0).json" }
 for (k, path) in patterns.enumerated() { try PatternWriter.write(densePattern(k), as: .pulsarJSON, to: path) }
-func capacity(voices n: Int) throws -> (cpu: Double, wall: Double, underruns: Int) {
-    let script = work + "/stop-\(n).txt"
-    try ((1...n).map { "at \(Int(seconds * 1000)) stop \($0)" }.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+func capacity(voices n: Int, sharpness: Bool = false) throws -> (cpu: Double, wall: Double, underruns: Int) {
+    let script = work + "/stop-\(n)\(sharpness ? "-s" : "").txt"
+    // With `sharpness`, every voice glides to a sharpness of 0.3 over its first second: each then
+    // renders on its own oscillator (a sine per sample) instead of the shared, cached render.
+    let glides = sharpness ? (1...n).map { "at 0 sharpness \($0) 0.3 over 1000" } : []
+    let stops = (1...n).map { "at \(Int(seconds * 1000)) stop \($0)" }
+    try ((glides + stops).joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
     let inputs = (0..<n).map { patterns[$0 % patterns.count] }
-    let log = work + "/cap-\(n).jsonl"
+    let log = work + "/cap-\(n)\(sharpness ? "-s" : "").jsonl"
     let result = try runProcess(pulsar, ["play"] + inputs + ["--loop", "forever", "--layout", "mix", "--device", "pipewire", "--voices", "64",
                                                         "--script", script, "--log", log, "--quiet"])
     guard result.status == 0 else {
@@ -102,6 +107,7 @@ func capacity(voices n: Int) throws -> (cpu: Double, wall: Double, underruns: In
     return (result.cpu, result.wall, underruns)
 }
 let one = try capacity(voices: 1), eight = try capacity(voices: 8), sixtyFour = try capacity(voices: 64)
+let sharpened = try capacity(voices: 64, sharpness: true)
 let loopsForAplay = Int(seconds.rounded(.up))
 let wav = work + "/same-length.wav"
 try runProcess(pulsar, ["render", patterns[0], "--layout", "mix", "--loop", String(loopsForAplay), "-o", wav, "--quiet"])
@@ -143,6 +149,7 @@ func share(_ c: (cpu: Double, wall: Double, underruns: Int)) -> String { "\(fmt(
 print("| CPU, 1 dense voice (`pulsar play`, the single player's work) | \(share(one)) | aplay of a WAV of the same format and length: \(fmt(aplay.cpu)) s in \(fmt(aplay.wall, 1)) s = \(fmt(100 * aplay.cpu / aplay.wall, 1)) % | |")
 print("| CPU, 8 dense voices | \(share(eight)) | | |")
 print("| CPU, 64 dense voices | \(share(sixtyFour)) | | ≤ 10 % of one core |")
+print("| CPU, 64 dense voices, each with a live sharpness (its own oscillator) | \(share(sharpened)) | | |")
 if !clockOne.isEmpty, !clockSixtyFour.isEmpty {
     print("| device clock's prediction vs each reading, 1 voice (\(clockOne.count) readings): p50 / p99 | \(fmt(percentile(clockOne, 0.5), 1)) / \(fmt(percentile(clockOne, 0.99), 1)) µs | | |")
     print("| the same with 64 voices (\(clockSixtyFour.count) readings): p50 / p99 | \(fmt(percentile(clockSixtyFour, 0.5), 1)) / \(fmt(percentile(clockSixtyFour, 0.99), 1)) µs | | unchanged |")
