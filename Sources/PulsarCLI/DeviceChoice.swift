@@ -12,6 +12,9 @@ enum DeviceChoice {
     case auto
     case simulated(SimulatedDevice.Behaviour, SimulatedOptions)
     case alsa(String)
+    /// `dualsense`: the first haptic card `/proc/asound` lists (HapticHardware), opened directly
+    /// as `hw:CARD=…` with all its channels, bypassing a UCM split.
+    case haptic(SoundCard)
 
     /// What `sim:` says beyond the device's behaviour.
     struct SimulatedOptions {
@@ -22,11 +25,15 @@ enum DeviceChoice {
         var paced = false
     }
 
-    static let syntax = "auto, sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,paced] or an ALSA PCM name (see 'pulsar devices')"
+    static let syntax = "auto, dualsense, sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,paced] or an ALSA PCM name (see 'pulsar devices')"
 
     init(parsing text: String, rate: SampleRate, command: String) throws(CommandFailure) {
         if text == "auto" {
             self = .auto
+            return
+        }
+        if text == "dualsense" {
+            self = .haptic(try Self.hapticCard(command: command))
             return
         }
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
@@ -73,6 +80,25 @@ enum DeviceChoice {
             }
         }
         self = .simulated(behaviour, options)
+    }
+
+    /// The first haptic card found, or why there is none usable (exit 69).
+    static func hapticCard(command: String) throws(CommandFailure) -> SoundCard {
+        let cards = SoundCards.haptic()
+        guard let card = cards.first(where: { $0.hapticObstacle == nil }) else {
+            if let blocked = cards.first, let why = blocked.hapticObstacle {
+                throw CommandFailure(.unavailable, "\(command): --device dualsense: \(why)")
+            }
+            let names = HapticHardware.known.map(\.name).joined(separator: ", ")
+            throw CommandFailure(.unavailable, "\(command): --device dualsense: no haptic sound card found in \(SoundCards.defaultRoot)/cards (known: \(names), over USB)")
+        }
+        return card
+    }
+
+    /// The layout the device wants when `--layout` is not given (`quad` for a DualSense).
+    var preferredLayout: String? {
+        if case .haptic(let card) = self { return card.haptics?.preferredLayout }
+        return nil
     }
 
     var isSimulated: Bool {
@@ -124,6 +150,9 @@ extension DeviceChoice {
             case .simulated(let behaviour, _):
                 let device = simulated(behaviour)
                 return (try make(device), device, "sim")
+            case .haptic(let card):
+                let device = ALSADevice(name: card.hwName)
+                return (try make(device), device, card.hwName)
             case .auto:
                 do throws(DeviceError) {
                     let alsa = ALSADevice(name: "default")

@@ -9,8 +9,10 @@ struct MixOptions {
 
     /// `isBundle` picks the default layout: `mix` for bundles, `haptic` for pattern files.
     /// `endlessLoops` accepts `--loop forever` (a live player; an offline render would not end).
-    init(_ args: Arguments, setup: RenderSetup, isBundle: Bool, endlessLoops: Bool = false, command: String) throws(CommandFailure) {
-        let layoutText = args.value("--layout") ?? (isBundle ? "mix" : "haptic")
+    /// `defaultLayout` (the device's preferred one) comes before the input kind's default.
+    init(_ args: Arguments, setup: RenderSetup, isBundle: Bool, endlessLoops: Bool = false, defaultLayout: String? = nil,
+         command: String) throws(CommandFailure) {
+        let layoutText = args.value("--layout") ?? defaultLayout ?? (isBundle ? "mix" : "haptic")
         guard let layout = ChannelLayout(parsing: layoutText) else {
             throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic or a map like L+H,R+H, not '\(layoutText)'")
         }

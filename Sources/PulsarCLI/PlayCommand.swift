@@ -23,7 +23,8 @@ enum PlayCommand {
     transport command takes effect at a device frame; --log writes the event log that
     `pulsar render --replay` turns back into the same samples.
 
-    Devices: `auto` (the default) plays on ALSA 'default' and, when there is no sound device,
+    Devices: `dualsense` opens the first usable DualSense (or Edge) `pulsar devices` finds, as
+    hw:CARD=… with its 4 channels, in layout quad unless --layout says otherwise; `auto` (the default) plays on ALSA 'default' and, when there is no sound device,
     on the simulated device with one line saying so; NAME is any ALSA PCM (`pipewire`, `pulse`,
     `hw:0,0`, `plughw:1,0`; see `pulsar devices`); `sim` is the simulated device, paced by the
     system clock: ppm sets its rate error, jitter its position-report jitter, latency its output
@@ -320,7 +321,7 @@ struct PlayContent {
         var inputs: [PresetInput] = []
         for path in options.inputPaths { inputs.append(try PresetInput(path, setup: options.setup, strict: false)) }
         let mix = try MixOptions(options.args, setup: options.setup, isBundle: inputs.contains { $0.isBundle }, endlessLoops: true,
-                                 command: PlayCommand.command)
+                                 defaultLayout: options.device.preferredLayout, command: PlayCommand.command)
         var contents: [PlayContent] = []
         for input in inputs { contents.append(try PlayContent(input, mix: mix, options: options)) }
         return contents

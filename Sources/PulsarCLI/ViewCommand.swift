@@ -244,7 +244,8 @@ enum ViewCommand {
                 }
             }
         }
-        let mix = try MixOptions(options.args, setup: options.setup, isBundle: isBundle, endlessLoops: true, command: command)
+        let mix = try MixOptions(options.args, setup: options.setup, isBundle: isBundle, endlessLoops: true,
+                                 defaultLayout: options.choice.preferredLayout, command: command)
         var settings = mix.settings
         settings.preloadAudio = true
         do {

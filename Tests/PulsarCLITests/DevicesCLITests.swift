@@ -1,0 +1,98 @@
+import Foundation
+import PulsarTestSupport
+import Testing
+
+/// Haptic sound cards found by themselves: `pulsar devices` and `--device dualsense` over the
+/// fixture `/proc/asound` trees in `Tests/Fixtures/proc-asound/` (made by hand after what the
+/// kernel prints for a DualSense over USB), chosen through `PULSAR_PROC_ASOUND`.
+@Suite("pulsar devices: haptic cards")
+struct DevicesCLITests {
+    static func tree(_ name: String) -> [String: String] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/proc-asound/\(name)").path
+        return ["PULSAR_PROC_ASOUND": root]
+    }
+
+    /// The lines of the haptic section: from "haptic devices" to the first ALSA PCM.
+    static func hapticSection(_ stdout: String) -> [String] {
+        let lines = stdout.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("haptic devices") }) else { return [] }
+        var section = [lines[start]]
+        for line in lines[(start + 1)...] {
+            guard line.hasPrefix("hw:CARD=") || line.hasPrefix("    ") && section.count > 1 else { break }
+            section.append(line)
+        }
+        return section
+    }
+
+    @Test("No card: the haptic section says none was found")
+    func noCard() throws {
+        let r = try CLI.run(["devices"], environment: Self.tree("none"))
+        #expect(r.status == 0, "\(r)")
+        #expect(Self.hapticSection(r.stdout) == ["haptic devices: none found (DualSense, DualSense Edge over USB)"], "\(r)")
+    }
+
+    @Test("One DualSense: its hw name, USB id, card, 4 channels, haptics on 3–4, layout quad")
+    func dualSense() throws {
+        let r = try CLI.run(["devices"], environment: Self.tree("dualsense"))
+        #expect(r.status == 0, "\(r)")
+        #expect(Self.hapticSection(r.stdout) == [
+            "haptic devices:",
+            "hw:CARD=Controller,DEV=0    (--device dualsense)",
+            "    DualSense (054c:0ce6), card 1 'Controller': 4 channels, haptics on 3–4, layout quad",
+        ], "\(r)")
+    }
+
+    @Test("A DualSense Edge is known by its own id")
+    func edge() throws {
+        let r = try CLI.run(["devices"], environment: Self.tree("edge"))
+        #expect(Self.hapticSection(r.stdout).dropFirst().first == "hw:CARD=Controller,DEV=0    (--device dualsense)", "\(r)")
+        #expect(r.stdout.contains("    DualSense Edge (054c:0df2), card 0 'Controller': 4 channels, haptics on 3–4, layout quad"), "\(r)")
+    }
+
+    @Test("Two cards: the USB headset is not haptic, the controller on card 2 is")
+    func twoCards() throws {
+        let r = try CLI.run(["devices"], environment: Self.tree("two-cards"))
+        let section = Self.hapticSection(r.stdout)
+        #expect(section.count == 3, "\(r)")
+        #expect(section.dropFirst().first == "hw:CARD=Controller,DEV=0    (--device dualsense)")
+        #expect(!r.stdout.contains("Headset'"), "\(r)")
+        #expect(r.stdout.contains("card 2 'Controller'"), "\(r)")
+    }
+
+    @Test("A card a sound server holds (UCM's stereo split): marked not usable, with the fix")
+    func split() throws {
+        let r = try CLI.run(["devices"], environment: Self.tree("split"))
+        let section = Self.hapticSection(r.stdout)
+        #expect(section.count == 4, "\(r)")
+        #expect(section.last?.hasPrefix("    not usable: DualSense 'Controller' is held by another program") == true, "\(r)")
+        #expect(section.last?.contains("pro-audio") == true)
+    }
+
+    @Test("--device dualsense with no controller, or a held one: one line, exit 69, no output file")
+    func dualSenseUnavailable() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let pattern = dir.file("p.json"), log = dir.file("l.jsonl")
+        try #"{"continuousPattern":{"amplitude":[{"time":0,"value":0.5},{"time":100,"value":0.5}],"frequency":[{"time":0,"value":0.5}]}}"#
+            .write(toFile: pattern, atomically: true, encoding: .utf8)
+        for (tree, words) in [("none", "no haptic sound card found"), ("split", "Pro Audio")] {
+            let r = try CLI.run(["play", pattern, "--device", "dualsense", "--log", log, "--quiet"], environment: Self.tree(tree))
+            #expect(r.status == 69, "\(tree): \(r)")
+            #expect(r.stderrLines.count == 1 && r.stderr.contains(words) && r.stderr.contains("--device dualsense"), "\(tree): \(r)")
+            #expect(!FileManager.default.fileExists(atPath: log), "\(tree)")
+        }
+    }
+
+    @Test("--device dualsense opens the controller's hw name directly (absent here: the device error names it, exit 69)")
+    func dualSenseOpensHw() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let pattern = dir.file("p.json")
+        try #"{"continuousPattern":{"amplitude":[{"time":0,"value":0.5},{"time":100,"value":0.5}],"frequency":[{"time":0,"value":0.5}]}}"#
+            .write(toFile: pattern, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["play", pattern, "--device", "dualsense", "--quiet"], environment: Self.tree("dualsense"))
+        #expect(r.status == 69, "\(r)")
+        #expect(r.stderrLines.count == 1 && r.stderr.contains("CARD=Controller"), "\(r)")
+    }
+}
