@@ -95,6 +95,15 @@ enum DeviceChoice {
         return card
     }
 
+    /// `auto` with `--layout quad`: the first usable haptic card when there is one (one line on
+    /// stderr says so), else `auto` as it is. Any other choice stays.
+    func preferringHaptics(layout: String?, command: String) -> DeviceChoice {
+        guard case .auto = self, layout == "quad",
+              let card = SoundCards.haptic().first(where: { $0.hapticObstacle == nil }) else { return self }
+        Console.error("\(command): --layout quad: playing on the \(card.haptics?.name ?? "haptic card") at \(card.hwName)")
+        return .haptic(card)
+    }
+
     /// The layout the device wants when `--layout` is not given (`quad` for a DualSense).
     var preferredLayout: String? {
         if case .haptic(let card) = self { return card.haptics?.preferredLayout }

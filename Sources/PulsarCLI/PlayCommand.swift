@@ -24,7 +24,8 @@ enum PlayCommand {
     `pulsar render --replay` turns back into the same samples.
 
     Devices: `dualsense` opens the first usable DualSense (or Edge) `pulsar devices` finds, as
-    hw:CARD=… with its 4 channels, in layout quad unless --layout says otherwise; `auto` (the default) plays on ALSA 'default' and, when there is no sound device,
+    hw:CARD=… with its 4 channels, in layout quad unless --layout says otherwise (`auto` with --layout quad picks it too);
+    `auto` (the default) plays on ALSA 'default' and, when there is no sound device,
     on the simulated device with one line saying so; NAME is any ALSA PCM (`pipewire`, `pulse`,
     `hw:0,0`, `plughw:1,0`; see `pulsar devices`); `sim` is the simulated device, paced by the
     system clock: ppm sets its rate error, jitter its position-report jitter, latency its output
@@ -273,6 +274,7 @@ struct PlayOptions {
         setup = try RenderSetup(args, command: command)
         verbose = args.flag("--verbose")
         device = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
+            .preferringHaptics(layout: args.value("--layout"), command: command)
         scriptPath = args.value("--script")
         script = try scriptPath.map { p throws(CommandFailure) in try TransportScript(contentsOf: p).lines } ?? []
         let inputCount = inputPaths.count

@@ -90,6 +90,7 @@ enum ViewCommand {
         try Arguments.refuseOverwriting([args.value("--screenshot"), args.value("--frame-stats")], inputs: [inputPath], command: command)
         let setup = try RenderSetup(args, command: command)
         let choice = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
+            .preferringHaptics(layout: args.value("--layout"), command: command)
         let (period, buffer) = try choice.periodAndBuffer(args, command: command)
         let mode = try CanvasOptions.contentMode(args, command: command)
         let size = try CanvasOptions.size(args, command: command)

@@ -96,3 +96,23 @@ struct DevicesCLITests {
         #expect(r.stderrLines.count == 1 && r.stderr.contains("CARD=Controller"), "\(r)")
     }
 }
+
+extension DevicesCLITests {
+    @Test("auto with --layout quad picks the controller (one line says so); without quad, or with none, it does not")
+    func autoPrefersTheController() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let pattern = dir.file("p.json")
+        try #"{"continuousPattern":{"amplitude":[{"time":0,"value":0.5},{"time":100,"value":0.5}],"frequency":[{"time":0,"value":0.5}]}}"#
+            .write(toFile: pattern, atomically: true, encoding: .utf8)
+        let quad = try CLI.run(["play", pattern, "--layout", "quad", "--quiet"], environment: Self.tree("dualsense"))
+        // The fixture's controller is not really there: the open fails naming it, exit 69.
+        #expect(quad.status == 69 && quad.stderr.contains("--layout quad: playing on the DualSense at hw:CARD=Controller,DEV=0"), "\(quad)")
+        #expect(quad.stderr.contains("cannot open ALSA device 'hw:CARD=Controller,DEV=0'"), "\(quad)")
+        // auto without quad: ALSA 'default' (or the simulated device, with a line, where there is none).
+        let mix = try CLI.run(["play", pattern, "--layout", "mix", "--quiet"], environment: Self.tree("dualsense"))
+        #expect(mix.status == 0 && !mix.stderr.contains("DualSense"), "\(mix)")
+        let none = try CLI.run(["play", pattern, "--layout", "quad", "--quiet"], environment: Self.tree("none"))
+        #expect(none.status == 0 && !none.stderr.contains("DualSense"), "\(none)")
+    }
+}
