@@ -27,6 +27,12 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
+        // Ogg Vorbis encoding: libsndfile cannot write Android's ANDROID_HAPTIC comment.
+        .systemLibrary(
+            name: "CVorbis",
+            pkgConfig: "vorbisenc",
+            providers: [.apt(["libvorbis-dev", "libogg-dev"])]
+        ),
         .systemLibrary(
             name: "CZip",
             pkgConfig: "libzip",
@@ -71,7 +77,7 @@ let package = Package(
         ),
         .target(name: "PulsarCore"),
         .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip", "CMd"]),
-        .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "CSndFile", "CSoxr"]),
+        .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "CSndFile", "CSoxr", "CVorbis"]),
         .target(name: "PulsarEngine", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "CWakeup"]),
         .target(name: "PulsarSimulation", dependencies: ["PulsarCore", "PulsarEngine"]),
         // Optimized even in debug builds: its FFT measures whole corpus renders in the tests.

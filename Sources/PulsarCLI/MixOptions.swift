@@ -14,7 +14,7 @@ struct MixOptions {
          command: String) throws(CommandFailure) {
         let layoutText = args.value("--layout") ?? defaultLayout ?? (isBundle ? "mix" : "haptic")
         guard let layout = ChannelLayout(parsing: layoutText) else {
-            throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic or a map like L+H,R+H, not '\(layoutText)'")
+            throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic, android or a map like L+H,R+H, not '\(layoutText)'")
         }
         settings = MixSettings(sampleRate: setup.rate, layout: layout, profile: setup.profile)
         settings.audioGain = try args.number("--audio-gain", in: 0...16, command: command) ?? 1

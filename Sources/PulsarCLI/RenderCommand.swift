@@ -17,14 +17,16 @@ enum RenderCommand {
 
     Renders a preset of a bundle (.pulsar file or unpacked folder) — haptics mixed with its audio
     in the channel layout of the target hardware — or a single pattern file (.json, .ahap,
-    .haptic) into a WAV file (docs/mixing.md, docs/signal-model.md). The file appears only when
-    complete; on any error nothing is left behind.
+    .haptic) into a WAV file (docs/mixing.md, docs/signal-model.md), or, when OUT ends in .ogg, an
+    Ogg Vorbis file (quality 0.6) whose comments carry ANDROID_HAPTIC=N when the layout ends in N
+    haptic channels after its audio — Android's haptic-coupled audio; `--layout android` is
+    L, R, H. The file appears only when complete; on any error nothing is left behind.
 
     options:
-      -o, --output PATH   the WAV file to write (required)
+      -o, --output PATH   the WAV (or .ogg) file to write (required)
       --preset ID         which preset of a bundle (needed when it has several)
       --layout L          mix (bundles' default: L+H, R+H), stereo+haptic (L, R, H), quad (L, R, H, H:
-                          a DualSense), haptic (patterns' default), or a map like L+H,R+H,0
+                          a DualSense), haptic (patterns' default), android (L, R, H), or a map like L+H,R+H,0
       --rate HZ           sample rate, 8000...192000 (default 48000)
       --format F          float (32-bit, default), s16 or s24
       --profile P         actuator band: wideband (60-300 Hz, default), lra (170 Hz +-10%),
@@ -104,7 +106,11 @@ enum RenderCommand {
         InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }
         do {
-            report = try WAVExporter(format: format).export(mixer, to: output) { bar.update($0) }
+            if output.lowercased().hasSuffix(".ogg") {
+                report = try OggVorbisWriter.export(mixer, to: output)
+            } else {
+                report = try WAVExporter(format: format).export(mixer, to: output) { bar.update($0) }
+            }
         } catch {
             bar.finish()
             throw CommandFailure(error, input: inputPath)
@@ -112,7 +118,7 @@ enum RenderCommand {
         bar.finish()
         if !setup.quiet {
             let ms = setup.rate.milliseconds(atFrame: report.frames)
-            var line = "wrote \(output): \(report.frames) frames (\(String(format: "%.3f", ms)) ms) × \(report.channels) channels (\(layout.name)) at \(setup.rate.hertz) Hz, \(format.rawValue), peak \(String(format: "%.3f", report.peak))"
+            var line = "wrote \(output): \(report.frames) frames (\(String(format: "%.3f", ms)) ms) × \(report.channels) channels (\(layout.name)) at \(setup.rate.hertz) Hz, \(output.lowercased().hasSuffix(".ogg") ? "Ogg Vorbis" : format.rawValue), peak \(String(format: "%.3f", report.peak))"
             if report.limitedSamples > 0 { line += ", \(report.limitedSamples) samples limited" }
             Console.error(line)
         }

@@ -122,12 +122,12 @@ public struct WAVExporter: Sendable {
     public static func temporaryPath(for path: String) -> String { OutputFile.temporaryPath(for: path) }
 
     /// The larger of two peaks; NaN once either is NaN (a peak never hides one).
-    static func larger(_ a: Float, _ b: Float) -> Float {
+    package static func larger(_ a: Float, _ b: Float) -> Float {
         a.isNaN || b.isNaN ? .nan : Swift.max(a, b)
     }
 
     /// The largest magnitude in `block`: +∞ if it holds an infinity, NaN if it holds a NaN.
-    static func peak(_ block: UnsafeMutableBufferPointer<Float>) -> Float {
+    package static func peak(_ block: UnsafeMutableBufferPointer<Float>) -> Float {
         // Magnitudes compared as bit patterns: non-negative floats order like their bits, and a
         // NaN's bits are above +∞'s.
         guard let base = block.baseAddress else { return 0 }

@@ -37,7 +37,20 @@ public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
     /// Haptics only, mono.
     public static let haptic = ChannelLayout(name: "haptic", channels: [[.haptic]])
 
-    public static let named: [ChannelLayout] = [.mix, .stereoHaptic, .quad, .haptic]
+    /// Android's haptic-coupled audio: L, R, then the haptic channel last (`ANDROID_HAPTIC=1`).
+    public static let android = ChannelLayout(name: "android", channels: [[.left], [.right], [.haptic]])
+    public static let named: [ChannelLayout] = [.mix, .stereoHaptic, .quad, .haptic, .android]
+
+    /// How many channels at the end carry the haptic source alone: what Android's
+    /// `ANDROID_HAPTIC=N` counts (it takes 1 or 2, after at least one audio channel).
+    public var trailingHapticChannels: Int {
+        var n = 0
+        for sources in channels.reversed() {
+            guard sources == [.haptic] else { break }
+            n += 1
+        }
+        return n
+    }
 
     /// A named layout, or a channel map: output channels separated by `,`, each a `+`-joined list
     /// of `L`, `R`, `M`, `H`, `0` — e.g. `L+H,R+H` (= mix) or `H,H,0,0`. At most 32 channels.
