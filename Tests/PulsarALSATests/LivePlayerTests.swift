@@ -23,11 +23,14 @@ extension ALSADeviceTests {
 
     /// The clock asked at 1 kHz for 3 s; each answer against the device's position at that
     /// instant, interpolated between the two ALSA readings around it.
+    /// A run with underruns is one the machine held up (the server stalled, the thread did not
+    /// run): when every run is, the miss is reported as the machine's known intermittent issue,
+    /// as the drift tests do; a clean run that misses a bound fails.
     @Test func clockFollowsTheDevicePositions() throws {
-        try Self.retryingGlitches("clock vs ALSA positions") { try clockAgainstPositions() }
+        try Self.retryingDisturbedRuns("clock vs ALSA positions") { try clockAgainstPositions() }
     }
 
-    private func clockAgainstPositions() throws -> [String] {
+    private func clockAgainstPositions() throws -> (problems: [String], disturbed: Bool) {
         let server = try PipeWireServer.shared()
         server.exportEnvironment()
         let player = try HapticPlayer(mixer: try Self.steadyMixer(seconds: 5), device: ALSADevice(name: "pipewire"), realtime: true)
@@ -65,7 +68,8 @@ extension ALSADeviceTests {
             errors.append(abs(q.frame - truth) / 48)  // ms
         }
         errors.sort()
-        guard errors.count > 2000 else { return problems + ["only \(errors.count) comparable queries"] }
+        let disturbed = player.underruns > 0
+        guard errors.count > 2000 else { return (problems + ["only \(errors.count) comparable queries"], disturbed) }
         let p99 = errors[errors.count * 99 / 100], worst = errors.last!
         print("measured: clock vs ALSA positions, \(errors.count) queries at 1 kHz: p50 \(errors[errors.count / 2] * 1000) µs, p99 \(p99 * 1000) µs, max \(worst * 1000) µs")
         // The truth here is itself a line between two raw readings, and on a virtual machine the
@@ -76,7 +80,7 @@ extension ALSADeviceTests {
         let p50 = errors[errors.count / 2]
         if p50 > 1 { problems.append("p50 \(p50) ms > 1 ms") }
         if p99 > 3 { problems.append("p99 \(p99) ms > 3 ms") }
-        return problems
+        return (problems, disturbed)
     }
 
     /// `pulsar play` stopped with SIGSTOP for 300 ms: the device runs dry, the player recovers and
