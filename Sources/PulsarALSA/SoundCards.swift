@@ -31,6 +31,10 @@ public struct SoundCard: Hashable, Sendable {
         self.playbackBusy = playbackBusy
     }
 
+    /// A known haptic card that can be opened with all its channels: what `--device dualsense`
+    /// takes.
+    public var isUsableHaptic: Bool { haptics != nil && hapticObstacle == nil }
+
     /// What stands between this haptic card and its actuators, as one line with the fix, or nil
     /// when it can be opened with all its channels.
     public var hapticObstacle: String? {

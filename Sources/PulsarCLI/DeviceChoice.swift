@@ -85,7 +85,7 @@ enum DeviceChoice {
     /// The first haptic card found, or why there is none usable (exit 69).
     static func hapticCard(command: String) throws(CommandFailure) -> SoundCard {
         let cards = SoundCards.haptic()
-        guard let card = cards.first(where: { $0.hapticObstacle == nil }) else {
+        guard let card = cards.first(where: \.isUsableHaptic) else {
             if let blocked = cards.first, let why = blocked.hapticObstacle {
                 throw CommandFailure(.unavailable, "\(command): --device dualsense: \(why)")
             }
@@ -99,7 +99,7 @@ enum DeviceChoice {
     /// stderr says so), else `auto` as it is. Any other choice stays.
     func preferringHaptics(layout: String?, command: String) -> DeviceChoice {
         guard case .auto = self, layout == "quad",
-              let card = SoundCards.haptic().first(where: { $0.hapticObstacle == nil }) else { return self }
+              let card = SoundCards.haptic().first(where: \.isUsableHaptic) else { return self }
         Console.error("\(command): --layout quad: playing on the \(card.haptics?.name ?? "haptic card") at \(card.hwName)")
         return .haptic(card)
     }

@@ -18,7 +18,7 @@ enum DevicesCommand {
 
     static func run(_ words: [String]) throws(CommandFailure) {
         let devices = try Self.listed(Arguments(words, options: [], command: "pulsar devices"))
-        for line in hapticLines(SoundCards.list()) { Console.out(line) }
+        for line in hapticLines(SoundCards.haptic()) { Console.out(line) }
         for device in devices {
             Console.out(device.name)
             if !device.description.isEmpty { Console.out("    \(device.description)") }
@@ -29,13 +29,12 @@ enum DevicesCommand {
 
     /// The haptic section: a heading, then per haptic card its hw name and a line of what it is
     /// (and, when it cannot be used as it is, a line with the fix); "none found" otherwise.
-    static func hapticLines(_ cards: [SoundCard]) -> [String] {
-        let haptic = cards.filter { $0.haptics != nil }
+    static func hapticLines(_ haptic: [SoundCard]) -> [String] {
         guard !haptic.isEmpty else {
             return ["haptic devices: none found (\(HapticHardware.known.map(\.name).joined(separator: ", ")) over USB)"]
         }
         var lines = ["haptic devices:"]
-        let chosen = haptic.first { $0.hapticObstacle == nil }
+        let chosen = haptic.first(where: \.isUsableHaptic)
         for card in haptic {
             guard let hardware = card.haptics else { continue }
             lines.append(card.hwName + (card == chosen ? "    (--device dualsense)" : ""))

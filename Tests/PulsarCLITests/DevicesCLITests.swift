@@ -7,6 +7,9 @@ import Testing
 /// kernel prints for a DualSense over USB), chosen through `PULSAR_PROC_ASOUND`.
 @Suite("pulsar devices: haptic cards")
 struct DevicesCLITests {
+    /// A steady 100 ms pattern to play.
+    static let pattern = #"{"continuousPattern":{"amplitude":[{"time":0,"value":0.5},{"time":100,"value":0.5}],"frequency":[{"time":0,"value":0.5}]}}"#
+
     static func tree(_ name: String) -> [String: String] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/proc-asound/\(name)").path
@@ -73,9 +76,7 @@ struct DevicesCLITests {
     func dualSenseUnavailable() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let pattern = dir.file("p.json"), log = dir.file("l.jsonl")
-        try #"{"continuousPattern":{"amplitude":[{"time":0,"value":0.5},{"time":100,"value":0.5}],"frequency":[{"time":0,"value":0.5}]}}"#
-            .write(toFile: pattern, atomically: true, encoding: .utf8)
+        let pattern = try dir.write(Self.pattern, to: "p.json"), log = dir.file("l.jsonl")
         for (tree, words) in [("none", "no haptic sound card found"), ("split", "Pro Audio")] {
             let r = try CLI.run(["play", pattern, "--device", "dualsense", "--log", log, "--quiet"], environment: Self.tree(tree))
             #expect(r.status == 69, "\(tree): \(r)")
@@ -88,9 +89,7 @@ struct DevicesCLITests {
     func dualSenseOpensHw() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let pattern = dir.file("p.json")
-        try #"{"continuousPattern":{"amplitude":[{"time":0,"value":0.5},{"time":100,"value":0.5}],"frequency":[{"time":0,"value":0.5}]}}"#
-            .write(toFile: pattern, atomically: true, encoding: .utf8)
+        let pattern = try dir.write(Self.pattern, to: "p.json")
         let r = try CLI.run(["play", pattern, "--device", "dualsense", "--quiet"], environment: Self.tree("dualsense"))
         #expect(r.status == 69, "\(r)")
         #expect(r.stderrLines.count == 1 && r.stderr.contains("CARD=Controller"), "\(r)")
@@ -102,9 +101,7 @@ extension DevicesCLITests {
     func autoPrefersTheController() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let pattern = dir.file("p.json")
-        try #"{"continuousPattern":{"amplitude":[{"time":0,"value":0.5},{"time":100,"value":0.5}],"frequency":[{"time":0,"value":0.5}]}}"#
-            .write(toFile: pattern, atomically: true, encoding: .utf8)
+        let pattern = try dir.write(Self.pattern, to: "p.json")
         let quad = try CLI.run(["play", pattern, "--layout", "quad", "--quiet"], environment: Self.tree("dualsense"))
         // The fixture's controller is not really there: the open fails naming it, exit 69.
         #expect(quad.status == 69 && quad.stderr.contains("--layout quad: playing on the DualSense at hw:CARD=Controller,DEV=0"), "\(quad)")
