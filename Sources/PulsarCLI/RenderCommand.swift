@@ -20,7 +20,8 @@ enum RenderCommand {
     .haptic) into a WAV file (docs/mixing.md, docs/signal-model.md), or, when OUT ends in .ogg, an
     Ogg Vorbis file (quality 0.6) whose comments carry ANDROID_HAPTIC=N when the layout ends in N
     haptic channels after its audio — Android's haptic-coupled audio; `--layout android` is
-    L, R, H. The file appears only when complete; on any error nothing is left behind.
+    L, R, H (`--replay` writes .ogg too). The file appears only when complete; on any error
+    nothing is left behind.
 
     options:
       -o, --output PATH   the WAV (or .ogg) file to write (required)
@@ -28,7 +29,7 @@ enum RenderCommand {
       --layout L          mix (bundles' default: L+H, R+H), stereo+haptic (L, R, H), quad (L, R, H, H:
                           a DualSense), haptic (patterns' default), android (L, R, H), or a map like L+H,R+H,0
       --rate HZ           sample rate, 8000...192000 (default 48000)
-      --format F          float (32-bit, default), s16 or s24
+      --format F          float (32-bit, default), s16 or s24 (WAV only)
       --profile P         actuator band: wideband (60-300 Hz, default), lra (170 Hz +-10%),
                           lra:HZ, or FMIN:FMAX in Hz
       --gain G            haptic gain before the haptic limiter, (0, 16] (default 1)
@@ -76,6 +77,9 @@ enum RenderCommand {
             throw CommandFailure(.usage, "\(command): missing -o OUT.wav (see '\(command) --help')")
         }
         let format = try args.choice("--format", default: SampleFormat.float, command: command)
+        if output.lowercased().hasSuffix(".ogg"), args.value("--format") != nil {
+            throw CommandFailure(.usage, "\(command): --format is a WAV's sample format; an .ogg output is Ogg Vorbis")
+        }
         if let log = args.value("--replay") {
             guard args.positionals.isEmpty else {
                 throw CommandFailure(.usage, "\(command): --replay takes its input from the log; give no INPUT")
@@ -106,11 +110,8 @@ enum RenderCommand {
         InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }
         do {
-            if output.lowercased().hasSuffix(".ogg") {
-                report = try OggVorbisWriter.export(mixer, to: output)
-            } else {
-                report = try WAVExporter(format: format).export(mixer, to: output) { bar.update($0) }
-            }
+            let container = WAVExporter.Container(forOutput: output, layout: layout)
+            report = try WAVExporter(format: format, container: container).export(mixer, to: output) { bar.update($0) }
         } catch {
             bar.finish()
             throw CommandFailure(error, input: inputPath)
@@ -118,7 +119,7 @@ enum RenderCommand {
         bar.finish()
         if !setup.quiet {
             let ms = setup.rate.milliseconds(atFrame: report.frames)
-            var line = "wrote \(output): \(report.frames) frames (\(String(format: "%.3f", ms)) ms) × \(report.channels) channels (\(layout.name)) at \(setup.rate.hertz) Hz, \(output.lowercased().hasSuffix(".ogg") ? "Ogg Vorbis" : format.rawValue), peak \(String(format: "%.3f", report.peak))"
+            var line = "wrote \(output): \(report.frames) frames (\(String(format: "%.3f", ms)) ms) × \(report.channels) channels (\(layout.name)) at \(setup.rate.hertz) Hz, \(WAVExporter.Container(forOutput: output, layout: layout) == .wav ? format.rawValue : "Ogg Vorbis"), peak \(String(format: "%.3f", report.peak))"
             if report.limitedSamples > 0 { line += ", \(report.limitedSamples) samples limited" }
             Console.error(line)
         }

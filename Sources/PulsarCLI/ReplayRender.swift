@@ -65,7 +65,8 @@ enum ReplayRender {
         // Block by block: memory stays one block however long the play was.
         var cursor = Replay.Cursor()
         do {
-            _ = try WAVExporter(format: format).export(to: output, sampleRate: rate, channels: channels,
+            let container = WAVExporter.Container(forOutput: output, layout: layout)
+            _ = try WAVExporter(format: format, container: container).export(to: output, sampleRate: rate, channels: channels,
                                                        frames: parsed.playedFrames) { block, _ throws(AudioFileError) in
                 try replay.render(into: block, cursor: &cursor, renderers: renderers)
                 return 0

@@ -87,7 +87,25 @@ struct AndroidOggCLITests {
             let e = (0..<reference.frameCount).map { decoded.samples[$0 * 3 + c] - reference.samples[$0 * 3 + c] }
             let snr = 20 * log10(Self.rms(x) / Self.rms(e))
             // Measured: 28.6 dB on the audio, 38.1 dB on the haptic channel.
+            print("measured: demo.pulsar verified as Ogg Vorbis, channel \(c + 1): SNR \(snr) dB against the WAV render")
             #expect(snr > (c == 2 ? 30 : 20), "channel \(c + 1): SNR \(snr) dB")
         }
+    }
+
+    @Test("render --replay to .ogg: the logged play as Ogg Vorbis with ANDROID_HAPTIC, the same length as the WAV replay; --format with .ogg is refused (exit 64)")
+    func replayAndFormat() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let input = try dir.write(Self.pattern, to: "p.json")
+        let log = dir.file("l.jsonl"), ogg = dir.file("r.ogg"), wav = dir.file("r.wav")
+        #expect(try CLI.run(["play", input, "--layout", "android", "--device", "sim", "--log", log, "--quiet"]).status == 0)
+        #expect(try CLI.run(["render", "--replay", log, "-o", ogg, "--quiet"]).status == 0)
+        #expect(try CLI.run(["render", "--replay", log, "-o", wav, "--quiet"]).status == 0)
+        let decoded = try AudioFileContents(contentsOf: ogg), reference = try AudioFileContents(contentsOf: wav)
+        #expect(decoded.channels == 3 && decoded.frameCount == reference.frameCount && decoded.frameCount > 0)
+        #expect(try Self.comments(ogg).contains("ANDROID_HAPTIC=1"))
+        let refused = try CLI.run(["render", input, "--format", "s16", "-o", dir.file("f.ogg")])
+        #expect(refused.status == 64 && refused.stderrLines.count == 1 && refused.stderr.contains("--format"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("f.ogg")))
     }
 }

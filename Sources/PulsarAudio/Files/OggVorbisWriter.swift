@@ -9,35 +9,33 @@ import PulsarCore
 /// Android's haptic-coupled audio needs the comment `ANDROID_HAPTIC=N` (the last N channels
 /// vibrate), so the comments here are free.
 ///
-/// The file is written to a temporary name beside `path` and put in place by `close()`; a
-/// writer dropped without `close()` removes it. Thread rules: one thread at a time; allocates.
-public final class OggVorbisWriter {
-    public let path: String
-    public let channels: Int
-    private let temporary: String
+/// It writes `path` as it goes, like `SoundFile`: `WAVExporter` gives it a temporary file and
+/// puts it in place or removes it. Its errors are the output's. Thread rules: one thread at a
+/// time; allocates.
+final class OggVorbisWriter {
+    let path: String
+    let channels: Int
     private var file: UnsafeMutablePointer<FILE>?
     private var info = vorbis_info()
     private var comment = vorbis_comment()
     private var dsp = vorbis_dsp_state()
     private var block = vorbis_block()
     private var stream = ogg_stream_state()
-    private var closed = false
+    /// True once the encoder's state exists: `deinit` frees it.
+    private var encoding = false
 
     /// Opens the encoder: `channels` (1…8) at `sampleRate`, VBR `quality` (−0.1…1), and
-    /// `comments` as `TAG=value` lines after the encoder's own.
-    public init(writing path: String, sampleRate: SampleRate, channels: Int, quality: Float = 0.6,
-                comments: [(tag: String, value: String)]) throws(AudioFileError) {
+    /// `comments` as `TAG=value` lines after the encoder's own; writes the three headers.
+    init(writing path: String, sampleRate: SampleRate, channels: Int, quality: Float = 0.6,
+         comments: [(tag: String, value: String)]) throws(AudioFileError) {
         self.path = path
         self.channels = channels
-        temporary = OutputFile.temporaryPath(for: path)
         guard (1...8).contains(channels) else {
-            (closed, cleared) = (true, true)
             throw AudioFileError(path: path, message: "an Ogg Vorbis file here takes 1 to 8 channels, not \(channels)", side: .output)
         }
         vorbis_info_init(&info)
         guard vorbis_encode_init_vbr(&info, channels, sampleRate.hertz, quality) == 0 else {
             vorbis_info_clear(&info)
-            (closed, cleared) = (true, true)
             throw AudioFileError(path: path, message: "the Vorbis encoder refuses \(channels) channels at \(sampleRate.hertz) Hz", side: .output)
         }
         vorbis_comment_init(&comment)
@@ -46,29 +44,29 @@ public final class OggVorbisWriter {
         vorbis_analysis_init(&dsp, &info)
         vorbis_block_init(&dsp, &block)
         ogg_stream_init(&stream, 0x5055_4C53)
-        guard let opened = fopen(temporary, "wb") else {
-            let reason = String(cString: strerror(errno))
-            clear()
-            throw AudioFileError(path: path, message: "cannot write: \(reason)", side: .output)
-        }
+        encoding = true
+        guard let opened = fopen(path, "wb") else { throw failure() }
         file = opened
         var identification = ogg_packet(), commentPacket = ogg_packet(), codebooks = ogg_packet()
         vorbis_analysis_headerout(&dsp, &comment, &identification, &commentPacket, &codebooks)
         ogg_stream_packetin(&stream, &identification)
         ogg_stream_packetin(&stream, &commentPacket)
         ogg_stream_packetin(&stream, &codebooks)
-        do throws(AudioFileError) {
-            try flushPages(force: true)
-        } catch {
-            abandon()
-            throw error
-        }
+        try flushPages(force: true)
     }
 
-    deinit { if !closed { abandon() } }
+    deinit {
+        if let file { fclose(file) }
+        guard encoding else { return }
+        ogg_stream_clear(&stream)
+        vorbis_block_clear(&block)
+        vorbis_dsp_clear(&dsp)
+        vorbis_comment_clear(&comment)
+        vorbis_info_clear(&info)
+    }
 
-    /// Encodes `frames` interleaved frames of `channels` samples.
-    public func write(_ interleaved: UnsafeBufferPointer<Float>) throws(AudioFileError) {
+    /// Encodes whole interleaved frames of `channels` samples (a non-finite one as 0).
+    func write(_ interleaved: UnsafeBufferPointer<Float>) throws(AudioFileError) {
         let frames = interleaved.count / channels
         guard frames > 0, let planes = vorbis_analysis_buffer(&dsp, Int32(frames)) else { return }
         for c in 0..<channels {
@@ -82,27 +80,14 @@ public final class OggVorbisWriter {
         try drain()
     }
 
-    /// Ends the stream, writes its last pages and puts the file in place.
-    public func close() throws(AudioFileError) {
-        guard !closed else { return }
+    /// Ends the stream and writes its last pages; the file is complete once this returns.
+    func close() throws(AudioFileError) {
+        guard let open = file else { return }
         vorbis_analysis_wrote(&dsp, 0)
-        do throws(AudioFileError) {
-            try drain()
-            try flushPages(force: true)
-            let failed = fflush(file) != 0 || fclose(file) != 0
-            file = nil
-            if failed { throw AudioFileError(path: path, message: "cannot write: \(String(cString: strerror(errno)))", side: .output) }
-            do {
-                try OutputFile.commit(temporary, to: path)
-            } catch {
-                throw AudioFileError(path: path, message: error.message, side: .output)
-            }
-        } catch {
-            abandon()
-            throw error
-        }
-        closed = true
-        clear()
+        try drain()
+        try flushPages(force: true)
+        file = nil
+        guard fclose(open) == 0 else { throw failure() }
     }
 
     /// Takes every block the encoder has ready into packets, and full pages to the file.
@@ -123,29 +108,11 @@ public final class OggVorbisWriter {
         var page = ogg_page()
         while (force ? ogg_stream_flush(&stream, &page) : ogg_stream_pageout(&stream, &page)) != 0 {
             guard fwrite(page.header, 1, page.header_len, file) == page.header_len,
-                  fwrite(page.body, 1, page.body_len, file) == page.body_len else {
-                throw AudioFileError(path: path, message: "cannot write: \(String(cString: strerror(errno)))", side: .output)
-            }
+                  fwrite(page.body, 1, page.body_len, file) == page.body_len else { throw failure() }
         }
     }
 
-    /// Closes and removes the temporary file, and frees the encoder.
-    private func abandon() {
-        if let file { fclose(file) }
-        file = nil
-        unlink(temporary)
-        closed = true
-        clear()
-    }
-
-    private var cleared = false
-    private func clear() {
-        guard !cleared else { return }
-        cleared = true
-        ogg_stream_clear(&stream)
-        vorbis_block_clear(&block)
-        vorbis_dsp_clear(&dsp)
-        vorbis_comment_clear(&comment)
-        vorbis_info_clear(&info)
+    private func failure() -> AudioFileError {
+        AudioFileError(path: path, message: "cannot write: \(String(cString: strerror(errno)))", side: .output)
     }
 }

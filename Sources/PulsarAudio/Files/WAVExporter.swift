@@ -1,9 +1,10 @@
 import Foundation
 import PulsarCore
 
-/// Writes a render to a WAV file all or nothing: the samples go to a hidden temporary file next
-/// to the destination, which is put in place only when complete (`OutputFile.commit`: renamed, or
-/// copied into a device or FIFO such as `/dev/null`), and removed on any failure.
+/// Writes a render to a WAV file (or, `container`, an Ogg Vorbis file) all or nothing: the samples
+/// go to a hidden temporary file next to the destination, which is put in place only when
+/// complete (`OutputFile.commit`: renamed, or copied into a device or FIFO such as `/dev/null`),
+/// and removed on any failure.
 ///
 /// Thread rules: call from any thread except the real-time one; `export` blocks until done. The
 /// progress callback runs on the calling thread.
@@ -18,12 +19,28 @@ public struct WAVExporter: Sendable {
         public var peak: Float
     }
 
+    /// The file written: WAV (RF64 past 4 GiB) in `format`, or Ogg Vorbis through
+    /// `OggVorbisWriter` (quality 0.6; `format` does not apply), whose comments say
+    /// `ANDROID_HAPTIC=N` when N is given: Android's haptic-coupled audio.
+    public enum Container: Sendable, Equatable {
+        case wav
+        case oggVorbis(androidHapticChannels: Int?)
+
+        /// Ogg Vorbis for a path ending in `.ogg` (any case), with the layout's Android haptic
+        /// channels; WAV otherwise.
+        public init(forOutput path: String, layout: ChannelLayout) {
+            self = path.lowercased().hasSuffix(".ogg") ? .oggVorbis(androidHapticChannels: layout.androidHapticChannels) : .wav
+        }
+    }
+
     /// Frames rendered and written per step.
     public var blockFrames: Int = 1 << 16
     public var format: SampleFormat
+    public var container: Container
 
-    public init(format: SampleFormat = .float) {
+    public init(format: SampleFormat = .float, container: Container = .wav) {
         self.format = format
+        self.container = container
     }
 
     /// Writes `frames` frames of `channels` interleaved channels from `source` (called with a
@@ -45,14 +62,10 @@ public struct WAVExporter: Sendable {
             }
         }
         do throws(AudioFileError) {
-            let dataBytes = Int64(frames) * Int64(channels) * Int64(format.bytesPerSample)
-            let file = try writing { () throws(AudioFileError) in
-                try SoundFile(writing: temporary, sampleRate: sampleRate.hertz, channels: channels, format: format,
-                              large: dataBytes > Self.largestRIFFData)
-            }
+            let file = try writing { () throws(AudioFileError) in try open(temporary, sampleRate: sampleRate, channels: channels, frames: frames) }
             let whole = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames * channels)
             defer { whole.deallocate() }
-            let integers = UnsafeMutableRawBufferPointer.allocate(byteCount: format == .float ? 0 : blockFrames * channels * 4,
+            let integers = UnsafeMutableRawBufferPointer.allocate(byteCount: format == .float || container != .wav ? 0 : blockFrames * channels * 4,
                                                                   alignment: 16)
             defer { integers.deallocate() }
             var position: FrameIndex = 0
@@ -61,7 +74,7 @@ public struct WAVExporter: Sendable {
                 let block = UnsafeMutableBufferPointer(rebasing: whole[0..<(n * channels)])
                 report.limitedSamples += try source(block, position)
                 report.peak = Self.larger(report.peak, Self.peak(block))
-                try writing { () throws(AudioFileError) in try write(UnsafeBufferPointer(block), to: file, through: integers) }
+                try writing { () throws(AudioFileError) in try file.write(UnsafeBufferPointer(block), format: format, through: integers) }
                 position += FrameIndex(n)
                 progress?(Double(position) / Double(frames))
             }
@@ -78,22 +91,51 @@ public struct WAVExporter: Sendable {
         return report
     }
 
-    /// Writes `block` in the export's format: floats as they are, integer formats converted
-    /// through `SampleConversion` (saturating, NaN as 0) into `integers`, which holds a block.
-    private func write(_ block: UnsafeBufferPointer<Float>, to file: SoundFile,
-                       through integers: UnsafeMutableRawBufferPointer) throws(AudioFileError) {
-        guard let source = block.baseAddress else { return }
-        switch format {
-        case .float:
-            try file.write(block)
-        case .s16:
-            let target = integers.baseAddress!.assumingMemoryBound(to: Int16.self)
-            SampleConversion.convert(source, count: block.count, into: target)
-            try file.write(int16: UnsafeBufferPointer(start: target, count: block.count))
-        case .s24:
-            let target = integers.baseAddress!.assumingMemoryBound(to: Int32.self)
-            SampleConversion.convert(source, count: block.count, into24: target)
-            try file.write(int32: UnsafeBufferPointer(start: target, count: block.count))
+    /// The file being written: libsndfile's WAV or the Vorbis encoder.
+    private enum Sink {
+        case wav(SoundFile)
+        case oggVorbis(OggVorbisWriter)
+
+        /// Writes `block`: Vorbis takes floats; a WAV takes them in `format`, integer formats
+        /// converted through `SampleConversion` (saturating, NaN as 0) into `integers`, which
+        /// holds a block.
+        func write(_ block: UnsafeBufferPointer<Float>, format: SampleFormat,
+                   through integers: UnsafeMutableRawBufferPointer) throws(AudioFileError) {
+            guard let source = block.baseAddress else { return }
+            switch (self, format) {
+            case (.oggVorbis(let writer), _):
+                try writer.write(block)
+            case (.wav(let file), .float):
+                try file.write(block)
+            case (.wav(let file), .s16):
+                let target = integers.baseAddress!.assumingMemoryBound(to: Int16.self)
+                SampleConversion.convert(source, count: block.count, into: target)
+                try file.write(int16: UnsafeBufferPointer(start: target, count: block.count))
+            case (.wav(let file), .s24):
+                let target = integers.baseAddress!.assumingMemoryBound(to: Int32.self)
+                SampleConversion.convert(source, count: block.count, into24: target)
+                try file.write(int32: UnsafeBufferPointer(start: target, count: block.count))
+            }
+        }
+
+        func close() throws(AudioFileError) {
+            switch self {
+            case .wav(let file): try file.close()
+            case .oggVorbis(let writer): try writer.close()
+            }
+        }
+    }
+
+    /// Opens the container at `path` (the temporary).
+    private func open(_ path: String, sampleRate: SampleRate, channels: Int, frames: FrameIndex) throws(AudioFileError) -> Sink {
+        switch container {
+        case .wav:
+            let dataBytes = Int64(frames) * Int64(channels) * Int64(format.bytesPerSample)
+            return .wav(try SoundFile(writing: path, sampleRate: sampleRate.hertz, channels: channels, format: format,
+                                      large: dataBytes > Self.largestRIFFData))
+        case .oggVorbis(let haptic):
+            return .oggVorbis(try OggVorbisWriter(writing: path, sampleRate: sampleRate, channels: channels,
+                                                  comments: haptic.map { [(tag: "ANDROID_HAPTIC", value: String($0))] } ?? []))
         }
     }
 
@@ -122,12 +164,12 @@ public struct WAVExporter: Sendable {
     public static func temporaryPath(for path: String) -> String { OutputFile.temporaryPath(for: path) }
 
     /// The larger of two peaks; NaN once either is NaN (a peak never hides one).
-    package static func larger(_ a: Float, _ b: Float) -> Float {
+    static func larger(_ a: Float, _ b: Float) -> Float {
         a.isNaN || b.isNaN ? .nan : Swift.max(a, b)
     }
 
     /// The largest magnitude in `block`: +∞ if it holds an infinity, NaN if it holds a NaN.
-    package static func peak(_ block: UnsafeMutableBufferPointer<Float>) -> Float {
+    static func peak(_ block: UnsafeMutableBufferPointer<Float>) -> Float {
         // Magnitudes compared as bit patterns: non-negative floats order like their bits, and a
         // NaN's bits are above +∞'s.
         guard let base = block.baseAddress else { return 0 }

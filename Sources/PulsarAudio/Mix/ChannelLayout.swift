@@ -41,15 +41,12 @@ public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
     public static let android = ChannelLayout(name: "android", channels: [[.left], [.right], [.haptic]])
     public static let named: [ChannelLayout] = [.mix, .stereoHaptic, .quad, .haptic, .android]
 
-    /// How many channels at the end carry the haptic source alone: what Android's
-    /// `ANDROID_HAPTIC=N` counts (it takes 1 or 2, after at least one audio channel).
-    public var trailingHapticChannels: Int {
-        var n = 0
-        for sources in channels.reversed() {
-            guard sources == [.haptic] else { break }
-            n += 1
-        }
-        return n
+    /// Android's `ANDROID_HAPTIC=N` for this layout: the channels at its end that carry the
+    /// haptic source alone, when there are 1 or 2 after at least one other (what Android
+    /// reads), else nil.
+    public var androidHapticChannels: Int? {
+        let n = channels.reversed().prefix { $0 == [.haptic] }.count
+        return (1...2).contains(n) && channels.count > n ? n : nil
     }
 
     /// A named layout, or a channel map: output channels separated by `,`, each a `+`-joined list
