@@ -56,6 +56,7 @@ import Testing
         engine.shutdown()
         engine.poll()
         #expect(engine.failure == nil)
+        #expect(engine.droppedCommands == 0, "no accepted command reached a voice that had left")
         let commands = engine.loggedEvents.filter { if case .command = $0 { return true } else { return false } }
         let steals = commands.filter { if case .command(.steal, _, _, _, _) = $0 { return true } else { return false } }.count
         let attaches = commands.filter { if case .command(.attach, _, _, _, _) = $0 { return true } else { return false } }.count

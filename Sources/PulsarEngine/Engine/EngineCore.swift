@@ -163,10 +163,25 @@ public final class EngineCore: @unchecked Sendable {
     /// Queues `command` for the voice in `slot` (0: a single player's; `engineSlot`: the engine's
     /// master gain); false when the queue is full. `notBefore`: the command takes effect no earlier than that stream frame (a start
     /// scheduled at an engine time). Control thread.
+    /// A voice's command is admitted only while the voice is in its slot and has not left the
+    /// mix (`VoiceCore.admit`); false otherwise, as for a full queue.
     @discardableResult
     public func send(_ command: TransportCommand, to slot: Int = 0, notBefore: StreamFrame? = nil) -> Bool {
-        commands.push(Queued(voice: Int32(slot), command: command, time: clock.now(), notBefore: notBefore))
+        let voice = slot == Self.engineSlot ? nil : self.voice(slot)
+        if slot != Self.engineSlot {
+            guard let voice, voice.admit() else { return false }
+        }
+        guard commands.push(Queued(voice: Int32(slot), command: command, time: clock.now(), notBefore: notBefore)) else {
+            voice?.applied()
+            return false
+        }
+        return true
     }
+
+    /// Commands the real-time thread took but could not apply (its voice had been stolen, or
+    /// the command does not apply to it): never expected, counted so that nothing waits on one.
+    public var droppedCommands: Int { dropped.load(ordering: .acquiring) }
+    private let dropped = Atomic<Int>(0)
 
     // MARK: Real-time thread
 
@@ -181,6 +196,7 @@ public final class EngineCore: @unchecked Sendable {
         noteWakeup(now)
         while let queued = commands.pop() {
             try apply(queued)
+            voice(Int(queued.voice))?.applied()
         }
         try fill()
         let reading = try device.position()
@@ -227,14 +243,14 @@ public final class EngineCore: @unchecked Sendable {
             report(.command(queued.command, voice: slot, requestTime: queued.time, effectiveFrame: effective, state: .initial))
             return
         }
-        guard slot >= 0, slot < slotCount, let voice = slots[slot], voice.stolenUntil == nil else { return }
-        if case .parameter(.masterGain, _) = queued.command { return }
+        guard slot >= 0, slot < slotCount, let voice = slots[slot], voice.stolenUntil == nil else { return drop() }
+        if case .parameter(.masterGain, _) = queued.command { return drop() }
         let command = queued.command
         if case .attach = command {
-            guard !isAttached(slot) else { return }
+            guard !isAttached(slot) else { return drop() }
             attach(slot)
         } else if !isAttached(slot) {
-            return
+            return drop()
         }
         let now = try effectiveFrame()
         // A voice whose start lies ahead takes its commands at that start.
@@ -273,6 +289,10 @@ public final class EngineCore: @unchecked Sendable {
         report(.command(command, voice: slot, requestTime: queued.time, effectiveFrame: effective, state: voice.state))
     }
 
+    private func drop() {
+        dropped.add(1, ordering: .releasing)
+    }
+
     /// Completions at the ends of timelines and of steals' fades, and voices that end by
     /// themselves leaving the mix, by the frame now heard.
     private func endVoices(heard: StreamFrame) {
@@ -292,7 +312,8 @@ public final class EngineCore: @unchecked Sendable {
                 voice.stolenUntil = nil
                 voice.ended = true
             }
-            if voice.endsByItself, voice.ended, heard >= voice.state.anchor {
+            // It leaves only while no command for it is in flight (one is applied next step).
+            if voice.endsByItself, voice.ended, heard >= voice.state.anchor, voice.leave() {
                 report(.detached(voice: slot, streamFrame: heard))
                 detach(at: i)
                 continue

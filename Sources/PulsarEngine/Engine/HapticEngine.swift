@@ -309,10 +309,12 @@ public final class HapticEngine: @unchecked Sendable {
     public var activeVoices: [HapticVoice] { sending { voices.compactMap { $0 } } }
 
     /// Queues `command` for the voice in `slot`, taking effect no earlier than `notBefore`;
-    /// false when the queue is full. Any thread but the real-time one.
+    /// false when the queue is full, the voice has left, or `open` (asked under the producers'
+    /// lock, with the send: a steal cannot come between) says no. Any thread but the real-time one.
     @discardableResult
-    func send(_ command: TransportCommand, to slot: Int, notBefore: StreamFrame? = nil) -> Bool {
+    func send(_ command: TransportCommand, to slot: Int, notBefore: StreamFrame? = nil, open: () -> Bool = { true }) -> Bool {
         let sent = sending {
+            guard open() else { return false }
             let accepted = core.send(command, to: slot, notBefore: notBefore)
             if accepted { sentCommands += 1 }
             return accepted
@@ -329,7 +331,8 @@ public final class HapticEngine: @unchecked Sendable {
     /// another thread's change got in first, `edit` runs again on top of it, so concurrent
     /// changes of different fields all stand. A change the queue refuses is taken back before
     /// this throws, so the next one builds on what the real-time thread really has.
-    func adjust(_ mixers: MixerTable, slot: Int, _ edit: (inout LiveMix) -> Void,
+    /// `open` is asked under the producers' lock with the install, as for `send`.
+    func adjust(_ mixers: MixerTable, slot: Int, _ edit: (inout LiveMix) -> Void, open: () -> Bool = { true },
                 installed: (Int, PlaybackTimeline) -> Void) throws(LiveChangeError) {
         while true {
             let (base, generation) = sending { (mixers.newestMixer, mixers.newest) }
@@ -339,7 +342,7 @@ public final class HapticEngine: @unchecked Sendable {
             } catch {
                 throw .refused(error)
             }
-            switch sending({ install(next, in: mixers, slot: slot, replacing: generation, installed: installed) }) {
+            switch sending({ open() ? install(next, in: mixers, slot: slot, replacing: generation, installed: installed) : .busy }) {
             case .sent:
                 pulsar_wakeup_ring(flags.wakeup)
                 return
@@ -387,7 +390,12 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// True while a command or mix change sent has not yet taken effect as far as `poll()` has
     /// seen. Control thread.
-    public var hasPendingCommands: Bool { sending { sentCommands } > observedCommands }
+    /// (A command the real-time thread could not apply counts as seen: `droppedCommands`.)
+    public var hasPendingCommands: Bool { sending { sentCommands } > observedCommands + core.droppedCommands }
+
+    /// Commands the real-time thread took and could not apply. Zero unless a producer's rule
+    /// was broken; any thread.
+    public var droppedCommands: Int { core.droppedCommands }
 
     // MARK: Events and clock (control thread)
 

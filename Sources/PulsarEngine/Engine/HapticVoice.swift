@@ -78,8 +78,7 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
         case .mix, .attach, .steal, .parameter(.masterGain, _): return false
         default: break
         }
-        guard !engine.sending({ isGone || isLeaving }) else { return false }
-        return engine.send(command, to: slot, notBefore: notBefore)
+        return engine.send(command, to: slot, notBefore: notBefore) { !isGone && !isLeaving }
     }
 
     /// Plays from the start of the segment, now.
@@ -179,7 +178,7 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
             throw .refused(.badSettings("a realtime voice follows the positions it is given: its loop, segment and offsets do not apply"))
         }
         guard !engine.sending({ isGone || isLeaving }) else { throw .busy }
-        try engine.adjust(mixers, slot: slot, edit) { generation, timeline in
+        try engine.adjust(mixers, slot: slot, edit, open: { !isGone && !isLeaving }) { generation, timeline in
             pendingTimelines.append((generation, timeline))
         }
     }

@@ -1,5 +1,6 @@
 import PulsarAudio
 import PulsarCore
+import Synchronization
 
 /// One voice as the real-time thread holds it: its own mixers (generation 0 and every live
 /// change of its loop, segment, offset, haptics or gains — `MixerTable`), its transport state and
@@ -8,6 +9,7 @@ import PulsarCore
 /// Thread rules: made and put in an engine slot by the control thread before the `attach` that
 /// names the slot crosses the command queue; from then on read and written by the real-time
 /// thread only, until it reports the voice `detached`; the control thread drops it after that.
+/// Its admission count (`admit`, `applied`, `leave`) is the one part both threads touch.
 public final class VoiceCore: @unchecked Sendable {
     /// The voice's mixers by generation (live changes), and the renderer over them.
     public let renderer: TransportRenderer
@@ -33,6 +35,36 @@ public final class VoiceCore: @unchecked Sendable {
 
     /// A `.realtime` voice's course (nil for a voice that plays its timeline).
     public internal(set) var realtime: RealtimeTrack?
+
+    /// Commands queued for the voice and not yet applied, or −1 once it has left the mix. A
+    /// producer admits a command only while the voice has not left, and the real-time thread
+    /// lets the voice leave only while none is in flight: a command the queue accepted never
+    /// reaches a voice that has left (it would be dropped, and a producer told it was sent).
+    private let admissions = Atomic<Int>(0)
+
+    /// Counts one more command in flight; false once the voice has left. Producers, under the
+    /// engine's producers' lock.
+    func admit() -> Bool {
+        var current = admissions.load(ordering: .acquiring)
+        while current >= 0 {
+            let (exchanged, original) = admissions.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    /// One command in flight fewer: the queue refused it (producer) or it was applied (real-time
+    /// thread).
+    func applied() {
+        admissions.subtract(1, ordering: .releasing)
+    }
+
+    /// Closes the voice to commands if none is in flight; true when it may leave the mix now.
+    /// Real-time thread.
+    func leave() -> Bool {
+        admissions.compareExchange(expected: 0, desired: -1, ordering: .acquiringAndReleasing).exchanged
+    }
 
     public init(renderer: TransportRenderer, id: Int, endsByItself: Bool, realtime: RealtimeTrack? = nil) {
         self.renderer = renderer
