@@ -1,5 +1,5 @@
-/// A frame position in one time domain. Three domains meet in playback, and the compiler keeps
-/// them apart:
+/// A frame position in one time domain. Three domains meet in playback (a fourth, the haptic
+/// device's own frames, in the two-device mode), and the compiler keeps them apart:
 ///
 /// - `StreamFrame`: frames of the output stream a player has written since it started (they do
 ///   not restart when the device is re-prepared). Transport commands take effect at one.
@@ -63,6 +63,7 @@ public protocol FrameDomain: Sendable {
 public enum StreamDomain: FrameDomain { public static var name: String { "stream" } }
 public enum TimelineDomain: FrameDomain { public static var name: String { "timeline" } }
 public enum ContentDomain: FrameDomain { public static var name: String { "content" } }
+public enum HapticDeviceDomain: FrameDomain { public static var name: String { "haptic-device" } }
 
 /// A frame of the output stream a player has written since it started.
 public typealias StreamFrame = Frame<StreamDomain>
@@ -70,3 +71,6 @@ public typealias StreamFrame = Frame<StreamDomain>
 public typealias TimelineFrame = Frame<TimelineDomain>
 /// A sample of the preset's own time.
 public typealias ContentFrame = Frame<ContentDomain>
+/// A frame written to the haptic device of the two-device mode since the engine started: its own
+/// crystal's count, which meets the stream only through the two device clocks (`HapticDeviceFeed`).
+public typealias HapticDeviceFrame = Frame<HapticDeviceDomain>

@@ -140,14 +140,7 @@ public struct DevicePositionFilter: Sendable {
     /// The device frame being heard at `time` (fractional), or nil before any reading.
     public mutating func frame(at time: MonotonicTime) -> Double? {
         let t = time.inSeconds
-        var value: Double
-        if let fit = fitted {
-            value = fit.originFrame + (t - fit.originTime - fit.intercept) / fit.secondsPerFrame
-        } else if let latest {
-            value = latest.frame + (t - latest.time) * nominalRate
-        } else {
-            return nil
-        }
+        guard var value = position(at: time) else { return nil }
         if let last = lastQuery, t >= last.time, value < last.frame {
             value = last.frame
         }
@@ -155,6 +148,31 @@ public struct DevicePositionFilter: Sendable {
             lastQuery = (t, value)
         }
         return value
+    }
+
+    /// The fit's frame position at `time`, not held monotonic (a prediction: the haptic device's
+    /// feed asks it for instants ahead); nil before any reading.
+    public func position(at time: MonotonicTime) -> Double? {
+        let t = time.inSeconds
+        if let fit = fitted { return fit.originFrame + (t - fit.originTime - fit.intercept) / fit.secondsPerFrame }
+        if let latest { return latest.frame + (t - latest.time) * nominalRate }
+        return nil
+    }
+
+    /// When the device hears frame position `frame` (fractional, as `frame(at:)` answers): the
+    /// fit's line read the other way, or the latest reading at the nominal rate before a fit;
+    /// nil before any reading. Not guarded against running backwards: a prediction, not a clock.
+    public func time(ofFrame frame: Double) -> MonotonicTime? {
+        let t: Double
+        if let fit = fitted {
+            t = fit.originTime + fit.intercept + fit.secondsPerFrame * (frame - fit.originFrame)
+        } else if let latest {
+            t = latest.time + (frame - latest.frame) / nominalRate
+        } else {
+            return nil
+        }
+        guard t.isFinite, abs(t) < 9e9 else { return nil }
+        return MonotonicTime(nanoseconds: Int64((t * 1e9).rounded()))
     }
 
     /// The device's measured rate in frames per second (nominal before the fit exists).

@@ -64,7 +64,7 @@ public struct VoiceTrack: Sendable {
             let mix = states.last?.mix ?? 0
             let ended = TransportState(mode: .stopped, timelineFrame: timeline(mix).end, anchor: streamFrame, mix: mix)
             if states.last?.mode == .playing || states.last?.mode == .paused { states.append(ended) }
-        case .position, .underrun, .renderFailed, .eventsLost, .detached:
+        case .position, .underrun, .renderFailed, .eventsLost, .detached, .hapticDevicePosition, .hapticDeviceSegment, .hapticDeviceUnderrun:
             break
         }
     }

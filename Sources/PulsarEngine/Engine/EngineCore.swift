@@ -19,12 +19,27 @@ import Synchronization
 /// voice whose start is scheduled ahead (`send(_:to:notBefore:)`) takes effect at that start.
 /// Stream frames count every frame written since `start`, across device re-prepares.
 ///
+/// Two devices (`hapticDevice`): the mix has one channel more than the main device, the haptic
+/// channel, last. The stream is rendered into a ring (`StreamRing`) as far as either device
+/// needs; the main device takes its channels frame for frame, the haptic device reads the last
+/// channel where its `HapticDeviceFeed` says the main device's clock is heard. Commands then take
+/// effect where the stream has been rendered to (no rewind): both devices hear them at the same
+/// content instant.
+///
 /// Thread rules: `send`, `install` and `remove` from one control thread at a time; `step` from
 /// the real-time thread only; `events` is drained by one non-real-time thread. `step` allocates
 /// nothing, takes no lock and does no I/O beyond the device calls (voices' mixers preload).
 public final class EngineCore: @unchecked Sendable {
     public let device: OutputDevice
+    /// The mix's configuration: the main device's, with one channel more in the two-device mode.
     public let configuration: DeviceConfiguration
+    /// The two-device mode's haptic device and the stream ring both read (nil: one device).
+    let feed: HapticDeviceFeed?
+    private let ring: StreamRing?
+    /// The main device's channels (the mix's, less the haptic device's one in two-device mode).
+    public let mainChannels: Int
+    private let mainBuffer: UnsafeMutableBufferPointer<Float>
+    private var mainWrittenBoth = StreamFrame.zero
     /// Frames kept between the hardware position and an effective frame (rewinding devices).
     public let safetyMargin: Int
     /// How many voices can be in the mix at once.
@@ -53,8 +68,12 @@ public final class EngineCore: @unchecked Sendable {
     /// Monotonic time of the first frame written to the device (nil before): the moment the
     /// device starts. Written once by the real-time thread; read it after `shutdown`.
     public private(set) var firstWriteTime: MonotonicTime?
-    /// Stream frames written (and not rewound).
+    /// Stream frames written (and not rewound); in two-device mode, rendered into the ring.
     public private(set) var streamWritten = StreamFrame.zero
+    /// Stream frames the main device was given.
+    public var mainWritten: StreamFrame { feed == nil ? streamWritten : mainWrittenBoth }
+    /// Frames the haptic device was given (two-device mode).
+    public var hapticDeviceWritten: HapticDeviceFrame { feed?.written ?? .zero }
     /// The master gain on every voice's haptics (real-time thread).
     public private(set) var master = ParameterTrack(initial: 1, capacity: 256)
     /// The latest effective frame a command took: no rewind reaches before it.
@@ -75,12 +94,41 @@ public final class EngineCore: @unchecked Sendable {
     /// How late the steps came, for any thread to read.
     public let wakeups = WakeupStatistics()
 
-    /// An engine on `device` with `slotCount` empty voice slots.
+    /// An engine on `device` with `slotCount` empty voice slots; with `hapticDevice`, the last of
+    /// `configuration.channels` goes to that device and the rest to `device`.
     public init(device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration, slotCount: Int = 1,
-                safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536) throws(DeviceError) {
+                safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536,
+                hapticDevice: HapticDeviceOutput? = nil) throws(DeviceError) {
         self.device = device
         self.clock = clock
-        self.configuration = try device.open(configuration)
+        if let hapticDevice {
+            guard configuration.channels >= 2 else {
+                throw .unsupported("two devices need a mix of at least two channels: the main device's and the haptic one")
+            }
+            guard hapticDevice.device !== device else { throw .unsupported("the haptic device is the main device") }
+            var main = configuration
+            main.channels -= 1
+            let opened = try device.open(main)
+            let feedConfiguration: DeviceConfiguration
+            do throws(DeviceError) {
+                feedConfiguration = try Self.openHapticDevice(hapticDevice)
+            } catch {
+                device.close()
+                throw error
+            }
+            var mix = opened
+            mix.channels += 1
+            self.configuration = mix
+            mainChannels = opened.channels
+            feed = HapticDeviceFeed(hapticDevice, configuration: feedConfiguration, streamRate: opened.sampleRate)
+            ring = StreamRing(channels: mix.channels)
+        } else {
+            self.configuration = try device.open(configuration)
+            mainChannels = self.configuration.channels
+            feed = nil
+            ring = nil
+        }
+        mainBuffer = .allocate(capacity: feed == nil ? 0 : self.configuration.periodFrames * mainChannels)
         self.slotCount = max(slotCount, 1)
         // PulseAudio's rewind safeguard: 1.33 ms (at least a quarter period) ahead of what is heard.
         self.safetyMargin = safetyMargin ?? max(configuration.periodFrames / 4, Int(Double(configuration.sampleRate.hertz) * 0.00133))
@@ -113,7 +161,39 @@ public final class EngineCore: @unchecked Sendable {
         slots.deallocate()
         attached.deallocate()
         buffer.deallocate()
+        mainBuffer.deallocate()
         device.close()
+        feed?.device.close()
+    }
+
+    /// Opens the haptic device with its layout's channels, refusing one that cannot carry them.
+    private static func openHapticDevice(_ output: HapticDeviceOutput) throws(DeviceError) -> DeviceConfiguration {
+        guard output.layout.usesHaptics else {
+            throw .unsupported("the haptic device's layout \(output.layout.name) has no haptic channel")
+        }
+        let wanted = DeviceConfiguration(sampleRate: output.sampleRate, channels: output.layout.channelCount,
+                                         periodFrames: output.periodFrames, bufferFrames: output.bufferFrames)
+        let opened: DeviceConfiguration
+        do throws(DeviceError) {
+            opened = try output.device.open(wanted)
+        } catch {
+            throw onHapticDevice(error)
+        }
+        guard opened.channels == wanted.channels else {
+            output.device.close()
+            throw .unsupported("haptic device: it has \(opened.channels) channels, layout \(output.layout.name) needs \(wanted.channels)")
+        }
+        return opened
+    }
+
+    /// A haptic device's error, saying which device it is.
+    static func onHapticDevice(_ error: DeviceError) -> DeviceError {
+        switch error {
+        case .disconnected(let why): return .disconnected("haptic device: \(why)")
+        case .unsupported(let why): return .unsupported("haptic device: \(why)")
+        case .badState(let why): return .badState("haptic device: \(why)")
+        case .underrun, .suspended: return error
+        }
     }
 
     /// Why `mixer` cannot play on an engine of `channels` channels, if it cannot.
@@ -203,10 +283,18 @@ public final class EngineCore: @unchecked Sendable {
         let heard = streamFrame(of: reading)
         if unreportedStall {
             unreportedStall = false
-            let at = min(heard, streamWritten)
+            let at = min(heard, mainWritten)
             report(.underrun(lostFrom: at, lostTo: at, time: now))
+            feed?.main.reset()
+            feed?.own.reset()
         }
         report(.position(streamFrame: heard, time: reading.timestamp))
+        if let feed {
+            feed.main.add(frames: heard.index, at: reading.timestamp)
+            let own: DevicePosition
+            do throws(DeviceError) { own = try feed.device.position() } catch { throw Self.onHapticDevice(error) }
+            report(.hapticDevicePosition(frame: feed.observe(own), time: own.timestamp))
+        }
         endVoices(heard: heard)
         // Ramps wholly behind what is heard are never rendered again.
         master.forget(before: heard)
@@ -346,7 +434,7 @@ public final class EngineCore: @unchecked Sendable {
     /// Where a command issued now can first be heard: never before the previous command's, so
     /// a rewind never reaches a frame an earlier command's state was rendered from.
     private func effectiveFrame() throws(DeviceError) -> StreamFrame {
-        if device.capabilities.canRewind {
+        if device.capabilities.canRewind, feed == nil {
             let heard = streamFrame(of: try device.position())
             let target = min(max(heard + FrameIndex(safetyMargin), lastEffective), streamWritten)
             let wanted = Int(streamWritten - target)
@@ -368,6 +456,7 @@ public final class EngineCore: @unchecked Sendable {
     /// faster than this thread renders (a slow build, a starved machine) must not keep the step
     /// from returning to its commands and to `shutdown`.
     private func fill() throws(DeviceError) {
+        if let feed, let ring { return try fillBoth(feed, ring) }
         let channels = configuration.channels
         var budget = configuration.bufferFrames
         while budget > 0 {
@@ -395,6 +484,84 @@ public final class EngineCore: @unchecked Sendable {
             if firstWriteTime == nil, written > 0 { firstWriteTime = clock.now() }
             if written < n { return }
         }
+    }
+
+    /// Two devices: renders the stream into the ring as far as either device's next period
+    /// needs (never so far that it would overwrite what either still reads), then gives each its
+    /// frames — at most a buffer's worth of periods in one step.
+    private func fillBoth(_ feed: HapticDeviceFeed, _ ring: StreamRing) throws(DeviceError) {
+        let period = configuration.periodFrames
+        for _ in 0...(configuration.bufferFrames / period) {
+            let a = min(try mainRoom(), period)
+            let b = min(try hapticRoom(feed), feed.configuration.periodFrames)
+            guard a > 0 || b > 0 else { return }
+            if b > 0, let segment = feed.update() { report(.hapticDeviceSegment(segment)) }
+            var need = mainWrittenBoth + FrameIndex(a)
+            if b > 0 { need = max(need, feed.streamNeeded(for: b)) }
+            let kept = b > 0 ? min(mainWrittenBoth, max(feed.streamLowest, ring.oldest)) : mainWrittenBoth
+            need = min(need, kept + FrameIndex(ring.capacity - period))
+            while streamWritten < need {
+                let n = Int(min(need - streamWritten, FrameIndex(period)))
+                let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * configuration.channels)])
+                render(block, frames: n)
+                ring.append(block)
+                streamWritten += FrameIndex(n)
+            }
+            var full = true
+            let n = min(a, Int(streamWritten - mainWrittenBoth))
+            if n > 0 {
+                ring.copy(from: mainWrittenBoth, frames: n, channels: mainChannels, into: mainBuffer.baseAddress!)
+                var written = 0
+                do {
+                    written = try device.write(UnsafeBufferPointer(rebasing: mainBuffer[0..<(n * mainChannels)]))
+                } catch .underrun {
+                    try recoverUnderrun()
+                }
+                mainWrittenBoth += FrameIndex(written)
+                if firstWriteTime == nil, written > 0 { firstWriteTime = clock.now() }
+                full = written == n
+            }
+            if b > 0 {
+                do throws(DeviceError) {
+                    full = try feed.write(b, from: ring) == b && full
+                } catch .underrun {
+                    try recoverHapticDevice(feed)
+                } catch {
+                    throw Self.onHapticDevice(error)
+                }
+            }
+            if !full { return }
+        }
+    }
+
+    /// Frames the main device takes now (0 after an underrun it recovered from).
+    private func mainRoom() throws(DeviceError) -> Int {
+        do {
+            return try device.availableFrames()
+        } catch .underrun {
+            try recoverUnderrun()
+            return 0
+        }
+    }
+
+    /// Frames the haptic device takes now (0 after an underrun it recovered from).
+    private func hapticRoom(_ feed: HapticDeviceFeed) throws(DeviceError) -> Int {
+        do throws(DeviceError) {
+            return try feed.device.availableFrames()
+        } catch .underrun {
+            try recoverHapticDevice(feed)
+            return 0
+        } catch {
+            throw Self.onHapticDevice(error)
+        }
+    }
+
+    /// After the haptic device's underrun: what it had queued is lost; it restarts where it was
+    /// written to, and its clock starts over (the feed jumps back onto the main clock).
+    private func recoverHapticDevice(_ feed: HapticDeviceFeed) throws(DeviceError) {
+        let lost: Range<HapticDeviceFrame>
+        do throws(DeviceError) { lost = try feed.recover() } catch { throw Self.onHapticDevice(error) }
+        report(.hapticDeviceUnderrun(lostFrom: lost.lowerBound, lostTo: lost.upperBound, time: clock.now()))
     }
 
     /// The mix of every attached voice for stream frames `streamWritten ..< + frames`.
@@ -436,9 +603,10 @@ public final class EngineCore: @unchecked Sendable {
     private func recoverUnderrun() throws(DeviceError) {
         unreportedStall = false
         let played = streamFrame(of: try device.position())
-        report(.underrun(lostFrom: min(played, streamWritten), lostTo: streamWritten, time: clock.now()))
+        report(.underrun(lostFrom: min(played, mainWritten), lostTo: mainWritten, time: clock.now()))
         try device.prepare()
-        deviceBase = streamWritten
+        deviceBase = mainWritten
+        feed?.main.reset()
     }
 }
 

@@ -53,6 +53,11 @@ public final class HapticEngine: @unchecked Sendable {
     private let sendLock = NSLock()
     /// The device clock, fed by `poll` (guarded by `sendLock`: voices read it from any thread).
     private var filter: DevicePositionFilter
+    /// The haptic device's clock and the segments it read the stream by (two devices; guarded
+    /// by `sendLock`).
+    private var hapticClock: HapticDeviceClock?
+    /// The main device's latency beyond its positions, seconds (two devices).
+    private let mainLatency: Double
     /// The voices by slot, from `makeVoice` until their slot is emptied (guarded by `sendLock`).
     private var voices: [HapticVoice?]
     private var nextVoiceID = 1
@@ -102,12 +107,19 @@ public final class HapticEngine: @unchecked Sendable {
     /// what the real-time thread sleeps on between steps — a timer by default: on PipeWire's ALSA
     /// plugin the poll descriptors wake it twice a period for the same command latency
     /// (BENCHMARKS.md, wake sources).
+    ///
+    /// `hapticDevice`: sound on `device`, touch on that one, under `device`'s clock. The mix's
+    /// last channel (its layout should end in a haptic channel, as `stereo+haptic`) goes to the
+    /// haptic device's haptic channels, read at the content instant `device` is heard at; the
+    /// rest go to `device`. Commands take effect where the stream is rendered to: the larger of
+    /// the two devices' queues ahead.
     public convenience init(device: OutputDevice, sampleRate: SampleRate, channels: Int, monotonic: MonotonicClock = SystemMonotonicClock(),
                             periodFrames: Int = 256, bufferFrames: Int = 1024, voiceLimit: Int = 32,
-                            realtime: Bool = false, wake: WakeSource = .timer) throws(DeviceError) {
+                            realtime: Bool = false, wake: WakeSource = .timer, hapticDevice: HapticDeviceOutput? = nil) throws(DeviceError) {
         let limit = min(max(voiceLimit, 1), EngineLimits.maximumVoices / 2)
         let configuration = DeviceConfiguration(sampleRate: sampleRate, channels: channels, periodFrames: periodFrames, bufferFrames: bufferFrames)
-        let core = try EngineCore(device: device, clock: monotonic, configuration: configuration, slotCount: limit + min(limit, 16))
+        let core = try EngineCore(device: device, clock: monotonic, configuration: configuration, slotCount: limit + min(limit, 16),
+                                  hapticDevice: hapticDevice)
         self.init(core: core, voiceLimit: limit, monotonic: monotonic, realtime: realtime, wake: wake)
     }
 
@@ -120,6 +132,8 @@ public final class HapticEngine: @unchecked Sendable {
         self.wake = wake
         voices = Array(repeating: nil, count: core.slotCount)
         filter = DevicePositionFilter(nominalRate: Double(core.configuration.sampleRate.hertz))
+        mainLatency = core.feed?.output.mainLatency ?? 0
+        hapticClock = core.feed.map { HapticDeviceClock(rate: $0.configuration.sampleRate, latency: $0.output.latency) }
     }
 
     /// Runs `body` under the producers' lock: a pthread mutex (NSLock), which ThreadSanitizer
@@ -413,6 +427,7 @@ public final class HapticEngine: @unchecked Sendable {
             each(event)
             deliver(event)
             if case .position = event { continue }
+            if case .hapticDevicePosition = event { continue }
             loggedEvents.append(event)
         }
         if flags.failed.load(ordering: .acquiring), failure == nil {
@@ -444,6 +459,13 @@ public final class HapticEngine: @unchecked Sendable {
             }
         case .eventsLost(let count):
             eventsLost += count
+        case let .hapticDevicePosition(frame, time):
+            sending { hapticClock?.filter.add(frames: frame.index, at: time) }
+        case .hapticDeviceUnderrun:
+            hapticDeviceUnderruns += 1
+            sending { hapticClock?.filter.reset() }
+        case let .hapticDeviceSegment(segment):
+            sending { hapticClock?.take(segment) }
         case .completion, .renderFailed:
             break
         }
@@ -454,7 +476,7 @@ public final class HapticEngine: @unchecked Sendable {
         switch event {
         case let .command(_, slot, _, _, _), let .completion(slot, _, _), let .detached(slot, _):
             if slot >= 0, let voice = sending({ voices[slot] }) { voice.observe(event) }
-        case .position, .underrun, .renderFailed, .eventsLost:
+        case .position, .underrun, .renderFailed, .eventsLost, .hapticDevicePosition, .hapticDeviceSegment, .hapticDeviceUnderrun:
             break
         }
     }
@@ -462,7 +484,28 @@ public final class HapticEngine: @unchecked Sendable {
     /// The stream frame being heard at `time` (fractional), from the device clock; nil before
     /// the first position reading. Any thread but the real-time one (a voice scheduled at an
     /// engine time asks it from the thread that schedules).
-    public func streamFrame(at time: MonotonicTime) -> Double? { sending { filter.frame(at: time) } }
+    /// With two devices, the main device's latency is taken off: the frame heard from it then.
+    public func streamFrame(at time: MonotonicTime) -> Double? {
+        sending { filter.frame(at: time.adding(seconds: -mainLatency)) }
+    }
+
+    /// Two devices: the stream position the haptic device makes felt at `time` (fractional, as
+    /// `streamFrame(at:)`): its own clock, less its latency, read through the segments it was
+    /// fed by. Nil with one device or before its first reading. Any thread but the real-time one.
+    public func hapticDeviceStreamFrame(at time: MonotonicTime) -> Double? {
+        sending { hapticClock?.streamFrame(at: time) }
+    }
+
+    /// Underruns of the haptic device so far (two devices).
+    public private(set) var hapticDeviceUnderruns = 0
+    /// Frames written to the haptic device so far (read after `shutdown`, or in driven use).
+    public var hapticDeviceWritten: HapticDeviceFrame { core.hapticDeviceWritten }
+    /// Frames written to the main device so far (read after `shutdown`, or in driven use).
+    public var mainWritten: StreamFrame { core.mainWritten }
+    /// The main device's channels (the mix's less the haptic one, with two devices).
+    public var mainChannels: Int { core.mainChannels }
+    /// The haptic device's configuration, with two devices.
+    public var hapticDeviceConfiguration: DeviceConfiguration? { core.feed?.configuration }
 
     /// The engine's time now (the monotonic clock the device clock is read against).
     public func now() -> MonotonicTime { monotonic.now() }
@@ -486,4 +529,31 @@ public enum VoiceError: Error, Sendable, CustomStringConvertible {
         case .busy: return "too many voices or commands in flight; try again [busy]"
         }
     }
+}
+
+/// The haptic device's clock on the control thread: its position readings (a
+/// `DevicePositionFilter`) and the segments by which its frames read the stream, so that any
+/// instant maps to the stream position it makes felt. Guarded by the engine's lock.
+struct HapticDeviceClock {
+    var filter: DevicePositionFilter
+    let latency: Double
+    /// Recent segments in frame order (the last 256: a minute at least).
+    private(set) var segments: [FeedSegment] = []
+
+    init(rate: SampleRate, latency: Double) {
+        filter = DevicePositionFilter(nominalRate: Double(rate.hertz))
+        self.latency = latency
+    }
+
+    mutating func take(_ segment: FeedSegment) {
+        segments.append(segment)
+        if segments.count > 512 { segments.removeFirst(256) }
+    }
+
+    /// The stream position felt at `time`, or nil before a reading or a segment.
+    mutating func streamFrame(at time: MonotonicTime) -> Double? {
+        guard let heard = filter.frame(at: time.adding(seconds: -latency)) else { return nil }
+        return FeedSegment.streamPosition(atDevicePosition: heard, in: segments)
+    }
+
 }

@@ -24,6 +24,13 @@ public enum EngineEvent: Hashable, Sendable {
     /// The event queue was full (nobody polled for a long time): `count` events before this one
     /// were dropped. Positions cost nothing; a dropped command makes the log unreplayable.
     case eventsLost(count: Int)
+    /// The two-device mode's haptic device: a position reading, in its own frames (not logged).
+    case hapticDevicePosition(frame: HapticDeviceFrame, time: MonotonicTime)
+    /// The haptic device reads the stream by `segment` from its frame on (logged: the replay of
+    /// that device's stream follows them).
+    case hapticDeviceSegment(FeedSegment)
+    /// The haptic device ran dry; its frames `lostFrom ..< lostTo` were written but never played.
+    case hapticDeviceUnderrun(lostFrom: HapticDeviceFrame, lostTo: HapticDeviceFrame, time: MonotonicTime)
 }
 
 extension EngineEvent {
@@ -82,7 +89,14 @@ extension EngineEvent {
             value = JSONValue(.object(fields))
         case .eventsLost(let count):
             value = .obj(["event": .str("eventsLost"), "count": .num(Double(count))])
-        case .position:
+        case let .hapticDeviceSegment(segment):
+            value = .obj(["event": .str("hapticDeviceSegment"), "frame": .num(Double(segment.frame.index)),
+                          "cursorFrame": .num(Double(segment.cursor >> FeedSegment.fractionBits)),
+                          "cursorFraction": .num(Double(segment.cursor & FeedSegment.fractionMask)), "step": .num(Double(segment.step))])
+        case let .hapticDeviceUnderrun(lostFrom, lostTo, time):
+            value = .obj(["event": .str("hapticDeviceUnderrun"), "lostFrom": .num(Double(lostFrom.index)),
+                          "lostTo": .num(Double(lostTo.index)), "timeNs": .num(Double(time.nanoseconds))])
+        case .position, .hapticDevicePosition:
             return nil
         }
         return EngineLog.oneLine(value)

@@ -346,6 +346,23 @@ public enum EngineLog {
             return .event(.renderFailed(voice: try voice(value, number), from: StreamFrame(try frame(value, number, "from")),
                                         to: StreamFrame(try frame(value, number, "to"))))
         }
+        if kind == "hapticDeviceSegment" {
+            let whole = try frame(value, number, "cursorFrame")
+            let fractionValue = try Self.number(value, number, "cursorFraction"), stepValue = try Self.number(value, number, "step")
+            let fraction = try checked(number) { () throws(RangeError) in
+                try Limits.integer(fractionValue, "\"cursorFraction\"", in: 0...Int(FeedSegment.fractionMask))
+            }
+            let step = try checked(number) { () throws(RangeError) in
+                try Limits.integer(stepValue, "\"step\"", in: 1...Int(FeedSegment.maximumStep))
+            }
+            return .event(.hapticDeviceSegment(FeedSegment(frame: HapticDeviceFrame(try frame(value, number, "frame")),
+                                                           cursor: whole << FeedSegment.fractionBits | Int64(fraction), step: Int64(step))))
+        }
+        if kind == "hapticDeviceUnderrun" {
+            let from = HapticDeviceFrame(try frame(value, number, "lostFrom"))
+            let to = HapticDeviceFrame(try frame(value, number, "lostTo"))
+            return .event(.hapticDeviceUnderrun(lostFrom: from, lostTo: to, time: try nanoseconds(value, number, "timeNs")))
+        }
         if kind == "eventsLost" {
             let n = try Self.number(value, number, "count")
             let count = try checked(number) { () throws(RangeError) in try Limits.integer(n, "\"count\"", in: 1...Int(Int32.max)) }

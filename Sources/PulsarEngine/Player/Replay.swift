@@ -83,6 +83,10 @@ public struct Replay: Sendable {
     public private(set) var eventsLost = 0
     /// The engine's master gain on every voice's haptics.
     public private(set) var master = ParameterTrack(initial: 1, capacity: .max)
+    /// Two devices: the segments the haptic device read the stream by, and its frames that
+    /// were written but never played.
+    public private(set) var hapticDeviceSegments: [FeedSegment] = []
+    public private(set) var hapticDeviceLost: [Range<HapticDeviceFrame>] = []
 
     public init(events: [EngineEvent]) {
         var current: [Int: Int] = [:]  // slot → index in `voices`
@@ -120,12 +124,18 @@ public struct Replay: Sendable {
                 if to > from { voices[voiceIndex(slot)].silenced.append(from..<to) }
             case .eventsLost(let count):
                 eventsLost += count
-            case .completion, .position, .detached:
+            case let .hapticDeviceSegment(segment):
+                hapticDeviceSegments.append(segment)
+            case let .hapticDeviceUnderrun(from, to, _):
+                if to > from { hapticDeviceLost.append(from..<to) }
+            case .completion, .position, .detached, .hapticDevicePosition:
                 break
             }
         }
         voices = voices.map(Self.normalised)
         lost.sort { $0.lowerBound < $1.lowerBound }
+        hapticDeviceSegments.sort { $0.frame < $1.frame }
+        hapticDeviceLost.sort { $0.lowerBound < $1.lowerBound }
     }
 
     /// `voice` with its states sorted by anchor and its generations numbered 1, 2, 3… in order.
@@ -271,5 +281,92 @@ public struct Replay: Sendable {
     /// `deviceStream(frames:renderers:)` for a single player's log.
     public func deviceStream(frames deviceFrames: Int, renderer: TransportRenderer) throws(AudioFileError) -> [Float] {
         try deviceStream(frames: deviceFrames, renderers: Array(repeating: renderer, count: max(voices.count, 1)))
+    }
+
+    // MARK: Two devices
+
+    /// Where a block-wise replay of the haptic device's stream has got to.
+    public struct HapticDeviceCursor: Sendable {
+        /// Device frames passed, played or lost.
+        fileprivate var frame = HapticDeviceFrame.zero
+        /// The whole stream (nothing lost: the ring held every frame), rendered as far as read.
+        fileprivate var stream = Cursor()
+        /// The stream's last channel from stream frame `windowStart` on.
+        fileprivate var window: [Float] = []
+        fileprivate var windowStart: Int64 = 0
+        public init() {}
+    }
+
+    /// Renders the next `block.count / layout.channelCount` frames the haptic device played
+    /// (frames its underruns lost are passed over), after those `cursor` has produced: the
+    /// stream's last channel read by the logged segments, through `FeedSegment.interpolate`, as
+    /// the live feed read it, on each channel of `layout` that takes haptics.
+    public func renderHapticDevice(into block: UnsafeMutableBufferPointer<Float>, layout: ChannelLayout, cursor: inout HapticDeviceCursor,
+                                   renderers: [TransportRenderer]) throws(AudioFileError) {
+        let channels = layout.channelCount
+        let carries = layout.channels.map { $0.contains(.haptic) }
+        var whole = self
+        whole.lost = []
+        let wanted = block.count / channels
+        var produced = 0
+        while produced < wanted {
+            if let gap = hapticDeviceLost.first(where: { $0.contains(cursor.frame) }) {
+                cursor.frame = gap.upperBound
+                continue
+            }
+            guard let segment = Self.segment(at: cursor.frame, in: hapticDeviceSegments) else {
+                UnsafeMutableBufferPointer(rebasing: block[(produced * channels)...]).initialize(repeating: 0)
+                return
+            }
+            let c = segment.cursor(at: cursor.frame)
+            let s = c >> FeedSegment.fractionBits
+            try whole.extendWindow(&cursor, through: s + 2, renderers: renderers)
+            func y(_ k: Int64) -> Float {
+                guard k >= cursor.windowStart, k < cursor.windowStart + Int64(cursor.window.count) else { return 0 }
+                return cursor.window[Int(k - cursor.windowStart)]
+            }
+            let h = FeedSegment.interpolate(y(s - 1), y(s), y(s + 1), y(s + 2), at: c)
+            for k in 0..<channels { block[produced * channels + k] = carries[k] ? h : 0 }
+            produced += 1
+            cursor.frame += 1
+        }
+    }
+
+    /// The segment device frame `frame` was read by (the last starting at or before it).
+    private static func segment(at frame: HapticDeviceFrame, in segments: [FeedSegment]) -> FeedSegment? {
+        var lo = 0, hi = segments.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if segments[mid].frame <= frame { lo = mid + 1 } else { hi = mid }
+        }
+        return lo == 0 ? segments.first : segments[lo - 1]
+    }
+
+    /// Renders the stream's last channel into the window through stream frame `last`, keeping
+    /// the last 2¹⁷ frames (the live ring holds 2¹⁶).
+    private func extendWindow(_ cursor: inout HapticDeviceCursor, through last: Int64, renderers: [TransportRenderer]) throws(AudioFileError) {
+        guard let channels = renderers.first?.mixer.channelCount else { return }
+        var chunk = [Float](repeating: 0, count: 4096 * channels)
+        while cursor.windowStart + Int64(cursor.window.count) <= last {
+            try chunk.withUnsafeMutableBufferPointer { (b: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in
+                try render(into: b, cursor: &cursor.stream, renderers: renderers)
+            }
+            for f in 0..<4096 { cursor.window.append(chunk[f * channels + channels - 1]) }
+            if cursor.window.count > 1 << 18 {
+                let drop = cursor.window.count - (1 << 17)
+                cursor.window.removeFirst(drop)
+                cursor.windowStart += Int64(drop)
+            }
+        }
+    }
+
+    /// The first `frames` frames the haptic device played, interleaved in `layout`, in one array.
+    public func hapticDeviceStream(frames: Int, layout: ChannelLayout, renderers: [TransportRenderer]) throws(AudioFileError) -> [Float] {
+        var out = [Float](repeating: 0, count: frames * layout.channelCount)
+        var cursor = HapticDeviceCursor()
+        try out.withUnsafeMutableBufferPointer { (whole: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in
+            try renderHapticDevice(into: whole, layout: layout, cursor: &cursor, renderers: renderers)
+        }
+        return out
     }
 }
