@@ -145,6 +145,17 @@ extension DeviceChoice {
         }
     }
 
+    /// The chosen device itself, not opened (the two-device mode's haptic device: the engine
+    /// opens it), and its short name. `auto` is not one (it falls back): the caller resolves it.
+    func device(simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice) -> (OutputDevice, name: String) {
+        switch self {
+        case .alsa(let name): return (ALSADevice(name: name), name)
+        case .simulated(let behaviour, _): return (simulated(behaviour), "sim")
+        case .haptic(let card): return (ALSADevice(name: card.hwName), card.hwName)
+        case .auto: return (ALSADevice(name: "default"), "default")
+        }
+    }
+
     /// What `make` builds on the chosen device (a player, an engine): ALSA by name, the
     /// simulated device (made by `simulated`), or (auto) ALSA `default`, falling back to the
     /// simulated device with one line on stderr. Returns it, its device and the device's short

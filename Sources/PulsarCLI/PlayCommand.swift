@@ -17,6 +17,7 @@ enum PlayCommand {
                        [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
                        [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse]
                        [--period FRAMES] [--buffer FRAMES] [--voices N] [--tick-rate HZ] [--verbose] [--quiet]
+                       [--haptic-device D [--haptic-layout L] [--latency main=MS,haptic=MS] [--sync-log FILE]]
 
     Plays a preset (or a pattern) through the real-time engine; several INPUTs play as voices of
     one engine, mixed on one device (voice 1 the first INPUT, voice 2 the second, …). Every
@@ -50,6 +51,17 @@ enum PlayCommand {
     endless loop needs a `stop`, `q`, or Ctrl-C. --voices N voices play at once (default 32):
     one more steals the oldest.
 
+    Two devices: --haptic-device D plays the touch on D and the sound on --device, under one
+    clock — the main device's. D takes the haptic channel on every channel of its layout
+    (--haptic-layout; default `quad` for a DualSense, with silence on its speaker pair, else
+    `haptic`) at the content instant the main device is heard: its frames read the engine's
+    stream through both devices' clocks, at a rate steered within 1000 ppm of their measured
+    ratio, so two crystals hundreds of ppm apart stay within a fraction of a millisecond. The
+    main device's layout defaults to the audio's pair (L,R). --latency adds each device's own
+    output latency (the USB path, an amplifier) to what it reports; commands take effect where
+    the stream is rendered to (no rewind). `auto` as D is the first DualSense found. --log
+    holds both streams: `render --replay LOG --replay-device haptic` rebuilds the haptic one.
+
     On a terminal a status line shows voice 1's time, animation frame and loop, the voices
     playing, the device and underruns; keys: space pause/resume (every voice), ←/→ seek voice 1
     −/+500 ms, r restart (every voice), q quit.
@@ -60,7 +72,14 @@ enum PlayCommand {
       --log FILE          event log (JSON lines)
       --clock-log FILE    one JSON line per display tick: monotonic time, the clock's content
                           time and animation frame, and (simulated device) the true content time
-      --tick-rate HZ      display ticks per second for --clock-log (default 60)
+      --tick-rate HZ      display ticks per second for --clock-log and --sync-log (default 60)
+      --haptic-device D   the touch on D (auto: the first DualSense), the sound on --device
+      --haptic-layout L   D's layout (default quad for a DualSense, else haptic)
+      --latency SPEC      main=MS,haptic=MS (or the devices' names): output latency beyond what
+                          each device reports, 0…1000 ms (default 0)
+      --sync-log FILE     one JSON line per display tick: timeNs and, per device, its name, the
+                          content time its clock says is heard there (contentMs) and, on a
+                          simulated device, the content time it really plays (trueContentMs)
       --loop N|forever    iterations of the segment (forever: until stopped)
       --period FRAMES     device period (default 128 = 2.7 ms at 48 kHz on sound devices, 256 on sim)
       --buffer FRAMES     device buffer (default 4 periods)
@@ -87,7 +106,7 @@ enum PlayCommand {
         defer { loop.restoreTerminal() }
         try loop.run()
         loop.playOut()
-        try finish(options, voices, output, ticks: loop.ticks)
+        try finish(options, voices, output, ticks: loop.ticks, sync: loop.syncText)
     }
 
     /// Opens the device the options name and an engine on it for the contents' layout.
@@ -99,20 +118,27 @@ enum PlayCommand {
         // The device: ALSA by name, the simulated one, or (auto) ALSA `default` falling back to it.
         func simulated(_ b: SimulatedDevice.Behaviour) -> SimulatedDevice {
             var behaviour = b
-            if options.logPath != nil || options.clockLogPath != nil || options.device.recordPath != nil {
+            if options.logPath != nil || options.clockLogPath != nil || options.syncLogPath != nil || options.device.recordPath != nil
+                || options.hapticDevice?.recordPath != nil {
                 let once = contents.map { c in Double(c.mixer.timeline.isEndless ? c.mixer.timeline.segmentLength : c.mixer.frameCount) }.max()!
                 let seconds = min(once / Double(rate.hertz) + (options.script.last?.at ?? 0) / 1000 + 10, 3600)
                 behaviour.recordingCapacity = Int(seconds * Double(rate.hertz))
             }
             return SimulatedDevice(clock: monotonic, behaviour: behaviour)
         }
+        // Two devices: the haptic one, made here, opened by the engine with the main one.
+        let haptic = options.hapticDevice.map { $0.device(simulated: simulated) }
+        let output = haptic.map { h in
+            HapticDeviceOutput(device: h.0, layout: options.hapticLayout ?? .haptic, sampleRate: rate, periodFrames: options.period,
+                               bufferFrames: options.buffer, latency: options.latency.haptic, mainLatency: options.latency.main)
+        }
         let (engine, device, name) = try options.device.open(simulated: simulated, command: command) { (device) throws(DeviceError) in
             try HapticEngine(device: device, sampleRate: rate, channels: mixer.channelCount, monotonic: monotonic,
                              periodFrames: options.period, bufferFrames: options.buffer, voiceLimit: options.voiceLimit,
-                             realtime: device is ALSADevice)
+                             realtime: device is ALSADevice || haptic?.0 is ALSADevice, hapticDevice: output)
         }
         if options.verbose, let alsa = device as? ALSADevice { reportALSA(alsa, engine.configuration) }
-        return PlayOutput(engine: engine, device: device, name: name, monotonic: monotonic)
+        return PlayOutput(engine: engine, device: device, name: name, monotonic: monotonic, hapticDevice: haptic?.0, hapticName: haptic?.name)
     }
 
     /// `--verbose`: what the ALSA device settled on.
@@ -122,25 +148,37 @@ enum PlayCommand {
 
     /// Writes the clock log, the event log and the recording asked for, then prints the summary.
     private static func finish(_ options: PlayOptions, _ voices: PlayVoices, _ output: PlayOutput,
-                               ticks: [PlayLoop.Tick]) throws(CommandFailure) {
+                               ticks: [PlayLoop.Tick], sync loopSyncText: String) throws(CommandFailure) {
         let engine = output.engine
-        let channels = engine.configuration.channels
+        let channels = engine.mainChannels
         let sim = output.device as? SimulatedDevice
         let played = playedFrames(engine, device: sim, channels: channels)
+        let hapticSim = output.hapticDevice as? SimulatedDevice
+        let hapticChannels = engine.hapticDeviceConfiguration?.channels ?? 0
+        let hapticPlayed = output.hapticDevice == nil ? nil : hapticPlayedFrames(engine, device: hapticSim, channels: hapticChannels)
+        if let syncLogPath = options.syncLogPath {
+            try writing { try OutputFile.write(Array(loopSyncText.utf8), to: syncLogPath) }
+        }
         if let clockLogPath = options.clockLogPath {
             try writeClockLog(clockLogPath, ticks: ticks, device: sim, engine: engine, voice: voices.instances[0], rate: options.setup.rate)
         }
         if let log = options.logPath {
-            try writeEventLog(log, voices, engine: engine, playedFrames: played)
+            let h = hapticPlayed.map { EngineLog.Header.HapticDevice(layout: (options.hapticLayout ?? .haptic).name, sampleRate: options.setup.rate.hertz, playedFrames: $0) }
+            try writeEventLog(log, voices, engine: engine, playedFrames: played, hapticDevice: h)
         }
         if let recordPath = options.device.recordPath, let sim {
             try writing { _ = try WAVExporter().export(sim.recording, to: recordPath, sampleRate: options.setup.rate, channels: channels) }
+        }
+        if let recordPath = options.hapticDevice?.recordPath, let hapticSim {
+            try writing { _ = try WAVExporter().export(hapticSim.recording, to: recordPath, sampleRate: options.setup.rate, channels: hapticChannels) }
         }
         if !options.setup.quiet {
             let deviceName = output.name
             let made = voices.instances.map(\.count).reduce(0, +)
             let voiceCount = voices.contents.count > 1 || made > 1 ? "; \(made) voices" : ""
-            Console.error("played \(played) frames × \(channels) channels on \(deviceName == "sim" ? "the simulated device" : "ALSA '\(deviceName)'")\(voiceCount); \(engine.loggedEvents.count) events, \(engine.underruns) underruns")
+            func named(_ n: String) -> String { n == "sim" ? "the simulated device" : "ALSA '\(n)'" }
+            let touch = hapticPlayed.map { ", touch: \($0) frames × \(hapticChannels) channels on \(named(output.hapticName ?? "?")) (\(engine.hapticDeviceUnderruns) underruns)" } ?? ""
+            Console.error("played \(played) frames × \(channels) channels on \(named(deviceName))\(voiceCount)\(touch); \(engine.loggedEvents.count) events, \(engine.underruns) underruns")
         }
     }
 
@@ -152,18 +190,29 @@ enum PlayCommand {
             return $0
         }
         let recorded = sim.flatMap { $0.behaviour.recordingCapacity > 0 ? FrameIndex($0.recording.count / channels) : nil }
-        return recorded ?? max(engine.streamWritten.index - lostFrames, 0)
+        return recorded ?? max(engine.mainWritten.index - lostFrames, 0)
+    }
+
+    /// `playedFrames` for the haptic device of two.
+    private static func hapticPlayedFrames(_ engine: HapticEngine, device sim: SimulatedDevice?, channels: Int) -> FrameIndex {
+        let lostFrames = engine.loggedEvents.reduce(FrameIndex(0)) {
+            if case let .hapticDeviceUnderrun(from, to, _) = $1 { return $0 + max(to - from, 0) }
+            return $0
+        }
+        let recorded = sim.flatMap { $0.behaviour.recordingCapacity > 0 ? FrameIndex($0.recording.count / max(channels, 1)) : nil }
+        return recorded ?? max(engine.hapticDeviceWritten.index - lostFrames, 0)
     }
 
     /// `--log`: the event log, headed by what `pulsar render --replay` needs to rebuild the mix:
     /// the first INPUT with the command line's settings in the header, every other voice made
     /// in a `voice` line.
-    private static func writeEventLog(_ path: String, _ voices: PlayVoices, engine: HapticEngine, playedFrames: FrameIndex) throws(CommandFailure) {
+    private static func writeEventLog(_ path: String, _ voices: PlayVoices, engine: HapticEngine, playedFrames: FrameIndex,
+                                      hapticDevice: EngineLog.Header.HapticDevice?) throws(CommandFailure) {
         let first = voices.contents[0], settings = first.settings
         let header = EngineLog.Header(input: first.input.path, preset: first.input.isBundle ? first.preset.id : nil,
                                       layout: settings.layout.name, sampleRate: settings.sampleRate.hertz, profile: settings.profile.name,
                                       audioOffset: settings.audioOffset, duration: first.range.duration,
-                                      mix: LiveMix(settings: settings, range: first.range))
+                                      mix: LiveMix(settings: settings, range: first.range), hapticDevice: hapticDevice)
         try writing {
             try OutputFile.write(Array(EngineLog.text(header: header, voices: voices.made, events: engine.loggedEvents, playedFrames: playedFrames,
                                                       firstWrite: engine.firstWriteTime, wakeups: engine.wakeups).utf8), to: path)
@@ -247,6 +296,12 @@ struct PlayOptions {
     let voiceLimit: Int
     /// Each voice's mode (`--mode M` for all, or `--mode V=M,…`).
     let modes: [HapticVoice.Mode]
+    /// Two devices: touch on this one, sound on `device` (`--haptic-device`), in its layout.
+    let hapticDevice: DeviceChoice?
+    let hapticLayout: ChannelLayout?
+    /// `--latency`: each device's output latency beyond what it reports, seconds.
+    let latency: (main: Double, haptic: Double)
+    let syncLogPath: String?
 
     private static let accepted: [Arguments.Option] = [
         .init(names: ["--preset"], takesValue: true), .init(names: ["--device"], takesValue: true),
@@ -262,6 +317,8 @@ struct PlayOptions {
         .init(names: ["--time-unit"], takesValue: true), .init(names: ["--quiet"], takesValue: false),
         .init(names: ["--clock-log"], takesValue: true), .init(names: ["--tick-rate"], takesValue: true),
         .init(names: ["--voices"], takesValue: true), .init(names: ["--mode"], takesValue: true),
+        .init(names: ["--haptic-device"], takesValue: true), .init(names: ["--haptic-layout"], takesValue: true),
+        .init(names: ["--latency"], takesValue: true), .init(names: ["--sync-log"], takesValue: true),
     ]
 
     /// Parses `words`, reads the script, and refuses outputs that would overwrite an input.
@@ -284,8 +341,11 @@ struct PlayOptions {
         tickRate = try args.number("--tick-rate", in: 1...1000, command: command) ?? 60
         logPath = args.value("--log")
         clockLogPath = args.value("--clock-log")
-        try Arguments.refuseOverwriting([logPath, clockLogPath, device.recordPath], inputs: inputPaths + [scriptPath],
-                                        command: command)
+        syncLogPath = args.value("--sync-log")
+        let two = try TwoDevices(args, device: args.value("--device") ?? "auto", rate: setup.rate, command: command)
+        (hapticDevice, hapticLayout, latency) = (two.device, two.layout, two.latency)
+        try Arguments.refuseOverwriting([logPath, clockLogPath, syncLogPath, device.recordPath, hapticDevice?.recordPath],
+                                        inputs: inputPaths + [scriptPath], command: command)
         (period, buffer) = try device.periodAndBuffer(args, command: command)
         voiceLimit = try args.integer("--voices", default: 32, in: 1...128, command: command)
         modes = try Self.modes(args.value("--mode"), voices: inputCount, command: command)
@@ -322,8 +382,12 @@ struct PlayContent {
     static func all(_ options: PlayOptions) throws(CommandFailure) -> [PlayContent] {
         var inputs: [PresetInput] = []
         for path in options.inputPaths { inputs.append(try PresetInput(path, setup: options.setup, strict: false)) }
-        let mix = try MixOptions(options.args, setup: options.setup, isBundle: inputs.contains { $0.isBundle }, endlessLoops: true,
-                                 defaultLayout: options.device.preferredLayout, command: PlayCommand.command)
+        // Two devices: the main device's layout defaults to the audio's pair, and the mix adds the
+        // haptic device's channel.
+        let defaultLayout = options.hapticDevice != nil ? "L,R" : options.device.preferredLayout
+        var mix = try MixOptions(options.args, setup: options.setup, isBundle: inputs.contains { $0.isBundle }, endlessLoops: true,
+                                 defaultLayout: defaultLayout, command: PlayCommand.command)
+        if options.hapticDevice != nil { mix.settings.layout = TwoDevices.mixLayout(mix.settings.layout) }
         var contents: [PlayContent] = []
         for input in inputs { contents.append(try PlayContent(input, mix: mix, options: options)) }
         return contents
@@ -353,6 +417,9 @@ struct PlayOutput {
     let device: OutputDevice
     let name: String
     let monotonic: SystemMonotonicClock
+    /// Two devices: the haptic one and its name.
+    var hapticDevice: OutputDevice? = nil
+    var hapticName: String? = nil
 }
 
 /// The control loop of `pulsar play`: script lines at their times, keys, the device's failure,
@@ -379,6 +446,9 @@ final class PlayLoop {
     /// Times a due line waited because the engine could not take it yet.
     private var delayedLines = 0
     private(set) var ticks: [Tick] = []
+    /// `--sync-log`'s lines so far.
+    private(set) var syncText = ""
+    private let output: PlayOutput
     private var nextTick: MonotonicTime
     private var paused = false
     private var done = false
@@ -388,6 +458,7 @@ final class PlayLoop {
     /// Takes the terminal's keys and status line when interactive; the clock starts now.
     init(options: PlayOptions, output: PlayOutput, voices: PlayVoices, durationMs: Double) {
         self.options = options
+        self.output = output
         engine = output.engine
         self.voices = voices
         monotonic = output.monotonic
@@ -483,9 +554,10 @@ final class PlayLoop {
 
     /// `--clock-log`: notes voice 1's clock at `now` when a display tick is due.
     private func recordTick(at now: MonotonicTime) {
-        guard options.clockLogPath != nil, now >= nextTick else { return }
+        guard options.clockLogPath != nil || options.syncLogPath != nil, now >= nextTick else { return }
         let voice = voices.newest(0)
-        ticks.append((now, voice?.contentTime(at: now), voice?.animationFrame(at: now)))
+        if options.clockLogPath != nil { ticks.append((now, voice?.contentTime(at: now), voice?.animationFrame(at: now))) }
+        if options.syncLogPath != nil { syncText += SyncLog.line(at: now, output: output, voice: voice, latency: options.latency) }
         nextTick = nextTick.adding(seconds: 1 / options.tickRate)
         if nextTick < now { nextTick = now.adding(seconds: 1 / options.tickRate) }
     }
@@ -495,7 +567,7 @@ final class PlayLoop {
     private func sleepUntilNextWake(from now: MonotonicTime) {
         var wake = now.adding(seconds: 0.010)
         if nextLine < pending.count { wake = min(wake, max(start.adding(seconds: pending[nextLine].at / 1000), now.adding(seconds: 0.001))) }
-        if options.clockLogPath != nil { wake = min(wake, nextTick) }
+        if options.clockLogPath != nil || options.syncLogPath != nil { wake = min(wake, nextTick) }
         let sleep = wake.seconds(since: monotonic.now())
         if sleep > 0 { usleep(UInt32(sleep * 1e6)) }
     }
@@ -516,5 +588,86 @@ final class PlayLoop {
     func restoreTerminal() {
         keys?.restore()
         status.finish()
+    }
+}
+
+/// `--haptic-device`, `--haptic-layout`, `--latency` and the checks between them and `--device`.
+struct TwoDevices {
+    let device: DeviceChoice?
+    let layout: ChannelLayout?
+    let latency: (main: Double, haptic: Double)
+
+    init(_ args: Arguments, device main: String, rate: SampleRate, command: String) throws(CommandFailure) {
+        let text = args.value("--haptic-device")
+        if let text {
+            guard text != main else {
+                throw CommandFailure(.usage, "\(command): --haptic-device names the device --device does ('\(MessageText.excerpt(text))'): sound and touch need two devices")
+            }
+            device = text == "auto" ? .haptic(try DeviceChoice.hapticCard(command: command)) : try DeviceChoice(parsing: text, rate: rate, command: command)
+        } else {
+            device = nil
+        }
+        if let l = args.value("--haptic-layout") {
+            guard device != nil else { throw CommandFailure(.usage, "\(command): --haptic-layout needs --haptic-device") }
+            guard let parsed = ChannelLayout(parsing: l), parsed.usesHaptics else {
+                throw CommandFailure(.usage, "\(command): --haptic-layout must be a layout with a haptic channel (haptic, quad, a map like 0,0,H,H), not '\(MessageText.excerpt(l))'")
+            }
+            layout = parsed
+        } else {
+            layout = device.map { d in d.preferredLayout.flatMap(ChannelLayout.init(parsing:)) ?? .haptic }
+        }
+        var latency = (main: 0.0, haptic: 0.0)
+        if let l = args.value("--latency") {
+            guard device != nil else { throw CommandFailure(.usage, "\(command): --latency needs --haptic-device (it sets each device's latency)") }
+            for item in l.split(separator: ",", omittingEmptySubsequences: false) {
+                let kv = item.split(separator: "=", maxSplits: 1).map(String.init)
+                guard kv.count == 2, let ms = Double(kv[1]), ms.isFinite, (0...1000).contains(ms) else {
+                    throw CommandFailure(.usage, "\(command): --latency is main=MS,haptic=MS (or the devices' names), each 0…1000 ms, not '\(MessageText.excerpt(l))'")
+                }
+                switch kv[0] {
+                case "main", main: latency.main = ms / 1000
+                case "haptic", text ?? "": latency.haptic = ms / 1000
+                default:
+                    throw CommandFailure(.usage, "\(command): --latency: '\(MessageText.excerpt(kv[0]))' is neither main, haptic, nor a device given")
+                }
+            }
+        }
+        self.latency = latency
+    }
+
+    /// The mix's layout for `main` (the main device's): its channels, then the haptic device's
+    /// one. Named as a channel map, so the log's header reads back.
+    static func mixLayout(_ main: ChannelLayout) -> ChannelLayout {
+        let channels = main.channels + [[.haptic]]
+        return ChannelLayout(name: channels.map { $0.map(\.rawValue).joined(separator: "+") }.joined(separator: ","), channels: channels)
+    }
+}
+
+/// `--sync-log`: one JSON line per display tick — `timeNs` and, per device, its name, the
+/// content time its clock says is heard (felt) there, and on a simulated device the content time
+/// it really plays then (its exact position, less its latency, through the segments the haptic
+/// device was fed by).
+enum SyncLog {
+    static func line(at now: MonotonicTime, output: PlayOutput, voice: HapticVoice?, latency: (main: Double, haptic: Double)) -> String {
+        let engine = output.engine, rate = Double(engine.configuration.sampleRate.hertz)
+        func ms(_ stream: Double?) -> JSONValue {
+            guard let stream, let voice else { return JSONValue(.null) }
+            return .num((voice.track.contentFrame(atStreamFrame: stream) * 1000 / rate * 1e6).rounded() / 1e6)
+        }
+        let mainTruth = (output.device as? SimulatedDevice)?.exactStreamFrame(at: now.adding(seconds: -latency.main))
+        var devices: [JSONValue] = [entry(output.name, ms(engine.streamFrame(at: now)), output.device is SimulatedDevice ? ms(mainTruth) : nil)]
+        if let haptic = output.hapticDevice {
+            let felt = (haptic as? SimulatedDevice)?.exactStreamFrame(at: now.adding(seconds: -latency.haptic))
+                .flatMap(engine.hapticDeviceStreamPosition(atDevicePosition:))
+            devices.append(entry(output.hapticName ?? "haptic", ms(engine.hapticDeviceStreamFrame(at: now)), haptic is SimulatedDevice ? ms(felt) : nil))
+        }
+        let value: JSONValue = JSONValue(.object([("timeNs", .num(Double(now.nanoseconds))), ("devices", JSONValue(.array(devices)))]))
+        return JSONWriter(indent: 0).write(value).replacingOccurrences(of: "\n", with: "") + "\n"
+    }
+
+    private static func entry(_ name: String, _ content: JSONValue, _ truth: JSONValue?) -> JSONValue {
+        var fields: [(key: String, value: JSONValue)] = [("name", .str(name)), ("contentMs", content)]
+        if let truth { fields.append(("trueContentMs", truth)) }
+        return JSONValue(.object(fields))
     }
 }

@@ -9,7 +9,7 @@ import PulsarCore
 enum RenderCommand {
     static let help = """
     usage: pulsar render INPUT -o OUT.wav [--preset ID] [--layout L] [--rate 48000]
-           pulsar render --replay LOG -o OUT.wav [--format F] [--quiet]
+           pulsar render --replay LOG [--replay-device main|haptic] -o OUT.wav [--format F] [--quiet]
                          [--format float|s16|s24] [--profile P] [--gain G] [--audio-gain G]
                          [--no-haptics] [--offset MS] [--audio-offset MS] [--duration MS]
                          [--from MS] [--to MS] [--loop N] [--reverse] [--strict]
@@ -42,6 +42,8 @@ enum RenderCommand {
       --loop N            play the segment N times (default 1)
       --reverse           boomerang: every second iteration runs backwards
       --strict            check the bundle's manifest hash
+      --replay-device D   with --replay of a two-device play: main (default) or haptic, the
+                          stream of that device
       --replay LOG        rebuild the device stream of a logged play (its input and settings
                           come from the log's header)
       --time-unit U       how to read a Pulsar JSON pattern's times: auto (default), ms or s
@@ -72,6 +74,7 @@ enum RenderCommand {
             .init(names: ["--time-unit"], takesValue: true),
             .init(names: ["--quiet"], takesValue: false),
             .init(names: ["--replay"], takesValue: true),
+            .init(names: ["--replay-device"], takesValue: true),
         ], command: command)
         guard let output = args.value("--output") else {
             throw CommandFailure(.usage, "\(command): missing -o OUT.wav (see '\(command) --help')")
@@ -85,8 +88,15 @@ enum RenderCommand {
                 throw CommandFailure(.usage, "\(command): --replay takes its input from the log; give no INPUT")
             }
             try Arguments.refuseOverwriting([output], inputs: [log], command: command)
-            try ReplayRender.run(log: log, output: output, format: format, quiet: args.flag("--quiet"))
+            let which = args.value("--replay-device") ?? "main"
+            guard let device = ReplayRender.Device(rawValue: which) else {
+                throw CommandFailure(.usage, "\(command): --replay-device is main or haptic, not '\(MessageText.excerpt(which))'")
+            }
+            try ReplayRender.run(log: log, output: output, format: format, quiet: args.flag("--quiet"), device: device)
             return
+        }
+        if args.value("--replay-device") != nil {
+            throw CommandFailure(.usage, "\(command): --replay-device needs --replay LOG")
         }
         let inputPath = try args.singleInput(command: command)
         try Arguments.refuseOverwriting([output], inputs: [inputPath], command: command)

@@ -8,7 +8,10 @@ import PulsarEngine
 /// `pulsar render --replay LOG -o OUT.wav`: the device stream of a logged play, rebuilt from the
 /// log's header (input and mix settings) and its transport events.
 enum ReplayRender {
-    static func run(log path: String, output: String, format: SampleFormat, quiet: Bool) throws(CommandFailure) {
+    /// Which device of a two-device play to rebuild.
+    enum Device: String { case main, haptic }
+
+    static func run(log path: String, output: String, format: SampleFormat, quiet: Bool, device: Device = .main) throws(CommandFailure) {
         let command = "pulsar render"
         let data: [UInt8]
         do {
@@ -59,23 +62,61 @@ enum ReplayRender {
         guard parsed.playedFrames <= FrameIndex(rate.hertz) * 86_400 else {
             throw CommandFailure(.dataError, "pulsar: error: \(path): \"playedFrames\" \(parsed.playedFrames) is beyond 24 h at \(rate) [too-long]")
         }
-        let channels = layout.channelCount
+        let stream = try Self.stream(of: device, parsed: parsed, layout: layout, path: path)
         InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }
         // Block by block: memory stays one block however long the play was.
         var cursor = Replay.Cursor()
+        var hapticCursor = Replay.HapticDeviceCursor()
+        let mixChannels = layout.channelCount
+        var mixBlock: [Float] = []
         do {
-            let container = WAVExporter.Container(forOutput: output, layout: layout)
-            _ = try WAVExporter(format: format, container: container).export(to: output, sampleRate: rate, channels: channels,
-                                                       frames: parsed.playedFrames) { block, _ throws(AudioFileError) in
-                try replay.render(into: block, cursor: &cursor, renderers: renderers)
+            let container = WAVExporter.Container(forOutput: output, layout: stream.layout)
+            _ = try WAVExporter(format: format, container: container).export(to: output, sampleRate: stream.rate, channels: stream.layout.channelCount,
+                                                       frames: stream.frames) { block, _ throws(AudioFileError) in
+                switch (device, parsed.header.hapticDevice) {
+                case (.haptic, _):
+                    try replay.renderHapticDevice(into: block, layout: stream.layout, cursor: &hapticCursor, renderers: renderers)
+                case (.main, nil):
+                    try replay.render(into: block, cursor: &cursor, renderers: renderers)
+                case (.main, _?):
+                    // The main device of two took the mix less its last channel.
+                    let frames = block.count / stream.layout.channelCount
+                    if mixBlock.count != frames * mixChannels { mixBlock = [Float](repeating: 0, count: frames * mixChannels) }
+                    try mixBlock.withUnsafeMutableBufferPointer { (b: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in
+                        try replay.render(into: b, cursor: &cursor, renderers: renderers)
+                    }
+                    let keep = stream.layout.channelCount
+                    for f in 0..<frames { for c in 0..<keep { block[f * keep + c] = mixBlock[f * mixChannels + c] } }
+                }
                 return 0
             }
         } catch {
             throw CommandFailure(error, input: parsed.description(ofVoice: 0).input)
         }
         if !quiet {
-            Console.error("wrote \(output): \(parsed.playedFrames) frames × \(channels) channels replayed from \(path)")
+            Console.error("wrote \(output): \(stream.frames) frames × \(stream.layout.channelCount) channels of the \(device == .haptic ? "haptic" : "main") device replayed from \(path)")
+        }
+    }
+
+    /// The layout, rate and length of the stream `device` played: the mix's for one device; the
+    /// mix less its last channel for the main device of two; the haptic device's own.
+    private static func stream(of device: Device, parsed: EngineLog.Parsed, layout: ChannelLayout,
+                               path: String) throws(CommandFailure) -> (layout: ChannelLayout, rate: SampleRate, frames: FrameIndex) {
+        let rate = SampleRate(parsed.header.sampleRate)!
+        guard let h = parsed.header.hapticDevice else {
+            guard device == .main else {
+                throw CommandFailure(.dataError, "pulsar: error: \(path):1: the log is of one device; --replay-device haptic needs a play with --haptic-device [no-haptic-device]")
+            }
+            return (layout, rate, parsed.playedFrames)
+        }
+        guard layout.channelCount >= 2, let hLayout = ChannelLayout(parsing: h.layout), let hRate = SampleRate(h.sampleRate),
+              h.playedFrames <= FrameIndex(hRate.hertz) * 86_400 else {
+            throw CommandFailure(.dataError, "pulsar: error: \(path):1: the header's haptic device (layout, rate or length) is not usable")
+        }
+        switch device {
+        case .haptic: return (hLayout, hRate, h.playedFrames)
+        case .main: return (ChannelLayout(name: layout.name, channels: Array(layout.channels.dropLast())), rate, parsed.playedFrames)
         }
     }
 }

@@ -496,6 +496,13 @@ public final class HapticEngine: @unchecked Sendable {
         sending { hapticClock?.streamFrame(at: time) }
     }
 
+    /// Two devices: the stream position the haptic device's position `position` (its frames,
+    /// as a clock answers) read, by the recent segments `poll` has seen — for a truth a
+    /// simulated haptic device knows. Any thread but the real-time one.
+    public func hapticDeviceStreamPosition(atDevicePosition position: Double) -> Double? {
+        sending { hapticClock.flatMap { FeedSegment.streamPosition(atDevicePosition: position, in: $0.segments) } }
+    }
+
     /// Underruns of the haptic device so far (two devices).
     public private(set) var hapticDeviceUnderruns = 0
     /// Frames written to the haptic device so far (read after `shutdown`, or in driven use).

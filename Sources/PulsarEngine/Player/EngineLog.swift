@@ -28,9 +28,24 @@ public enum EngineLog {
         /// The loop, segment, direction, offset, haptics on/off and gains (the haptic gain is
         /// the profile's).
         public var mix: LiveMix
+        /// Two devices: the haptic device's layout, rate and frames played (the mix's last
+        /// channel is its; `layout` is the mix's, the main device's channels and that one).
+        public var hapticDevice: HapticDevice?
+
+        public struct HapticDevice: Hashable, Sendable {
+            public var layout: String
+            public var sampleRate: Int
+            public var playedFrames: FrameIndex
+            public init(layout: String, sampleRate: Int, playedFrames: FrameIndex) {
+                self.layout = layout
+                self.sampleRate = sampleRate
+                self.playedFrames = playedFrames
+            }
+        }
 
         public init(input: String, preset: String?, layout: String, sampleRate: Int, profile: String,
-                    audioOffset: Double? = nil, duration: Double? = nil, mix: LiveMix = LiveMix()) {
+                    audioOffset: Double? = nil, duration: Double? = nil, mix: LiveMix = LiveMix(), hapticDevice: HapticDevice? = nil) {
+            self.hapticDevice = hapticDevice
             self.input = input
             self.preset = preset
             self.layout = layout
@@ -108,6 +123,10 @@ public enum EngineLog {
             ("audioOffset", optional(header.audioOffset)), ("duration", optional(header.duration)),
         ]
         head += fields(of: header.mix)
+        if let h = header.hapticDevice {
+            head.append(("hapticDevice", .obj(["layout": .str(h.layout), "sampleRate": .num(Double(h.sampleRate)),
+                                               "playedFrames": .num(Double(h.playedFrames))])))
+        }
         var lines = [oneLine(JSONValue(.object(head)))]
         for v in voices {
             var fields: [(key: String, value: JSONValue)] = [
@@ -312,9 +331,19 @@ public enum EngineLog {
             }
             let rateValue = try Self.number(value, number, "sampleRate")
             let rate = try checked(number) { () throws(RangeError) in try Limits.integer(rateValue, "\"sampleRate\"", in: SampleRate.supported) }
+            var hapticDevice: Header.HapticDevice?
+            if let h = value["hapticDevice"] {
+                guard let layout = h["layout"]?.string else { throw ParseError(line: number, message: "\"hapticDevice\" needs a layout") }
+                let hRate = try Self.number(h, number, "sampleRate")
+                hapticDevice = Header.HapticDevice(
+                    layout: layout,
+                    sampleRate: try checked(number) { () throws(RangeError) in try Limits.integer(hRate, "\"hapticDevice.sampleRate\"", in: SampleRate.supported) },
+                    playedFrames: try frame(h, number, "playedFrames"))
+            }
             return .header(Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: rate, profile: profile,
                                   audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
-                                  duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number)))
+                                  duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number),
+                                  hapticDevice: hapticDevice))
         }
         if kind == "voice" {
             guard let input = value["input"]?.string else { throw ParseError(line: number, message: "a voice line needs its input") }
