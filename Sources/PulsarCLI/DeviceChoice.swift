@@ -25,7 +25,7 @@ enum DeviceChoice {
         var paced = false
     }
 
-    static let syntax = "auto, dualsense, sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,paced] or an ALSA PCM name (see 'pulsar devices')"
+    static let syntax = "auto, dualsense, sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,channels=N,unplug=MS,paced] or an ALSA PCM name (see 'pulsar devices')"
 
     init(parsing text: String, rate: SampleRate, command: String) throws(CommandFailure) {
         if text == "auto" {
@@ -69,13 +69,21 @@ enum DeviceChoice {
                     behaviour.granularityFrames = v
                 case "record":
                     options.record = kv[1]
+                case "channels":
+                    guard let v = Int(kv[1]), (1...64).contains(v) else { throw CommandFailure(.usage, "\(command): --device channels is 1...64") }
+                    behaviour.maximumChannels = v
+                case "unplug":
+                    guard let v = Double(kv[1]), v.isFinite, v >= 0, v <= 86_400_000 else {
+                        throw CommandFailure(.usage, "\(command): --device unplug is in ms, 0...86400000")
+                    }
+                    behaviour.disconnectAfterFrames = FrameIndex((v / 1000 * Double(rate.hertz)).rounded())
                 case "format":
                     guard let v = SimulatedDevice.SampleFormat(rawValue: kv[1]) else {
                         throw CommandFailure(.usage, "\(command): --device format is float, s32 or s16")
                     }
                     behaviour.sampleFormat = v
                 default:
-                    throw CommandFailure(.usage, "\(command): --device: unknown setting '\(kv[0])' (ppm, jitter, latency, granularity, format, record, paced)")
+                    throw CommandFailure(.usage, "\(command): --device: unknown setting '\(kv[0])' (ppm, jitter, latency, granularity, format, record, channels, unplug, paced)")
                 }
             }
         }

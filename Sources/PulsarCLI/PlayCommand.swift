@@ -31,7 +31,8 @@ enum PlayCommand {
     `hw:0,0`, `plughw:1,0`; see `pulsar devices`); `sim` is the simulated device, paced by the
     system clock: ppm sets its rate error, jitter its position-report jitter, latency its output
     latency, format= the sample format it takes (float, s32 or s16: integers pass through the
-    converter an ALSA device uses), record= a WAV of exactly what it played.
+    converter an ALSA device uses), record= a WAV of exactly what it played, channels= the most
+    channels it has, unplug= the ms of playing after which it is unplugged.
 
     A transport script has one command a line, `at <ms since start> <command> [args]`:
     play [MS], start V [MS], pause, resume, stop, seek MS, loop N|forever|off [reverse],
@@ -138,7 +139,8 @@ enum PlayCommand {
                              realtime: device is ALSADevice || haptic?.0 is ALSADevice, hapticDevice: output)
         }
         if options.verbose, let alsa = device as? ALSADevice { reportALSA(alsa, engine.configuration) }
-        return PlayOutput(engine: engine, device: device, name: name, monotonic: monotonic, hapticDevice: haptic?.0, hapticName: haptic?.name)
+        return PlayOutput(engine: engine, device: device, name: name, monotonic: monotonic, hapticDevice: haptic?.0, hapticName: haptic?.name,
+                          choice: options.args.value("--device") ?? "auto", hapticChoice: options.args.value("--haptic-device"))
     }
 
     /// `--verbose`: what the ALSA device settled on.
@@ -420,6 +422,9 @@ struct PlayOutput {
     /// Two devices: the haptic one and its name.
     var hapticDevice: OutputDevice? = nil
     var hapticName: String? = nil
+    /// What `--device` and `--haptic-device` said (the sync log's names).
+    var choice: String? = nil
+    var hapticChoice: String? = nil
 }
 
 /// The control loop of `pulsar play`: script lines at their times, keys, the device's failure,
@@ -655,11 +660,11 @@ enum SyncLog {
             return .num((voice.track.contentFrame(atStreamFrame: stream) * 1000 / rate * 1e6).rounded() / 1e6)
         }
         let mainTruth = (output.device as? SimulatedDevice)?.exactStreamFrame(at: now.adding(seconds: -latency.main))
-        var devices: [JSONValue] = [entry(output.name, ms(engine.streamFrame(at: now)), output.device is SimulatedDevice ? ms(mainTruth) : nil)]
+        var devices: [JSONValue] = [entry(output.choice ?? output.name, ms(engine.streamFrame(at: now)), output.device is SimulatedDevice ? ms(mainTruth) : nil)]
         if let haptic = output.hapticDevice {
             let felt = (haptic as? SimulatedDevice)?.exactStreamFrame(at: now.adding(seconds: -latency.haptic))
                 .flatMap(engine.hapticDeviceStreamPosition(atDevicePosition:))
-            devices.append(entry(output.hapticName ?? "haptic", ms(engine.hapticDeviceStreamFrame(at: now)), haptic is SimulatedDevice ? ms(felt) : nil))
+            devices.append(entry(output.hapticChoice ?? output.hapticName ?? "haptic", ms(engine.hapticDeviceStreamFrame(at: now)), haptic is SimulatedDevice ? ms(felt) : nil))
         }
         let value: JSONValue = JSONValue(.object([("timeNs", .num(Double(now.nanoseconds))), ("devices", JSONValue(.array(devices)))]))
         return JSONWriter(indent: 0).write(value).replacingOccurrences(of: "\n", with: "") + "\n"

@@ -31,6 +31,11 @@ public final class SimulatedDevice: OutputDevice {
         public var seed: UInt64 = 0x5EED
         /// The sample format the hardware takes.
         public var sampleFormat: SampleFormat = .float32
+        /// Most channels it has: asked for more, it opens with these (as a card's `_near`
+        /// negotiation does) and the caller must notice.
+        public var maximumChannels = 64
+        /// Unplugged once it has played this many frames (a controller pulled mid-play).
+        public var disconnectAfterFrames: FrameIndex?
 
         public init() {}
     }
@@ -114,6 +119,8 @@ public final class SimulatedDevice: OutputDevice {
         guard requested.periodFrames >= 1, requested.bufferFrames >= requested.periodFrames else {
             throw .unsupported("period \(requested.periodFrames), buffer \(requested.bufferFrames) frames")
         }
+        var requested = requested
+        requested.channels = min(requested.channels, max(behaviour.maximumChannels, 1))
         configuration = requested
         queue = .allocate(capacity: requested.bufferFrames * requested.channels)
         queue.initialize(repeating: 0)
@@ -145,6 +152,7 @@ public final class SimulatedDevice: OutputDevice {
         if behaviour.recordingCapacity > 0 {
             timeline.append((now, consumedBeforePrepare + framesConsumed))
         }
+        if let last = behaviour.disconnectAfterFrames, consumedBeforePrepare + framesConsumed >= last { disconnect() }
     }
 
     private func consume(_ frames: Int) {
@@ -248,13 +256,14 @@ public final class SimulatedDevice: OutputDevice {
         configuration = nil
     }
 
-    /// Makes the device run dry now, as if the writer had been late: queued frames are lost
-    /// and the next write or availability check reports `.underrun`.
     /// Unplugs the device (a killed server, a pulled USB cable): from now on every call throws
     /// `.disconnected`. Any thread.
     public func disconnect() {
         gone.store(true, ordering: .releasing)
     }
+
+    /// Makes the device run dry now, as if the writer had been late: queued frames are lost
+    /// and the next write or availability check reports `.underrun`.
 
     public func injectUnderrun() {
         update()

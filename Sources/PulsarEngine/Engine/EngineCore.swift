@@ -109,6 +109,10 @@ public final class EngineCore: @unchecked Sendable {
             var main = configuration
             main.channels -= 1
             let opened = try device.open(main)
+            guard opened.channels == main.channels else {
+                device.close()
+                throw .unsupported("the main device has \(opened.channels) channels, the mix needs \(main.channels) there")
+            }
             let feedConfiguration: DeviceConfiguration
             do throws(DeviceError) {
                 feedConfiguration = try Self.openHapticDevice(hapticDevice)
@@ -189,7 +193,7 @@ public final class EngineCore: @unchecked Sendable {
     /// A haptic device's error, saying which device it is.
     static func onHapticDevice(_ error: DeviceError) -> DeviceError {
         switch error {
-        case .disconnected(let why): return .disconnected("haptic device: \(why)")
+        case .disconnected(let why): return .disconnected("the haptic device: \(why)")
         case .unsupported(let why): return .unsupported("haptic device: \(why)")
         case .badState(let why): return .badState("haptic device: \(why)")
         case .underrun, .suspended: return error
