@@ -32,6 +32,8 @@ let package = Package(
                   ["BenchSupport"] + pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarALSA")),
         benchmark("soak", "Soak",
                   ["BenchSupport"] + pulsar("PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA")),
+        benchmark("two-devices", "TwoDevices",
+                  ["BenchSupport"] + pulsar("PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation")),
         benchmark("rt-allocations", "RTAllocations",
                   ["CAllocationCounter", "BenchSupport"]
                       + pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA")),

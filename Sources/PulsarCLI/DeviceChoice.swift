@@ -146,10 +146,12 @@ extension DeviceChoice {
     /// scheduling is asked for ALSA devices only.
     func openPlayer(mixer: PresetMixer, monotonic: MonotonicClock, period: Int, buffer: Int, animationFrameRate: Double?,
                     simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice, command: String,
-                    mode: HapticVoice.Mode = .pattern) throws(CommandFailure) -> (player: HapticPlayer, device: OutputDevice, name: String) {
+                    mode: HapticVoice.Mode = .pattern,
+                    hapticDevice: HapticDeviceOutput? = nil) throws(CommandFailure) -> (player: HapticPlayer, device: OutputDevice, name: String) {
         try open(simulated: simulated, command: command) { (device) throws(DeviceError) in
             try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: period, bufferFrames: buffer,
-                             animationFrameRate: animationFrameRate, realtime: device is ALSADevice, mode: mode)
+                             animationFrameRate: animationFrameRate, realtime: device is ALSADevice || hapticDevice?.device is ALSADevice,
+                             mode: mode, hapticDevice: hapticDevice)
         }
     }
 

@@ -19,6 +19,7 @@ enum ViewCommand {
                        [--period FRAMES] [--buffer FRAMES] [--haptic-mode pattern|realtime] [--display-latency MS]
                        [--no-overlay] [--quiet]
                        [--screenshot OUT.png --at MS] [--exit-after SECONDS] [--frame-stats FILE]
+                       [--haptic-device D [--haptic-layout L] [--latency main=MS,haptic=MS]]
 
     Opens a window that plays INPUT — a bundle (.pulsar or folder) preset, a pattern file, or a
     Lottie .json / .lottie — with its audio and haptics on the device, and draws the animation
@@ -50,6 +51,10 @@ enum ViewCommand {
                           how long a drawn frame takes to reach the screen: each frame shows
                           the content heard that much after its slot (default 0; the sound's
                           own latency is already in the device clock)
+      --haptic-device D   the touch on D (auto: the first DualSense), the sound on --device, the
+                          animation on --device's clock (see `pulsar play --help`, two devices)
+      --haptic-layout L   D's layout (default quad for a DualSense, else haptic)
+      --latency SPEC      main=MS,haptic=MS: each device's output latency beyond what it reports
       --no-overlay        no overlay
       --screenshot OUT    with --at MS: hold at MS, draw that instant, save the animation area
                           (without the overlay) as a PNG, and exit
@@ -67,6 +72,8 @@ enum ViewCommand {
         var command: String
         /// `--haptic-mode`, or nil: by the preset (realtime without audio).
         var hapticMode: HapticVoice.Mode? = nil
+        /// `--haptic-device`, `--haptic-layout`, `--latency`: the touch on a second device.
+        var two: TwoDevices? = nil
     }
 
     static func run(_ words: [String]) throws(CommandFailure) {
@@ -85,6 +92,8 @@ enum ViewCommand {
             .init(names: ["--exit-after"], takesValue: true), .init(names: ["--frame-stats"], takesValue: true),
             .init(names: ["--time-unit"], takesValue: true), .init(names: ["--display-latency"], takesValue: true),
             .init(names: ["--haptic-mode"], takesValue: true),
+            .init(names: ["--haptic-device"], takesValue: true), .init(names: ["--haptic-layout"], takesValue: true),
+            .init(names: ["--latency"], takesValue: true),
         ], command: command)
         let inputPath = try args.singleInput(command: command)
         try Arguments.refuseOverwriting([args.value("--screenshot"), args.value("--frame-stats")], inputs: [inputPath], command: command)
@@ -111,8 +120,9 @@ enum ViewCommand {
             }
             hapticMode = m
         }
+        let two = try TwoDevices(args, device: args.value("--device") ?? "auto", rate: setup.rate, command: command)
         let options = Options(setup: setup, args: args, choice: choice, period: period, buffer: buffer, command: command,
-                              hapticMode: hapticMode)
+                              hapticMode: hapticMode, two: two.device == nil ? nil : two)
         let monotonic = SystemMonotonicClock()
 
         let prepared = try prepare(inputPath, preset: args.value("--preset"), options: options)
@@ -246,8 +256,9 @@ enum ViewCommand {
             }
         }
         let mix = try MixOptions(options.args, setup: options.setup, isBundle: isBundle, endlessLoops: true,
-                                 defaultLayout: options.choice.preferredLayout, command: command)
+                                 defaultLayout: options.two != nil ? "L,R" : options.choice.preferredLayout, command: command)
         var settings = mix.settings
+        if options.two != nil { settings.layout = TwoDevices.mixLayout(settings.layout) }
         settings.preloadAudio = true
         do {
             let mixer = try PresetMixer(preset: preset, settings: settings, range: mix.range)
@@ -270,10 +281,18 @@ enum ViewCommand {
         }
         // Without audio the haptics follow the animation (PulsarLottie's default), unless asked.
         let mode = options.hapticMode ?? (prepared.mixer.audioFormat == nil ? .realtime : .pattern)
+        let simulated = { (b: SimulatedDevice.Behaviour) in SimulatedDevice(clock: monotonic, behaviour: b) }
+        let haptic = options.two.flatMap { two in
+            two.device.map { d in
+                HapticDeviceOutput(device: d.device(simulated: simulated).0, layout: two.layout ?? .haptic, sampleRate: options.setup.rate,
+                                   periodFrames: options.period, bufferFrames: options.buffer, latency: two.latency.haptic,
+                                   mainLatency: two.latency.main)
+            }
+        }
         let (player, _, name) = try options.choice.openPlayer(
             mixer: prepared.mixer, monotonic: monotonic, period: options.period, buffer: options.buffer,
             animationFrameRate: prepared.animation?.timing.frameRate,
-            simulated: { SimulatedDevice(clock: monotonic, behaviour: $0) }, command: options.command, mode: mode)
+            simulated: simulated, command: options.command, mode: mode, hapticDevice: haptic)
         return ViewerContent(title: prepared.title, player: player, animation: prepared.animation, renderer: renderer,
                              pattern: prepared.pattern, deviceName: name)
     }

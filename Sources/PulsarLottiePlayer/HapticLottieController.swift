@@ -74,17 +74,20 @@ public final class HapticLottieController: @unchecked Sendable {
     }
 
     /// Binds `animation` to a new player of `mixer` on `device` (see `HapticPlayer.init`); the
-    /// player is not started. `hapticMode` (PulsarLottie's `HapticMode`): `.pattern`, the haptics
+    /// player is not started (`hapticDevice`: the touch on that device, the sound on `device`,
+    /// the animation on `device`'s clock). `hapticMode` (PulsarLottie's `HapticMode`): `.pattern`, the haptics
     /// play their own timeline and the animation follows the device's clock; `.realtime`, the
     /// animation runs on the engine's monotonic clock and the haptics follow it, re-firing the
     /// transients a seek or scrub passes back over. Nil picks as PulsarLottie does: `.pattern`
     /// for a preset carrying audio, `.realtime` for one without.
     public convenience init(animation: LottieAnimation, mixer: PresetMixer, device: OutputDevice,
                             monotonic: MonotonicClock = SystemMonotonicClock(), periodFrames: Int = 256,
-                            bufferFrames: Int = 1024, realtime: Bool = false, hapticMode: HapticVoice.Mode? = nil) throws(DeviceError) {
+                            bufferFrames: Int = 1024, realtime: Bool = false, hapticMode: HapticVoice.Mode? = nil,
+                            hapticDevice: HapticDeviceOutput? = nil) throws(DeviceError) {
         let player = try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: periodFrames,
                                       bufferFrames: bufferFrames, animationFrameRate: animation.timing.frameRate,
-                                      realtime: realtime, mode: hapticMode ?? (mixer.audioFormat == nil ? .realtime : .pattern))
+                                      realtime: realtime, mode: hapticMode ?? (mixer.audioFormat == nil ? .realtime : .pattern),
+                                      hapticDevice: hapticDevice)
         self.init(animation: animation, player: player)
     }
 

@@ -131,6 +131,22 @@ struct ViewCLITests {
         #expect(r.stderrLines.last?.hasPrefix("viewed \(presented) frames at 60 Hz") == true, "\(r)")
     }
 
+    @Test("Two devices: the touch on a second (simulated, −150 ppm) device; the picture still comes from the main device's clock, and the window runs")
+    func twoDevices() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let view = try CLI.run(["view", Self.demoBundle, "--preset", "heartbeat", "--device", "sim:ppm=150", "--haptic-device", "sim:ppm=-150",
+                                "--latency", "main=3,haptic=5", "--screenshot", dir.file("v.png"), "--at", "1200"], environment: Self.offscreen)
+        #expect(view.status == 0, "\(view)")
+        #expect(try CLI.run(["frame", Self.demoBundle, "--preset", "heartbeat", "--at", "1200", "-o", dir.file("f.png")]).status == 0)
+        #expect(try PNGWriter.readRGBA(from: dir.file("v.png")).rgba == (try PNGWriter.readRGBA(from: dir.file("f.png"))).rgba)
+        let run = try CLI.run(["view", Self.demoBundle, "--preset", "heartbeat", "--device", "sim", "--haptic-device", "sim:ppm=200",
+                               "--haptic-layout", "quad", "--size", "96x96", "--exit-after", "1"], environment: Self.offscreen)
+        #expect(run.status == 0, "\(run)")
+        let same = try CLI.run(["view", Self.demoBundle, "--device", "sim", "--haptic-device", "sim", "--exit-after", "1"], environment: Self.offscreen)
+        #expect(same.status == 64 && same.stderrLines.count == 1, "\(same)")
+    }
+
     @Test("Bad use fails with one line and a documented code, writing nothing")
     func errors() throws {
         let dir = try TempDir()

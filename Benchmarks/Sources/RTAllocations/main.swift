@@ -205,6 +205,63 @@ func voicesRun(_ mixer: PresetMixer) throws -> Run {
     return run
 }
 
+/// Two devices: sound on one simulated device (+150 ppm), touch on another (−150 ppm, quad,
+/// 16-bit), position jitter on both; 16 voices with commands and live changes, and underruns
+/// forced on each device in turn — so the feed's segments move, jump back onto the main clock,
+/// and the stream ring is read from both sides.
+func twoDevicesRun(_ mixer: PresetMixer) throws -> Run {
+    let clock = ManualClock()
+    var a = SimulatedDevice.Behaviour()
+    a.rateErrorPPM = 150
+    a.jitterSeconds = 0.0003
+    var b = a
+    b.rateErrorPPM = -150
+    b.sampleFormat = .int16
+    b.seed = 99
+    let main = SimulatedDevice(clock: clock, behaviour: a), haptic = SimulatedDevice(clock: clock, behaviour: b)
+    let engine = try HapticEngine(device: main, sampleRate: SampleRate(48_000)!, channels: 3, monotonic: clock, voiceLimit: 16,
+                                  hapticDevice: HapticDeviceOutput(device: haptic, layout: .quad, sampleRate: SampleRate(48_000)!, latency: 0.004))
+    for k in 0..<16 {
+        let voice = try engine.makeVoice(mixer)
+        voice.send(.play(fromTimelineFrame: TimelineFrame(FrameIndex(k * 1999))))
+    }
+    for _ in 0..<20 {
+        try engine.step()
+        engine.poll()
+        clock.advance(seconds: 256.0 / 48_000)
+    }
+    var run = Run()
+    for period in 0..<2_000 {
+        let voices = engine.activeVoices
+        let voice = voices[period % voices.count]
+        if period % 10 == 3, voice.send(Run.commands[period / 10 % Run.commands.count]) { run.commands += 1 }
+        if period % 40 == 27, (try? voice.adjust(Run.adjustments[period / 40 % Run.adjustments.count])) != nil { run.changes += 1 }
+        if period % 25 == 11 { voice.setIntensity(Double(period % 7) / 4, over: 0.02) }
+        if period % 80 == 33 {
+            main.injectUnderrun()
+            run.underruns += 1
+        }
+        if period % 80 == 73 {
+            haptic.injectUnderrun()
+            run.underruns += 1
+        }
+        pulsar_allocations_start()
+        try engine.step()
+        let n = pulsar_allocations_stop()
+        run.total += n
+        run.worst = max(run.worst, n)
+        run.steps += 1
+        engine.poll()
+        clock.advance(seconds: 256.0 / 48_000 * (period % 3 == 0 ? 1.5 : 0.9))
+    }
+    let segments = engine.loggedEvents.filter { if case .hapticDeviceSegment = $0 { return true } else { return false } }.count
+    guard segments > 20, engine.hapticDeviceUnderruns > 5 else {
+        print("rt-allocations: the haptic device's feed moved \(segments) times and ran dry \(engine.hapticDeviceUnderruns) times")
+        exit(1)
+    }
+    return run
+}
+
 let mix = try DemoContent.mixer(range: PlaybackRange(loopCount: 3, reverse: true))
 let simulated = try simulatedRun(mix)
 print(simulated.report("rt-allocations, simulated s16 device"))
@@ -212,6 +269,9 @@ var failed = simulated.total != 0
 let voices = try voicesRun(try DemoContent.mixer(range: PlaybackRange(loopCount: PlaybackTimeline.endless)))
 print(voices.report("rt-allocations, 64 voices (8 of them .realtime, scrubbed every few periods) with intensity and sharpness ramps, curves, master gain and steals, simulated s16 device"))
 failed = failed || voices.total != 0
+let two = try twoDevicesRun(try DemoContent.mixer(range: PlaybackRange(loopCount: PlaybackTimeline.endless)))
+print(two.report("rt-allocations, two devices (sound +150 ppm, touch −150 ppm quad s16, 0.3 ms jitter), 16 voices, underruns on each"))
+failed = failed || two.total != 0
 if ProcessInfo.processInfo.environment["PULSAR_PIPEWIRE_DIR"] != nil || ProcessInfo.processInfo.environment["PULSAR_RT_ALSA"] != nil {
     if let alsa = try alsaRun(mix) {
         print(alsa.report("rt-allocations, ALSA 'default'"))

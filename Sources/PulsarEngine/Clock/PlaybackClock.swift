@@ -61,9 +61,13 @@ public struct PlaybackClock {
         }
     }
 
+    /// Seconds between a frame the device reports heard and its sound (the main device's
+    /// `--latency` in the two-device mode): the clock answers that much later.
+    public var latency: Double = 0
+
     /// The stream frame being heard at `time` (fractional), or nil before any position reading.
     public mutating func streamFrame(at time: MonotonicTime) -> Double? {
-        filter.frame(at: time)
+        filter.frame(at: time.adding(seconds: -latency))
     }
 
     /// The content frame heard at `time` (fractional): nil before the first reading.

@@ -151,10 +151,10 @@ public final class EngineCore: @unchecked Sendable {
     /// (`endsByItself` false), playing `renderer`'s mixers (or following `realtime`'s positions).
     public convenience init(renderer: TransportRenderer, device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration,
                             safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536,
-                            realtime: RealtimeTrack? = nil) throws(DeviceError) {
+                            realtime: RealtimeTrack? = nil, hapticDevice: HapticDeviceOutput? = nil) throws(DeviceError) {
         try Self.check(renderer.mixer, channels: configuration.channels)
         try self.init(device: device, clock: clock, configuration: configuration, slotCount: 1, safetyMargin: safetyMargin,
-                      commandCapacity: commandCapacity, eventCapacity: eventCapacity)
+                      commandCapacity: commandCapacity, eventCapacity: eventCapacity, hapticDevice: hapticDevice)
         slots[0] = VoiceCore(renderer: renderer, id: 0, endsByItself: false, realtime: realtime)
         attached[0] = 0
         attachedCount = 1

@@ -65,9 +65,12 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
     /// would starve the machine's other threads). `wake`: what the real-time thread sleeps on
     /// between steps — a timer by default: on PipeWire's ALSA plugin the poll descriptors wake it
     /// twice a period for the same command latency (BENCHMARKS.md, wake sources).
+    /// `hapticDevice`: the touch on that device and the sound on `device`, under `device`'s clock
+    /// (`HapticEngine`'s two-device mode: the mixer's last channel is the haptic device's).
     public init(mixer: PresetMixer, device: OutputDevice, monotonic: MonotonicClock = SystemMonotonicClock(),
                 periodFrames: Int = 256, bufferFrames: Int = 1024, animationFrameRate: Double? = nil,
-                realtime: Bool = false, wake: WakeSource = .timer, mode: HapticVoice.Mode = .pattern) throws(DeviceError) {
+                realtime: Bool = false, wake: WakeSource = .timer, mode: HapticVoice.Mode = .pattern,
+                hapticDevice: HapticDeviceOutput? = nil) throws(DeviceError) {
         let configuration = DeviceConfiguration(sampleRate: mixer.settings.sampleRate, channels: mixer.channelCount,
                                                 periodFrames: periodFrames, bufferFrames: bufferFrames)
         let renderer = TransportRenderer(mixer: mixer)
@@ -75,7 +78,8 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
             ? RealtimeTrack(synthesis: RealtimeSynthesis(pattern: mixer.preset.pattern, sampleRate: mixer.settings.sampleRate,
                                                         profile: mixer.settings.profile))
             : nil
-        let core = try EngineCore(renderer: renderer, device: device, clock: monotonic, configuration: configuration, realtime: track)
+        let core = try EngineCore(renderer: renderer, device: device, clock: monotonic, configuration: configuration, realtime: track,
+                                  hapticDevice: hapticDevice)
         self.mode = mode
         if mode == .realtime {
             realtimeTransport = RealtimeTransport(timeline: mixer.timeline, sampleRate: mixer.settings.sampleRate,
@@ -86,6 +90,7 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
         mixers = renderer.mixers
         clock = PlaybackClock(timeline: mixer.timeline, sampleRate: mixer.settings.sampleRate,
                               durationMilliseconds: mixer.durationMilliseconds, animationFrameRate: animationFrameRate)
+        clock.latency = hapticDevice?.mainLatency ?? 0
     }
 
     /// Starts a real-time thread for this run; does nothing while one runs. After `shutdown`
