@@ -232,6 +232,8 @@ func twoDevicesRun(_ mixer: PresetMixer) throws -> Run {
     }
     var run = Run()
     for period in 0..<2_000 {
+        // Voices that were stopped leave; new ones take their place (made outside the count).
+        if engine.activeVoices.count < 12, let made = try? engine.makeVoice(mixer) { made.play() }
         let voices = engine.activeVoices
         let voice = voices[period % voices.count]
         if period % 10 == 3, voice.send(Run.commands[period / 10 % Run.commands.count]) { run.commands += 1 }
