@@ -170,6 +170,44 @@ final class PipeWireServer: @unchecked Sendable {
                               output: directory.appendingPathComponent("pw-record-\(file.deletingPathExtension().lastPathComponent).log").path)
     }
 
+    /// Adds a null sink `name` (a timer-driven `support.null-audio-sink` that lingers until
+    /// `destroy`) with `positions` as its channels, e.g. `["FL", "FR", "RL", "RR"]`.
+    /// `driver` false: the sink never drives the graph, it follows the one it is linked to (a
+    /// driver's monitor reaches its readers a cycle late: two sinks captured through a third must
+    /// both follow it, or the one driving shows a quantum later than it played).
+    func createSink(_ name: String, description: String? = nil, positions: [String], driver: Bool = true) throws {
+        let properties = "{ factory.name=support.null-audio-sink node.name=\(name) node.description=\"\(description ?? name)\" media.class=Audio/Sink audio.channels=\(positions.count) audio.position=[\(positions.joined(separator: " "))] audio.rate=48000 object.linger=true node.driver=\(driver) }"
+        guard tool(["pw-cli", "create-node", "adapter", properties]) == 0 else { throw Failure(description: "pw-cli could not make the sink \(name)") }
+        Poll.until(every: 20_000) { ((try? nodes()) ?? []).contains { $0.properties["node.name"] as? String == name } }
+    }
+
+    /// Removes a node made by `createSink`.
+    func destroy(_ name: String) { _ = tool(["pw-cli", "destroy", name]) }
+
+    /// Links output port `from` (`node:port`) to input port `to`.
+    func link(_ from: String, _ to: String) throws {
+        guard tool(["pw-link", from, to]) == 0 else { throw Failure(description: "pw-link \(from) \(to) failed") }
+    }
+
+    /// Runs a PipeWire tool in the session to its end; its status.
+    private func tool(_ arguments: [String]) -> Int32 {
+        let environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, server in server }
+        guard let pid = try? Self.spawn(["/usr/bin/env"] + arguments, environment: environment,
+                                        output: directory.appendingPathComponent("\(arguments[0]).log").path) else { return -1 }
+        return Self.wait(pid)
+    }
+
+    /// Starts `pw-record` capturing what reaches the sink `target` as 32-bit float at 48 kHz with
+    /// its `positions`; returns its PID (`finishRecording` ends it).
+    func startRecording(to file: URL, target: String, positions: [String]) throws -> pid_t {
+        let environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, session in session }
+        return try Self.spawn(["/usr/bin/env", "pw-record", "--target", target, "-P", "{ stream.capture.sink=true }",
+                               "--format", "f32", "--rate", "48000", "--channels", "\(positions.count)",
+                               "--channel-map", positions.joined(separator: ","), file.path],
+                              environment: environment,
+                              output: directory.appendingPathComponent("pw-record-\(file.deletingPathExtension().lastPathComponent).log").path)
+    }
+
     /// The nodes of the server's graph (from `pw-dump`): each node's state (`running`,
     /// `suspended`, …) and its properties.
     func nodes() throws -> [(state: String, properties: [String: Any])] {

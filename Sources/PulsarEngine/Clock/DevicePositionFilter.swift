@@ -180,6 +180,10 @@ public struct DevicePositionFilter: Sendable {
         fitted.map { 1 / $0.secondsPerFrame } ?? nominalRate
     }
 
+    /// Seconds of readings the current fit stands on (0 before one): how settled it is. A fit
+    /// that just started over (a device restart, a run of outliers) stands on little.
+    public var fittedSpan: Double { fitted == nil ? 0 : hulls.older.span }
+
     /// Width of the band that holds the readings, seconds (nil before a fit): how much the
     /// readings disagree with a straight line.
     public var bandWidth: Double? { fitted?.width }

@@ -289,8 +289,10 @@ public final class EngineCore: @unchecked Sendable {
             unreportedStall = false
             let at = min(heard, mainWritten)
             report(.underrun(lostFrom: at, lostTo: at, time: now))
-            feed?.main.reset()
-            feed?.own.reset()
+            // The feed's fits stay: both devices were held up alike, and a line that really
+            // moved shows as a run of outliers, which restarts a fit by itself. Restarting them
+            // here made the touch follow fresh fits a millisecond or two off (measured on
+            // PipeWire, where a stall moves neither device's line).
         }
         report(.position(streamFrame: heard, time: reading.timestamp))
         if let feed {

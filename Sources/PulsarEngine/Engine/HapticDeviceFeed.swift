@@ -167,6 +167,12 @@ final class HapticDeviceFeed {
     static let settleSeconds = 0.2
     static let slewPPM = 1000.0
     static let resyncSeconds = 0.005
+    /// Seconds of readings both fits must stand on before the feed steers by them, and before
+    /// it jumps: a fit that has just started over (after a stall, a run of outliers) can be a
+    /// millisecond or two off on a sound server's readings, and following it would move the
+    /// touch away from the sound it was with. Until then the step stays as it was.
+    static let steerSpan = 0.5
+    static let jumpSpan = 0.25
 
     init(_ output: HapticDeviceOutput, configuration: DeviceConfiguration, streamRate: SampleRate) {
         self.output = output
@@ -208,7 +214,8 @@ final class HapticDeviceFeed {
     func update() -> FeedSegment? {
         guard written >= nextUpdate else { return nil }
         nextUpdate = written + Self.updateFrames
-        guard let target = target(at: written) else {
+        let settled = min(own.fittedSpan, main.fittedSpan)
+        guard settled >= Self.jumpSpan, let target = target(at: written) else {
             // The first segment is reported as it stands, so that the log holds every one.
             guard !startReported else { return nil }
             startReported = true
@@ -224,6 +231,7 @@ final class HapticDeviceFeed {
             guard target.isFinite, abs(target) < Double(Limits.maximumFrames) else { return nil }
             next = FeedSegment(frame: written, cursor: Int64((target * Double(FeedSegment.unit)).rounded()), step: Self.fixed(ratio))
         } else {
+            guard settled >= Self.steerSpan else { return nil }
             let correction = min(max(error / (Self.settleSeconds * rate), -Self.slewPPM * 1e-6), Self.slewPPM * 1e-6)
             next = FeedSegment(frame: written, cursor: segment.cursor(at: written), step: Self.fixed(ratio * (1 + correction)))
         }
