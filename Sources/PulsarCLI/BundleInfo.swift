@@ -39,9 +39,13 @@ enum BundleInfo {
             lines.append("  haptics:   \(summary.amplitudePoints) amplitude, \(summary.frequencyPoints) frequency points, \(summary.transients) transients, last at \(fmt(summary.lastPointTime)) ms")
             if let audio = preset.audio, let f = mixer.audioFormat ?? (try? AudioFormatInfo(bytes: audio.bytes, name: audio.source)) {
                 let ms = Double(f.frames) * 1000 / Double(f.sampleRate)
-                lines.append("  audio:     \(audio.source): \(f.container), \(f.encoding), \(f.sampleRate) Hz, \(f.channels) ch, \(fmt(ms)) ms; volume \(fmt(audio.volume)), offset \(fmt(audio.offset)) ms")
+                // Android haptic-coupled audio: its last channels vibrate and are not mixed as audio.
+                let haptic = AudioStream.androidHapticChannels(of: audio.bytes, channels: f.channels)
+                let of = haptic.map { " (the last \($0) haptic: ANDROID_HAPTIC=\($0), not mixed as audio)" } ?? ""
+                lines.append("  audio:     \(audio.source): \(f.container), \(f.encoding), \(f.sampleRate) Hz, \(f.channels) ch\(of), \(fmt(ms)) ms; volume \(fmt(audio.volume)), offset \(fmt(audio.offset)) ms")
                 row.append(("audio", .obj(["src": .str(audio.source), "container": .str(f.container), "encoding": .str(f.encoding),
                                            "sampleRate": .num(Double(f.sampleRate)), "channels": .num(Double(f.channels)),
+                                           "androidHapticChannels": haptic.map { .num(Double($0)) } ?? JSONValue(.null),
                                            "frames": .num(Double(f.frames)), "durationMs": .num(ms),
                                            "volume": .num(audio.volume), "offsetMs": .num(audio.offset)])))
             } else {

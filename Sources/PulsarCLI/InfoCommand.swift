@@ -10,7 +10,9 @@ enum InfoCommand {
     For a pattern file (Pulsar JSON, wire or raw form; AHAP; Lofelt .haptic): its format, duration,
     point counts, value ranges and the warnings raised while reading it. For a bundle (.pulsar or
     an unpacked folder): its manifest and, per preset, the duration (and which rule set it), the
-    pattern, the audio format and the animation timing.
+    pattern, the audio format and the animation timing. For an audio file (.ogg, .wav, .flac,
+    .mp3, …): its format, length and, for Android haptic-coupled audio (ANDROID_HAPTIC=N), which
+    channels vibrate.
 
     options:
       --json              machine-readable output
@@ -33,6 +35,10 @@ enum InfoCommand {
         let setup = try RenderSetup(args, command: "pulsar info")
         if PresetInput.looksLikeBundle(input) {
             try BundleInfo.run(input, args: args, setup: setup)
+            return
+        }
+        if AudioFileInput.isAudio(input) {
+            try AudioFileInput.info(input, json: args.flag("--json"))
             return
         }
         let loaded = try setup.load(input)

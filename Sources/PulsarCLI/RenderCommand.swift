@@ -23,6 +23,10 @@ enum RenderCommand {
     L, R, H (`--replay` writes .ogg too). The file appears only when complete; on any error
     nothing is left behind.
 
+    An audio file as INPUT (.ogg, .wav, .flac, .mp3, …) renders its audio as L, R and M and, for
+    Android haptic-coupled audio (ANDROID_HAPTIC=N), its haptic channels as H: `--layout haptic`
+    (the default here) extracts them.
+
     options:
       -o, --output PATH   the WAV (or .ogg) file to write (required)
       --preset ID         which preset of a bundle (needed when it has several)
@@ -101,6 +105,14 @@ enum RenderCommand {
         let inputPath = try args.singleInput(command: command)
         try Arguments.refuseOverwriting([output], inputs: [inputPath], command: command)
         let setup = try RenderSetup(args, command: command)
+        if AudioFileInput.isAudio(inputPath) {
+            let text = args.value("--layout") ?? "haptic"
+            guard let layout = ChannelLayout(parsing: text) else {
+                throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic, android or a map like L+H,R+H, not '\(MessageText.excerpt(text))'")
+            }
+            try AudioFileInput.render(inputPath, layout: layout, rate: setup.rate, output: output, format: format, quiet: setup.quiet)
+            return
+        }
         let input = try PresetInput(inputPath, setup: setup, strict: args.flag("--strict"))
         let preset = try input.select(args.value("--preset"), command: command)
 

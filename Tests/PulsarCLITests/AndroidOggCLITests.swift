@@ -108,4 +108,62 @@ struct AndroidOggCLITests {
         #expect(refused.status == 64 && refused.stderrLines.count == 1 && refused.stderr.contains("--format"), "\(refused)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("f.ogg")))
     }
+
+    @Test("Reading Android haptic OGG: info names the haptic channels; render --layout haptic extracts them within the codec's error; M leaves them out; a WAV has none (exit 65, nothing written)")
+    func reading() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let input = try dir.write(Self.pattern, to: "p.json")
+        let ogg = dir.file("a.ogg"), wide = dir.file("w.ogg"), haptic = dir.file("h.wav"), extracted = dir.file("x.wav")
+        // Audio silent, the haptic channel last: the audio's M must stay silent.
+        #expect(try CLI.run(["render", input, "--layout", "0,0,H", "-o", ogg, "--quiet"]).status == 0)
+        #expect(try CLI.run(["render", input, "--layout", "haptic", "-o", haptic, "--quiet"]).status == 0)
+        let info = try CLI.run(["info", ogg])
+        #expect(info.status == 0 && info.stdout.contains("3 channels") && info.stdout.contains("ANDROID_HAPTIC=1") && info.stdout.contains("channel 3 vibrates"), "\(info)")
+        let json = try CLI.run(["info", ogg, "--json"])
+        let doc = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(doc?["androidHapticChannels"] as? Int == 1 && doc?["channels"] as? Int == 3)
+        #expect(try CLI.run(["render", ogg, "--layout", "haptic", "-o", extracted, "--quiet"]).status == 0)
+        let x = try AudioFileContents(contentsOf: extracted), h = try AudioFileContents(contentsOf: haptic)
+        #expect(x.channels == 1 && x.frameCount == h.frameCount)
+        let snr = 20 * log10(Self.rms(h.samples) / Self.rms(zip(x.samples, h.samples).map { $0 - $1 }))
+        print("measured: the haptic channel extracted from an Android OGG: SNR \(snr) dB against the haptic render")
+        #expect(snr > 30, "SNR \(snr) dB")
+        let mono = dir.file("m.wav")
+        #expect(try CLI.run(["render", ogg, "--layout", "M", "-o", mono, "--quiet"]).status == 0)
+        #expect(Self.rms(try AudioFileContents(contentsOf: mono).samples) < 1e-4, "the audio's mean leaves the haptic channel out")
+        // Two haptic channels.
+        #expect(try CLI.run(["render", input, "--layout", "L,R,H,H", "-o", wide, "--quiet"]).status == 0)
+        #expect(try CLI.run(["info", wide]).stdout.contains("channels 3–4 vibrate"))
+        let refused = try CLI.run(["render", haptic, "--layout", "haptic", "-o", dir.file("n.wav")])
+        #expect(refused.status == 65 && refused.stderrLines.count == 1 && refused.stderr.contains("no-haptic-channels"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("n.wav")))
+        let plain = try CLI.run(["info", haptic])
+        #expect(plain.status == 0 && plain.stdout.contains("haptic channels: none"), "\(plain)")
+    }
+
+    @Test("ffprobe reads the Android OGG: 3 channels, Vorbis, the ANDROID_HAPTIC=1 tag", .enabled(if: AndroidOggCLITests.ffprobe != nil, "needs ffprobe (Debian: ffmpeg)"))
+    func ffprobeReadsIt() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let input = try dir.write(Self.pattern, to: "p.json")
+        let ogg = dir.file("v.ogg")
+        #expect(try CLI.run(["render", input, "--layout", "android", "-o", ogg, "--quiet"]).status == 0)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.ffprobe!)
+        p.arguments = ["-v", "error", "-show_streams", "-show_format", "-of", "json", ogg]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let doc = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let stream = (doc?["streams"] as? [[String: Any]])?.first
+        #expect(stream?["channels"] as? Int == 3 && stream?["codec_name"] as? String == "vorbis", "\(stream ?? [:])")
+        let tags = ((stream?["tags"] as? [String: Any]) ?? [:]).merging((doc?["format"] as? [String: Any])?["tags"] as? [String: Any] ?? [:]) { a, _ in a }
+        #expect(tags.contains { $0.key.uppercased() == "ANDROID_HAPTIC" && "\($0.value)" == "1" }, "\(tags)")
+    }
+
+    /// ffprobe on this machine, if installed.
+    static let ffprobe: String? = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first { FileManager.default.isExecutableFile(atPath: $0) }
 }

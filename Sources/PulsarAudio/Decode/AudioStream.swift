@@ -77,6 +77,9 @@ public final class AudioStream {
 
     private let file: SoundFile
     private let resampler: Resampler
+    /// The file's channels read (a range of them), and Android's haptic channels at its end.
+    public let selection: Range<Int>
+    public let androidHapticChannels: Int?
     /// Channels between down-mix and up-mix: `min(N, M)`.
     private let workChannels: Int
     private let sourceChannels: Int
@@ -112,8 +115,18 @@ public final class AudioStream {
     /// counted once however often a seek or a loop decodes it again; all were decoded as 0.
     public private(set) var nonFiniteSamples: Int64 = 0
 
-    /// Opens `bytes` (any format libsndfile reads) for output at `outputRate` with `channels` output channels.
-    public init(bytes: ByteSource, name: String, outputRate: SampleRate, channels: Int) throws(AudioFileError) {
+    /// Which of the file's channels a stream reads.
+    public enum SourceChannels: Sendable {
+        /// The audio: every channel but the haptic ones of Android haptic-coupled audio
+        /// (`ANDROID_HAPTIC=N` in an Ogg Vorbis file: its last N channels vibrate).
+        case audio
+        /// An Android file's haptic channels alone (an error for a file without them).
+        case androidHaptics
+    }
+
+    /// Opens `bytes` (any format libsndfile reads) for output at `outputRate` with `channels`
+    /// output channels, from the file's channels `part` names (its audio, by default).
+    public init(bytes: ByteSource, name: String, outputRate: SampleRate, channels: Int, part: SourceChannels = .audio) throws(AudioFileError) {
         guard (1...64).contains(channels) else {
             throw AudioFileError(path: name, message: "cannot produce \(channels) output channels (1...64)")
         }
@@ -125,13 +138,24 @@ public final class AudioStream {
         self.outputRate = outputRate
         self.channels = channels
         sourceChannels = format.channels
-        workChannels = min(format.channels, channels)
+        let haptic = Self.androidHapticChannels(of: bytes, channels: format.channels)
+        androidHapticChannels = haptic
+        switch part {
+        case .audio:
+            selection = 0..<(format.channels - (haptic ?? 0))
+        case .androidHaptics:
+            guard let haptic else {
+                throw AudioFileError(path: name, message: "has no haptic channels (an Ogg Vorbis file with ANDROID_HAPTIC=1 or 2 has)")
+            }
+            selection = (format.channels - haptic)..<format.channels
+        }
+        workChannels = min(selection.count, channels)
         frameCount = Self.outputFrames(sourceFrames: format.frames, from: format.sampleRate, to: outputRate.hertz)
         let g = Self.gcd(Int64(format.sampleRate), Int64(outputRate.hertz))
         alignSource = Int64(format.sampleRate) / g
         alignOutput = Int64(outputRate.hertz) / g
         do {
-            resampler = try Resampler(inputRate: format.sampleRate, outputRate: outputRate.hertz, channels: min(format.channels, channels))
+            resampler = try Resampler(inputRate: format.sampleRate, outputRate: outputRate.hertz, channels: min(selection.count, channels))
         } catch {
             throw AudioFileError(path: name, message: error.description)
         }
@@ -315,27 +339,38 @@ public final class AudioStream {
     }
 
     /// Reduces the first `frames` decoded frames in place from `sourceChannels` to `workChannels`
-    /// (mean for mono output, else the first channels). Writes never pass unread input.
+    /// of the selected ones (their mean for mono output, else the first of them). Writes never
+    /// pass unread input.
     private func downmix(frames: Int) {
-        let n = sourceChannels
+        let n = sourceChannels, first = selection.lowerBound, s = selection.count
         let k = workChannels
         guard k < n else { return }
         let p = sourceBuffer.baseAddress!
-        if k == 1 {
-            if n == 2 {
-                for i in 0..<frames { p[i] = (p[2 * i] + p[2 * i + 1]) * 0.5 }
+        if k == 1, s > 1 {
+            if s == 2 {
+                for i in 0..<frames { p[i] = (p[n * i + first] + p[n * i + first + 1]) * 0.5 }
             } else {
-                let scale = 1 / Float(n)
+                let scale = 1 / Float(s)
                 for i in 0..<frames {
                     var sum: Float = 0
-                    for c in 0..<n { sum += p[i * n + c] }
+                    for c in selection { sum += p[i * n + c] }
                     p[i] = sum * scale
                 }
             }
         } else {
             for i in 0..<frames {
-                for c in 0..<k { p[i * k + c] = p[i * n + c] }
+                for c in 0..<k { p[i * k + c] = p[i * n + first + c] }
             }
+        }
+    }
+
+    /// `ANDROID_HAPTIC=N` of an Ogg Vorbis file (its first bytes' comment header), or nil.
+    public static func androidHapticChannels(of bytes: ByteSource, channels: Int) -> Int? {
+        var head = [UInt8](repeating: 0, count: Int(min(bytes.size, Int64(OggVorbisComments.headerBytes))))
+        let got = (try? head.withUnsafeMutableBytes { try bytes.read(at: 0, into: $0) }) ?? 0
+        guard got >= 4 else { return nil }
+        return OggVorbisComments.read(Array(head.prefix(got))).flatMap {
+            OggVorbisComments.androidHapticChannels(channels: channels, comments: $0.comments)
         }
     }
 

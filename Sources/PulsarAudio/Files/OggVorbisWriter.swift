@@ -116,3 +116,71 @@ final class OggVorbisWriter {
         AudioFileError(path: path, message: "cannot write: \(String(cString: strerror(errno)))", side: .output)
     }
 }
+
+/// The comments of an Ogg Vorbis stream, read from its first bytes through libogg and
+/// libvorbis (its identification and comment headers; nothing is decoded), and what Android
+/// reads from them. Plain functions; any thread.
+public enum OggVorbisComments {
+    /// Bytes from the start of a file that hold its first two headers (a comment header is a
+    /// few hundred bytes; the setup header after it is not needed).
+    public static let headerBytes = 65_536
+
+    /// The `TAG=value` comments and the channel count of an Ogg Vorbis stream starting in
+    /// `bytes`, or nil when they do not hold an Ogg Vorbis stream's first two headers.
+    public static func read(_ bytes: [UInt8]) -> (channels: Int, comments: [String])? {
+        guard bytes.count >= 4, bytes[0] == 0x4F, bytes[1] == 0x67, bytes[2] == 0x67, bytes[3] == 0x53 else { return nil }  // "OggS"
+        var sync = ogg_sync_state()
+        ogg_sync_init(&sync)
+        defer { ogg_sync_clear(&sync) }
+        let count = min(bytes.count, headerBytes)
+        guard let buffer = ogg_sync_buffer(&sync, count) else { return nil }
+        bytes.withUnsafeBufferPointer { buffer.update(from: UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), count: count) }
+        guard ogg_sync_wrote(&sync, count) == 0 else { return nil }
+        var info = vorbis_info(), comment = vorbis_comment(), stream = ogg_stream_state()
+        vorbis_info_init(&info)
+        vorbis_comment_init(&comment)
+        var streaming = false
+        defer {
+            vorbis_comment_clear(&comment)
+            vorbis_info_clear(&info)
+            if streaming { ogg_stream_clear(&stream) }
+        }
+        var page = ogg_page(), packet = ogg_packet(), headers = 0
+        while headers < 2, ogg_sync_pageout(&sync, &page) == 1 {
+            if !streaming {
+                guard ogg_stream_init(&stream, ogg_page_serialno(&page)) == 0 else { return nil }
+                streaming = true
+            }
+            guard ogg_stream_pagein(&stream, &page) == 0 else { return nil }
+            while headers < 2, ogg_stream_packetout(&stream, &packet) == 1 {
+                guard vorbis_synthesis_headerin(&info, &comment, &packet) == 0 else { return nil }
+                headers += 1
+            }
+        }
+        guard headers == 2 else { return nil }
+        var comments: [String] = []
+        for i in 0..<Int(max(comment.comments, 0)) {
+            guard let text = comment.user_comments?[i] else { continue }
+            let length = Int(comment.comment_lengths?[i] ?? 0)
+            comments.append(String(decoding: UnsafeRawBufferPointer(start: text, count: max(length, 0)), as: UTF8.self))
+        }
+        return (Int(info.channels), comments)
+    }
+
+    /// Android's haptic channels of a stream with `channels` channels and `comments`: the N of
+    /// `ANDROID_HAPTIC=N` (tag case-insensitive) when it is 1 or 2 and leaves a channel of audio;
+    /// nil otherwise (Android ignores such a file's tag as well).
+    public static func androidHapticChannels(channels: Int, comments: [String]) -> Int? {
+        for c in comments {
+            let parts = c.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].uppercased() == "ANDROID_HAPTIC", let n = Int(parts[1]) else { continue }
+            return (1...2).contains(n) && n < channels ? n : nil
+        }
+        return nil
+    }
+
+    /// `androidHapticChannels` of the Ogg Vorbis stream starting in `bytes` (nil for anything else).
+    public static func androidHapticChannels(_ bytes: [UInt8]) -> Int? {
+        read(bytes).flatMap { androidHapticChannels(channels: $0.channels, comments: $0.comments) }
+    }
+}
