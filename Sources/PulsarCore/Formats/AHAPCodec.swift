@@ -377,8 +377,15 @@ enum AHAPCodec {
 
     // MARK: Export
 
-    static func encode(_ pattern: PatternData) -> JSONValue {
-        var entries: [JSONValue] = []
+    static func encode(_ pattern: PatternData, audio: [AHAPAudioEvent] = []) -> JSONValue {
+        var entries: [JSONValue] = audio.map { a in
+            .obj(["Event": .obj([
+                "Time": .num(a.time),
+                "EventType": .str("AudioCustom"),
+                "EventWaveformPath": .str(a.path),
+                "EventParameters": .arr([.obj(["ParameterID": .str("AudioVolume"), "ParameterValue": .num(a.volume)])]),
+            ])])
+        }
         let c = pattern.continuousPattern
         if !c.amplitude.isEmpty {
             let end = max(c.amplitude.last!.time, c.frequency.last?.time ?? 0)
@@ -438,5 +445,40 @@ enum AHAPCodec {
             start += maximumControlPoints - 1
         } while start < points.count - 1
         return curves
+    }
+}
+
+/// An `AudioCustom` event of an AHAP file: a sound file (its `EventWaveformPath`, relative to the
+/// AHAP's folder) started at `time` seconds at `volume` (`AudioVolume`, 0…1, default 1).
+public struct AHAPAudioEvent: Hashable, Sendable {
+    public var time: Double
+    public var path: String
+    public var volume: Double
+
+    public init(time: Double, path: String, volume: Double = 1) {
+        self.time = time
+        self.path = path
+        self.volume = volume
+    }
+
+    /// The `AudioCustom` events of the AHAP document in `bytes` (trailing commas allowed, as
+    /// AHAP readers do), in file order; events without a usable time or path are left out. Nil
+    /// when `bytes` is not JSON with a `Pattern` array.
+    public static func events(inAHAP bytes: [UInt8]) -> [AHAPAudioEvent]? {
+        guard let doc = try? JSONParser(allowsTrailingCommas: true).parse(bytes), case .array(let entries)? = doc["Pattern"]?.kind else {
+            return nil
+        }
+        return entries.compactMap { entry in
+            guard let event = entry["Event"], event["EventType"]?.string == "AudioCustom",
+                  let time = event["Time"]?.number, time.isFinite, time >= 0, time <= Limits.maximumMilliseconds / 1000,
+                  let path = event["EventWaveformPath"]?.string, !path.isEmpty else { return nil }
+            var volume = 1.0
+            if case .array(let parameters)? = event["EventParameters"]?.kind {
+                for p in parameters where p["ParameterID"]?.string == "AudioVolume" {
+                    if let v = p["ParameterValue"]?.number, v.isFinite { volume = min(max(v, 0), 1) }
+                }
+            }
+            return AHAPAudioEvent(time: time, path: path, volume: volume)
+        }
     }
 }

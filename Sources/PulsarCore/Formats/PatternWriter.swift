@@ -43,4 +43,10 @@ public enum PatternWriter {
         }
         return JSONWriter().write(document)
     }
+
+    /// An AHAP document for `pattern` with `audio` as `AudioCustom` events beside its haptic
+    /// events, on the one timeline Core Haptics plays them on.
+    public static func ahapText(for pattern: PatternData, audio: [AHAPAudioEvent]) -> String {
+        JSONWriter().write(AHAPCodec.encode(pattern, audio: audio))
+    }
 }

@@ -1,0 +1,138 @@
+import PulsarCommandLine
+import Foundation
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+
+/// AHAP with its sound, both ways: a bundle preset becomes an AHAP plus its audio as a WAV beside
+/// it, referenced by an `AudioCustom` event at the preset's audio offset (Core Haptics then plays
+/// both on one timeline); an AHAP with an `AudioCustom` event becomes a bundle folder that keeps
+/// the sound as the preset's audio.
+enum AHAPWithAudio {
+    /// `convert BUNDLE --preset ID -o OUT.ahap --with-audio`: OUT.ahap and OUT's stem + `.wav`
+    /// (16-bit, the audio's own rate when it is one the project supports, else 48 kHz). Both
+    /// files appear, or neither does.
+    static func export(_ preset: PresetHandle, to output: String, input: String, quiet: Bool) throws(CommandFailure) {
+        guard let audio = preset.audio else {
+            throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input)): preset \(preset.id) has no audio for --with-audio [no-audio]")
+        }
+        let wavName = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent + ".wav"
+        let wavPath = URL(fileURLWithPath: output).deletingLastPathComponent().appendingPathComponent(wavName).path
+        try Arguments.refuseOverwriting([wavPath], inputs: [input], command: "pulsar convert")
+        let frames: FrameIndex
+        do {
+            frames = try writeWAV(audio, to: wavPath)
+        } catch {
+            throw CommandFailure(error, input: input)
+        }
+        // A negative offset trims the sound's start (the WAV begins there); a positive one delays it.
+        let event = AHAPAudioEvent(time: max(audio.offset, 0) / 1000, path: wavName, volume: min(max(audio.volume, 0), 1))
+        do {
+            try OutputFile.write(Array(PatternWriter.ahapText(for: preset.pattern, audio: [event]).utf8), to: output)
+        } catch {
+            try? FileManager.default.removeItem(atPath: wavPath)
+            throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
+        }
+        if !quiet {
+            Console.error("wrote \(output): AHAP, \(preset.pattern.pointCount) points and an AudioCustom event at \(event.time) s; \(wavPath): \(frames) frames")
+        }
+    }
+
+    /// Decodes the preset's audio (less a negative offset's head) into a 16-bit WAV; its frames.
+    private static func writeWAV(_ audio: AudioAsset, to path: String) throws(AudioFileError) -> FrameIndex {
+        let format = try AudioFormatInfo(bytes: audio.bytes, name: audio.source)
+        let rate = SampleRate(format.sampleRate) ?? SampleRate(48_000)!
+        let channels = min(format.channels, 2)
+        let stream = try AudioStream(bytes: audio.bytes, name: audio.source, outputRate: rate, channels: channels)
+        let skip = min(FrameIndex((max(-audio.offset, 0) * Double(rate.hertz) / 1000).rounded()), stream.frameCount)
+        if skip > 0 { try stream.seek(to: skip) }
+        let frames = stream.frameCount - skip
+        _ = try WAVExporter(format: .s16).export(to: path, sampleRate: rate, channels: channels, frames: frames) { block, _ throws(AudioFileError) in
+            _ = try stream.read(into: block, frames: block.count / channels)
+            return 0
+        }
+        return frames
+    }
+
+    /// `convert X.ahap -o FOLDER/`: a bundle folder of one preset — the AHAP's haptics and, when
+    /// it has an `AudioCustom` event, its sound (the file next to the AHAP, copied) at that
+    /// event's time and volume. The folder is built beside, then renamed into place.
+    static func bundleFolder(from ahap: String, to folder: String, setup: RenderSetup) throws(CommandFailure) {
+        let command = "pulsar convert"
+        guard !FileManager.default.fileExists(atPath: folder) || ((try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) ?? false) else {
+            throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not empty; a bundle folder is written only into a new or empty one")
+        }
+        var silent = setup
+        silent.quiet = true
+        let loaded = try silent.load(ahap)
+        // The sound is kept here: the reader's word that AudioCustom events are ignored is not.
+        if !setup.quiet { WarningPrinter.print(loaded.warnings.filter { !$0.message.hasPrefix("AudioCustom") }) }
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(ahap, limit: 64 << 20)
+        } catch {
+            throw CommandFailure(.noInput, "pulsar: error: \(error)")
+        }
+        let sounds = AHAPAudioEvent.events(inAHAP: bytes) ?? []
+        if sounds.count > 1, !setup.quiet {
+            Console.error("pulsar: warning: \(ahap): \(sounds.count) AudioCustom events; a preset has one audio: the first is kept")
+        }
+        let stem = URL(fileURLWithPath: ahap).deletingPathExtension().lastPathComponent
+        let id = presetID(stem)
+        var audio: (name: String, data: [UInt8], event: AHAPAudioEvent)?
+        if let sound = sounds.first {
+            guard !sound.path.hasPrefix("/"), !sound.path.split(separator: "/").contains(".."), !sound.path.contains("\\") else {
+                throw CommandFailure(.dataError, "pulsar: error: \(ahap): EventWaveformPath '\(MessageText.excerpt(sound.path))' leaves the AHAP's folder [unsafe-path]")
+            }
+            let source = URL(fileURLWithPath: ahap).deletingLastPathComponent().appendingPathComponent(sound.path).path
+            do {
+                let data = try InputFile.read(source, limit: 256 << 20)
+                audio = (URL(fileURLWithPath: sound.path).lastPathComponent, data, sound)
+            } catch {
+                throw CommandFailure(.noInput, "pulsar: error: \(ahap): its AudioCustom sound: \(error)")
+            }
+        }
+        var presetObject: [(key: String, value: JSONValue)] = [("id", .str(id)), ("name", .str(stem)), ("haptics", .str("haptics/\(id).json"))]
+        if let audio {
+            presetObject.append(("audio", .obj(["src": .str("audio/\(audio.name)"), "volume": .num(audio.event.volume),
+                                               "offset": .num((audio.event.time * 1000 * 1e6).rounded() / 1e6)])))
+        }
+        let manifest: JSONValue = JSONValue(.object([
+            ("schema", .str("pulsar.bundle/1")), ("generator", .str("pulsar convert")), ("id", .str("dev.pulsar.converted.\(id)")),
+            ("name", .str(stem)), ("presets", JSONValue(.array([JSONValue(.object(presetObject))]))),
+        ]))
+        let pattern: String
+        do {
+            pattern = try PatternWriter.text(for: loaded.pattern, as: .pulsarJSON)
+        } catch {
+            throw CommandFailure(.software, "pulsar: error: \(error)")
+        }
+        let parent = URL(fileURLWithPath: folder).deletingLastPathComponent()
+        let building = parent.appendingPathComponent(".\(URL(fileURLWithPath: folder).lastPathComponent).pulsar-tmp-\(getpid())")
+        do {
+            let fm = FileManager.default
+            try fm.createDirectory(at: building.appendingPathComponent("haptics"), withIntermediateDirectories: true)
+            try Data(JSONWriter().write(manifest).utf8).write(to: building.appendingPathComponent("manifest.json"))
+            try Data(pattern.utf8).write(to: building.appendingPathComponent("haptics/\(id).json"))
+            if let audio {
+                try fm.createDirectory(at: building.appendingPathComponent("audio"), withIntermediateDirectories: true)
+                try Data(audio.data).write(to: building.appendingPathComponent("audio/\(audio.name)"))
+            }
+            if fm.fileExists(atPath: folder) { try fm.removeItem(atPath: folder) }  // empty, checked above
+            try fm.moveItem(at: building, to: URL(fileURLWithPath: folder))
+        } catch {
+            try? FileManager.default.removeItem(at: building)
+            throw CommandFailure(.ioError, "pulsar: error: cannot write \(folder): \(error.localizedDescription)")
+        }
+        if !setup.quiet {
+            Console.error("wrote \(folder): a bundle folder, preset \(id)\(audio.map { " with its sound audio/\($0.name) at \($0.event.time * 1000) ms" } ?? " (the AHAP has no AudioCustom event: no audio)")")
+        }
+    }
+
+    /// A preset id from a file's stem: letters, digits, `_` and `$`, not starting with a digit.
+    static func presetID(_ stem: String) -> String {
+        var id = String(stem.unicodeScalars.map { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "$") ? Character($0) : "_" })
+        if id.isEmpty || id.first!.isNumber { id = "p" + id }
+        return id
+    }
+}
