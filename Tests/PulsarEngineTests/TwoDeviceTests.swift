@@ -215,4 +215,41 @@ import Testing
         #expect(peak > 0.3)
         #expect(worst <= peak * 1e-3, "worst difference \(worst) against a peak of \(peak)")
     }
+
+    @Test("A .realtime voice on two devices: the app moves the content to and fro, and both devices' recordings are their replays")
+    func realtimeOnBoth() throws {
+        let clock = ManualClock()
+        var a = SimulatedDevice.Behaviour()
+        a.rateErrorPPM = 120
+        a.jitterSeconds = 0.0002
+        a.recordingCapacity = 5 * 48_000
+        var b = a
+        b.rateErrorPPM = -90
+        b.seed = 77
+        let main = SimulatedDevice(clock: clock, behaviour: a), haptic = SimulatedDevice(clock: clock, behaviour: b)
+        let engine = try HapticEngine(device: main, sampleRate: Self.rate, channels: 3, monotonic: clock,
+                                      hapticDevice: HapticDeviceOutput(device: haptic, layout: .haptic, sampleRate: Self.rate))
+        let mixer = try Self.mixer(layout: ChannelLayout(parsing: "H,0,H")!)
+        let voice = try engine.makeVoice(mixer, mode: .realtime)
+        #expect(voice.play())
+        for period in 0..<700 {
+            // Forward, back over the transients, a jump, forward again.
+            let ms: Double? = period % 10 == 0 ? (period < 300 ? Double(period) * 4 : period < 450 ? Double(600 - period) * 4 : 2500 + Double(period)) : nil
+            if let ms { #expect(voice.setContentTime(ms)) }
+            try engine.step()
+            engine.poll()
+            clock.advance(seconds: 256.0 / 48_000)
+        }
+        let replay = Replay(events: engine.loggedEvents)
+        let renderers = try replay.voices.map { try $0.renderer(base: mixer) }
+        let mainFrames = main.recording.count / 2
+        let stream = try replay.deviceStream(frames: mainFrames, renderers: renderers)
+        let recorded: [Float] = main.recording
+        var differ = 0
+        for f in 0..<mainFrames where stream[f * 3] != recorded[f * 2] || stream[f * 3 + 1] != recorded[f * 2 + 1] { differ += 1 }
+        #expect(differ == 0)
+        #expect(main.recording.contains { abs($0) > 0.3 }, "the realtime voice sounds")
+        let felt = try replay.hapticDeviceStream(frames: haptic.recording.count, layout: .haptic, renderers: renderers)
+        #expect(felt == haptic.recording)
+    }
 }
