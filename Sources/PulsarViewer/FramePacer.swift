@@ -57,6 +57,14 @@ public struct FramePacer: Sendable {
         return deadline
     }
 
+    /// Ends the run before slot `limit` (the first slot past a time limit): slots skipped past it
+    /// are not missed frames of the run — a late last frame must not count the window's end.
+    public mutating func close(beforeSlot limit: Int) {
+        guard slot > limit else { return }
+        missed -= min(slot - limit, missed)
+        slot = limit
+    }
+
     /// The figures so far.
     public var stats: FrameStats {
         FrameStats(refreshHz: refreshHz, seconds: last.seconds(since: start), slots: presented + missed,

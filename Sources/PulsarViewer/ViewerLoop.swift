@@ -49,7 +49,12 @@ public enum ViewerLoop {
             let picture = try session.frame(at: pacer.deadline.adding(seconds: session.displayLatencyMs / 1000))
             try session.surface.present(picture)
             let next = pacer.presented(drawStart: drawStart, at: clock.now())
-            if let exitAfter, next.seconds(since: pacer.start) >= exitAfter - 1e-9 { return (.timeUp, pacer.stats) }
+            if let exitAfter, next.seconds(since: pacer.start) >= exitAfter - 1e-9 {
+                // The window holds the slots whose deadlines lie before `exitAfter`, however
+                // late its last frame came.
+                pacer.close(beforeSlot: Int((exitAfter * refreshHz - 1e-9).rounded(.up)))
+                return (.timeUp, pacer.stats)
+            }
             sleep(next)
         }
     }

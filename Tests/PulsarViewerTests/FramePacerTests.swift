@@ -23,6 +23,17 @@ import Testing
         #expect(stats.json.contains("\"missed\":1") && stats.json.contains("\"slots\":4"))
     }
 
+    @Test("A run closed at a time limit counts the slots before it: a late last frame does not add the slots past the limit")
+    func closedAtTheLimit() {
+        var pacer = FramePacer(refreshHz: 60, start: Self.ms(0))
+        for k in 0..<59 { pacer.presented(drawStart: Self.ms(Double(k) * 1000 / 60), at: Self.ms(Double(k) * 1000 / 60 + 1)) }
+        // Slot 59 (983 ms) comes back at 1 020 ms: slots 60 and 61 (1 000, 1 016.7 ms) passed.
+        pacer.presented(drawStart: Self.ms(984), at: Self.ms(1020))
+        #expect(pacer.slot == 62 && pacer.missed == 2)
+        pacer.close(beforeSlot: 60)
+        #expect(pacer.stats.slots == 60 && pacer.stats.presented == 60 && pacer.stats.missed == 0)
+    }
+
     @Test("Percentiles are nearest-rank")
     func percentiles() {
         let p = Percentiles((1...100).map(Double.init).reversed())
