@@ -70,6 +70,9 @@ test: deps-test
 	# The benchmarks must build; rt-allocations checks the real-time path (release build: a debug
 	# build boxes variables captured by local closures).
 	cd Benchmarks && $(SWIFT) build -c release
+	# libpulsar (a dynamic library product, which building the tests does not build): the C API
+	# tests compile C against it.
+	$(SWIFT) build --product PulsarC
 	# Every test, the ALSA ones against a private PipeWire session with a timer-driven null sink,
 	# which is stopped by PID whatever the tests do (scripts/pipewire-session.sh). The ALSA suites
 	# run on their own after the rest: they time a real device's clock, and the corpus-wide

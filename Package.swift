@@ -1,5 +1,9 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// This file's folder: linker flags need absolute paths.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
 let package = Package(
     name: "pulsar",
@@ -20,6 +24,8 @@ let package = Package(
         // The entry points `make fuzz` builds its targets on, and `make test` replays findings through.
         .library(name: "PulsarFuzzing", targets: ["PulsarFuzzing"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
+        // libpulsar for C, C++, C# and Python: include/pulsar.h over these `pulsar_*` symbols.
+        .library(name: "PulsarC", type: .dynamic, targets: ["PulsarC"]),
     ],
     targets: [
         .systemLibrary(
@@ -92,8 +98,18 @@ let package = Package(
         // Optimized even in debug builds: its statistics run over every reading of an hour.
         .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarCommandLine"]),
+        .target(
+            name: "PulsarC",
+            dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA"],
+            linkerSettings: [
+                // Only `pulsar_*` leaves the library, and it names itself for the loader.
+                .unsafeFlags(["-Xlinker", "--version-script=\(packageRoot)/Sources/PulsarC/exports.map", "-Xlinker", "-soname=libpulsar.so.0"]),
+            ]
+        ),
         .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot"]),
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
+        // The C API through `cc`: it needs the built libPulsarC.so, not the module.
+        .testTarget(name: "PulsarCTests", dependencies: ["PulsarTestSupport", "PulsarCLI"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
         .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarTestSupport"]),
         .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarTestSupport"]),

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// `pulsar`: dispatches a subcommand and turns its failure into a one-line message and an exit code.
-let version = "0.1.0"
+let version = Pulsar.version
 
 let usage = """
 usage: pulsar COMMAND [OPTIONS]

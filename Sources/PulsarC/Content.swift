@@ -1,0 +1,271 @@
+import Foundation
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+
+/// What a `pulsar_pattern` holds.
+final class PatternBox {
+    let pattern: PatternData
+    init(_ pattern: PatternData) { self.pattern = pattern }
+}
+
+/// What a `pulsar_bundle` holds: the bundle and its preset ids as C strings it owns.
+final class BundleBox {
+    let bundle: PresetBundle
+    let ids: [UnsafeMutablePointer<CChar>]
+    init(_ bundle: PresetBundle) {
+        self.bundle = bundle
+        ids = bundle.presets.map { strdup($0.id)! }
+    }
+    deinit { ids.forEach { free($0) } }
+}
+
+/// What a `pulsar_mix` holds: a mixer (a pattern or a preset in a layout, at a rate), rendered
+/// from one thread at a time.
+final class MixBox {
+    let mixer: PresetMixer
+    let lock = NSLock()
+    init(_ mixer: PresetMixer) { self.mixer = mixer }
+}
+
+@_cdecl("pulsar_version")
+public func pulsar_version() -> UnsafePointer<CChar> { PulsarVersion.cString }
+
+/// The version as a C string with static lifetime.
+enum PulsarVersion {
+    nonisolated(unsafe) static let cString: UnsafePointer<CChar> = UnsafePointer(strdup(Pulsar.version)!)
+}
+
+@_cdecl("pulsar_last_error")
+public func pulsar_last_error() -> UnsafePointer<CChar>? { LastError.current }
+
+@_cdecl("pulsar_pattern_open")
+public func pulsar_pattern_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return Result.argument.failing("pulsar_pattern_open: out is NULL") }
+    out.pointee = nil
+    guard let path = text(path) else { return Result.argument.failing("pulsar_pattern_open: the path is NULL or not UTF-8") }
+    do {
+        let loaded = try PatternLoader().load(contentsOf: path)
+        out.pointee = Handles.make(PatternBox(loaded.pattern))
+        return Result.ok.rawValue
+    } catch {
+        return (error.rule == .missingInput ? Result.notFound : Result.data).failing(error.description)
+    }
+}
+
+@_cdecl("pulsar_pattern_from_memory")
+public func pulsar_pattern_from_memory(_ bytes: UnsafeRawPointer?, _ length: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return Result.argument.failing("pulsar_pattern_from_memory: out is NULL") }
+    out.pointee = nil
+    guard let bytes, length >= 0, length <= 64 << 20 else {
+        return Result.argument.failing("pulsar_pattern_from_memory: no bytes, or more than 64 MiB")
+    }
+    do {
+        let loaded = try PatternLoader().decode(Array(UnsafeRawBufferPointer(start: bytes, count: length)), file: "memory")
+        out.pointee = Handles.make(PatternBox(loaded.pattern))
+        return Result.ok.rawValue
+    } catch {
+        return Result.data.failing(error.description)
+    }
+}
+
+@_cdecl("pulsar_pattern_duration_ms")
+public func pulsar_pattern_duration_ms(_ pattern: OpaquePointer?) -> Double {
+    guard let box = Handles.object(pattern, as: PatternBox.self) else {
+        _ = Result.argument.failing("pulsar_pattern_duration_ms: not a live pulsar_pattern")
+        return -1
+    }
+    return box.pattern.lastPointTime
+}
+
+@_cdecl("pulsar_pattern_free")
+public func pulsar_pattern_free(_ pattern: OpaquePointer?) {
+    if pattern != nil, !Handles.release(pattern, as: PatternBox.self) {
+        _ = Result.argument.failing("pulsar_pattern_free: not a live pulsar_pattern (freed twice?)")
+    }
+}
+
+@_cdecl("pulsar_bundle_open")
+public func pulsar_bundle_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return Result.argument.failing("pulsar_bundle_open: out is NULL") }
+    out.pointee = nil
+    guard let path = text(path) else { return Result.argument.failing("pulsar_bundle_open: the path is NULL or not UTF-8") }
+    do {
+        out.pointee = Handles.make(BundleBox(try PresetBundle.open(path)))
+        return Result.ok.rawValue
+    } catch {
+        return (error.rule == .notFound ? Result.notFound : Result.data).failing(error.description)
+    }
+}
+
+@_cdecl("pulsar_bundle_preset_count")
+public func pulsar_bundle_preset_count(_ bundle: OpaquePointer?) -> Int32 {
+    guard let box = Handles.object(bundle, as: BundleBox.self) else { return Result.argument.failing("pulsar_bundle_preset_count: not a live pulsar_bundle") }
+    return Int32(box.ids.count)
+}
+
+@_cdecl("pulsar_bundle_preset_id")
+public func pulsar_bundle_preset_id(_ bundle: OpaquePointer?, _ index: Int32) -> UnsafePointer<CChar>? {
+    guard let box = Handles.object(bundle, as: BundleBox.self) else {
+        _ = Result.argument.failing("pulsar_bundle_preset_id: not a live pulsar_bundle")
+        return nil
+    }
+    guard index >= 0, Int(index) < box.ids.count else {
+        _ = Result.argument.failing("pulsar_bundle_preset_id: index \(index) is not in 0..<\(box.ids.count)")
+        return nil
+    }
+    return UnsafePointer(box.ids[Int(index)])
+}
+
+@_cdecl("pulsar_bundle_free")
+public func pulsar_bundle_free(_ bundle: OpaquePointer?) {
+    if bundle != nil, !Handles.release(bundle, as: BundleBox.self) {
+        _ = Result.argument.failing("pulsar_bundle_free: not a live pulsar_bundle (freed twice?)")
+    }
+}
+
+/// `pulsar_mix_options` (include/pulsar.h), as C lays it out.
+public struct CMixOptions {
+    var size: Int
+    var sampleRate: Int32
+    var layout: UnsafePointer<CChar>?
+    var profile: UnsafePointer<CChar>?
+    var hapticGain: Double
+    var audioGain: Double
+    var loopCount: Int32
+}
+
+/// Mix settings from `options` (NULL: the defaults), or why not.
+func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout) -> (MixSettings, PlaybackRange)? {
+    var settings = MixSettings(layout: defaultLayout)
+    var range = PlaybackRange()
+    // The struct has C's layout (members in order, natural alignment), as Swift lays it out.
+    guard let o = options?.assumingMemoryBound(to: CMixOptions.self).pointee else { return (settings, range) }
+    guard o.size >= MemoryLayout<CMixOptions>.size else {
+        _ = Result.argument.failing("pulsar_mix_options: size \(o.size) is less than sizeof(pulsar_mix_options) \(MemoryLayout<CMixOptions>.size): use PULSAR_MIX_OPTIONS_INIT")
+        return nil
+    }
+    if o.sampleRate != 0 {
+        guard let rate = SampleRate(Int(o.sampleRate)) else { _ = Result.argument.failing("pulsar_mix_options: sample_rate \(o.sampleRate) is not in 8000...192000"); return nil }
+        settings.sampleRate = rate
+    }
+    if let l = o.layout {
+        guard let name = text(l), let layout = ChannelLayout(parsing: name) else { _ = Result.argument.failing("pulsar_mix_options: layout is not mix, stereo+haptic, quad, haptic, android or a channel map"); return nil }
+        settings.layout = layout
+    }
+    if let p = o.profile {
+        guard let name = text(p), let profile = ActuatorProfile(parsing: name) else { _ = Result.argument.failing("pulsar_mix_options: profile is not wideband, lra, lra:HZ or FMIN:FMAX"); return nil }
+        settings.profile = profile
+    }
+    if o.hapticGain != 0 {
+        guard o.hapticGain.isFinite, o.hapticGain > 0, o.hapticGain <= 16 else { _ = Result.argument.failing("pulsar_mix_options: haptic_gain must be in (0, 16]"); return nil }
+        settings.profile.gain = o.hapticGain
+    }
+    if o.audioGain != 0 {
+        guard o.audioGain.isFinite, o.audioGain > 0, o.audioGain <= 16 else { _ = Result.argument.failing("pulsar_mix_options: audio_gain must be in (0, 16]"); return nil }
+        settings.audioGain = o.audioGain
+    }
+    if o.loopCount != 0 {
+        guard o.loopCount > 0 || o.loopCount == -1 else { _ = Result.argument.failing("pulsar_mix_options: loop_count is a count > 0, or -1 for endless"); return nil }
+        range.loopCount = o.loopCount == -1 ? PlaybackTimeline.endless : Int(o.loopCount)
+    }
+    return (settings, range)
+}
+
+/// A mixer of `preset` with `options`, as a new handle in `out`.
+func makeMix(_ preset: PresetHandle, _ options: UnsafeRawPointer?, defaultLayout: ChannelLayout,
+             _ out: UnsafeMutablePointer<OpaquePointer?>, function: String) -> Int32 {
+    guard let (base, range) = settings(options, defaultLayout: defaultLayout) else { return Result.argument.rawValue }
+    var settings = base
+    settings.preloadAudio = true
+    do {
+        out.pointee = Handles.make(MixBox(try PresetMixer(preset: preset, settings: settings, range: range)))
+        return Result.ok.rawValue
+    } catch {
+        return Result.data.failing("\(function): \(error)")
+    }
+}
+
+@_cdecl("pulsar_mix_from_pattern")
+public func pulsar_mix_from_pattern(_ pattern: OpaquePointer?, _ options: UnsafeRawPointer?,
+                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return Result.argument.failing("pulsar_mix_from_pattern: out is NULL") }
+    out.pointee = nil
+    guard let box = Handles.object(pattern, as: PatternBox.self) else { return Result.argument.failing("pulsar_mix_from_pattern: not a live pulsar_pattern") }
+    return makeMix(PresetHandle(id: "pattern", name: "pattern", duration: 0, pattern: box.pattern), options, defaultLayout: .haptic, out,
+                   function: "pulsar_mix_from_pattern")
+}
+
+@_cdecl("pulsar_mix_from_preset")
+public func pulsar_mix_from_preset(_ bundle: OpaquePointer?, _ presetID: UnsafePointer<CChar>?, _ options: UnsafeRawPointer?,
+                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return Result.argument.failing("pulsar_mix_from_preset: out is NULL") }
+    out.pointee = nil
+    guard let box = Handles.object(bundle, as: BundleBox.self) else { return Result.argument.failing("pulsar_mix_from_preset: not a live pulsar_bundle") }
+    guard let id = text(presetID) else { return Result.argument.failing("pulsar_mix_from_preset: the preset id is NULL or not UTF-8") }
+    guard let preset = box.bundle.preset(id: id) else {
+        return Result.notFound.failing("pulsar_mix_from_preset: \(box.bundle.path) has no preset '\(id)' (it has \(box.bundle.presets.map(\.id).joined(separator: ", ")))")
+    }
+    return makeMix(preset, options, defaultLayout: .mix, out, function: "pulsar_mix_from_preset")
+}
+
+@_cdecl("pulsar_mix_frames")
+public func pulsar_mix_frames(_ mix: OpaquePointer?) -> Int64 {
+    guard let box = Handles.object(mix, as: MixBox.self) else { return Int64(Result.argument.failing("pulsar_mix_frames: not a live pulsar_mix")) }
+    return box.mixer.timeline.isEndless ? -1 : box.mixer.frameCount
+}
+
+@_cdecl("pulsar_mix_channels")
+public func pulsar_mix_channels(_ mix: OpaquePointer?) -> Int32 {
+    guard let box = Handles.object(mix, as: MixBox.self) else { return Result.argument.failing("pulsar_mix_channels: not a live pulsar_mix") }
+    return Int32(box.mixer.channelCount)
+}
+
+@_cdecl("pulsar_mix_sample_rate")
+public func pulsar_mix_sample_rate(_ mix: OpaquePointer?) -> Int32 {
+    guard let box = Handles.object(mix, as: MixBox.self) else { return Result.argument.failing("pulsar_mix_sample_rate: not a live pulsar_mix") }
+    return Int32(box.mixer.settings.sampleRate.hertz)
+}
+
+@_cdecl("pulsar_mix_render")
+public func pulsar_mix_render(_ mix: OpaquePointer?, _ fromFrame: Int64, _ buffer: UnsafeMutablePointer<Float>?, _ frames: Int64) -> Int32 {
+    guard let box = Handles.object(mix, as: MixBox.self) else { return Result.argument.failing("pulsar_mix_render: not a live pulsar_mix") }
+    guard let buffer, frames >= 0, frames <= Int64(Int32.max) / Int64(box.mixer.channelCount) else {
+        return Result.argument.failing("pulsar_mix_render: the buffer is NULL or frames is out of range")
+    }
+    guard fromFrame >= -Limits.maximumFrames, fromFrame <= Limits.maximumFrames else {
+        return Result.argument.failing("pulsar_mix_render: from_frame \(fromFrame) is beyond 24 h")
+    }
+    box.lock.lock()
+    defer { box.lock.unlock() }
+    do {
+        _ = try box.mixer.render(into: UnsafeMutableBufferPointer(start: buffer, count: Int(frames) * box.mixer.channelCount),
+                                 from: TimelineFrame(fromFrame))
+        return Result.ok.rawValue
+    } catch {
+        return Result.data.failing("pulsar_mix_render: \(error)")
+    }
+}
+
+@_cdecl("pulsar_mix_write_wav")
+public func pulsar_mix_write_wav(_ mix: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Int32 {
+    guard let box = Handles.object(mix, as: MixBox.self) else { return Result.argument.failing("pulsar_mix_write_wav: not a live pulsar_mix") }
+    guard let path = text(path) else { return Result.argument.failing("pulsar_mix_write_wav: the path is NULL or not UTF-8") }
+    guard !box.mixer.timeline.isEndless else { return Result.argument.failing("pulsar_mix_write_wav: an endless loop has no end to write") }
+    box.lock.lock()
+    defer { box.lock.unlock() }
+    do {
+        let container = WAVExporter.Container(forOutput: path, layout: box.mixer.settings.layout)
+        _ = try WAVExporter(container: container).export(box.mixer, to: path)
+        return Result.ok.rawValue
+    } catch {
+        return (error.side == .output ? Result.io : Result.data).failing("pulsar_mix_write_wav: \(error)")
+    }
+}
+
+@_cdecl("pulsar_mix_free")
+public func pulsar_mix_free(_ mix: OpaquePointer?) {
+    if mix != nil, !Handles.release(mix, as: MixBox.self) {
+        _ = Result.argument.failing("pulsar_mix_free: not a live pulsar_mix (freed twice?)")
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import PulsarTestSupport
+import Testing
+
+/// libpulsar from C: the example and a program of bad calls compiled with `cc` against
+/// include/pulsar.h and the built library (staged as `libpulsar.so`, its SONAME's name), run, and
+/// their output compared with the CLI's, bit for bit.
+@Suite("C API")
+struct CAPITests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The dynamic library SwiftPM built beside the tests.
+    static let library = BuiltProduct.path("libPulsarC.so")
+    static let available = FileManager.default.fileExists(atPath: library)
+        || ProcessInfo.processInfo.environment["CI"] == "true"  // under CI a missing library is a failure
+
+    /// `pulsar` (built beside the tests) with `arguments`.
+    static func cli(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        try run(try BuiltProduct.executable("pulsar"), arguments)
+    }
+
+    static func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program)
+        p.arguments = arguments
+        if let environment { p.environment = environment }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    /// A folder holding the library as `libpulsar.so.0` with the `libpulsar.so` link, and `source`
+    /// compiled against it to `name`; the program's path.
+    static func compile(_ source: String, named name: String, in dir: Scratch) throws -> String {
+        let lib = dir.file("lib")
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: lib + "/libpulsar.so.0") {
+            try FileManager.default.copyItem(atPath: library, toPath: lib + "/libpulsar.so.0")
+            try FileManager.default.createSymbolicLink(atPath: lib + "/libpulsar.so", withDestinationPath: "libpulsar.so.0")
+        }
+        let program = dir.file(name)
+        let cc = try run("/usr/bin/cc", ["-std=c11", "-Wall", "-Wextra", "-Werror", source, "-I", root.path + "/include", "-L", lib, "-lpulsar",
+                                         "-Wl,-rpath," + lib, "-o", program])
+        #expect(cc.status == 0, "cc: \(cc.err)")
+        return program
+    }
+
+    @Test("examples/c/render.c writes what `pulsar render` writes, bit for bit", .enabled(if: CAPITests.available, "needs libPulsarC.so (swift build)"))
+    func renderExample() throws {
+        let dir = try Scratch()
+        defer { dir.remove() }
+        let render = try Self.compile(Self.root.path + "/examples/c/render.c", named: "render", in: dir)
+        let pattern = Self.root.path + "/Resources/patterns/demo.json"
+        for (layout, rate) in [("haptic", "48000"), ("L+H,R+H,0", "44100")] {
+            let c = dir.file("c.wav"), cli = dir.file("cli.wav")
+            let r = try Self.run(render, [pattern, c, "--layout", layout, "--rate", rate])
+            #expect(r.status == 0 && r.out.contains("libpulsar 0.1.0"), "\(r)")
+            #expect(try Self.cli(["render", pattern, "--layout", layout, "--rate", rate, "-o", cli, "--quiet"]).status == 0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: c)) == Data(contentsOf: URL(fileURLWithPath: cli)), "\(layout) at \(rate) Hz")
+        }
+        if SharedCorpus.available("bundles/demo.pulsar") {
+            let bundle = try SharedCorpus.path("bundles/demo.pulsar")
+            let c = dir.file("v.wav"), cli = dir.file("v-cli.wav")
+            #expect(try Self.run(render, [bundle, c, "--preset", "verified", "--layout", "quad"]).status == 0)
+            #expect(try Self.cli(["render", bundle, "--preset", "verified", "--layout", "quad", "-o", cli, "--quiet"]).status == 0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: c)) == Data(contentsOf: URL(fileURLWithPath: cli)), "a preset with its MP3 audio")
+        }
+        let missing = try Self.run(render, [dir.file("none.json"), dir.file("x.wav")])
+        #expect(missing.status == 1 && missing.err.contains("missing-input"), "\(missing)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("x.wav")))
+    }
+
+    /// Bad calls, one a line: what each returned and said.
+    static let badCalls = #"""
+    #include <pulsar.h>
+    #include <math.h>
+    #include <stdio.h>
+    #include <string.h>
+    static void row(const char *name, int result) {
+        const char *m = pulsar_last_error();
+        printf("%s %d %s\n", name, result, m ? m : "-");
+    }
+    int main(void) {
+        pulsar_pattern *p = NULL; pulsar_bundle *b = NULL; pulsar_mix *m = NULL;
+        row("open-null-path", pulsar_pattern_open(NULL, &p));
+        row("open-null-out", pulsar_pattern_open("x.json", NULL));
+        row("open-bad-utf8", pulsar_pattern_open("\xff\xfe.json", &p));
+        row("open-missing", pulsar_pattern_open("/nonexistent/p.json", &p));
+        const char *nan = "{\"continuousPattern\":{\"amplitude\":[{\"time\":0,\"value\":NaN}]}}";
+        row("memory-nan", pulsar_pattern_from_memory(nan, strlen(nan), &p));
+        row("duration-null", (int)pulsar_pattern_duration_ms(NULL));
+        row("mix-null-pattern", pulsar_mix_from_pattern(NULL, NULL, &m));
+        row("bundle-missing", pulsar_bundle_open("/nonexistent.pulsar", &b));
+        row("count-null", pulsar_bundle_preset_count(NULL));
+        row("id-null", pulsar_bundle_preset_id(NULL, 0) == NULL ? -1 : 0);
+        const char *ok = "{\"continuousPattern\":{\"amplitude\":[{\"time\":0,\"value\":0.5},{\"time\":100,\"value\":0.5}]}}";
+        row("memory-ok", pulsar_pattern_from_memory(ok, strlen(ok), &p));
+        pulsar_mix_options bad = PULSAR_MIX_OPTIONS_INIT;
+        bad.layout = "Q,Z";
+        row("mix-bad-layout", pulsar_mix_from_pattern(p, &bad, &m));
+        pulsar_mix_options small = PULSAR_MIX_OPTIONS_INIT;
+        small.size = 4;
+        row("mix-small-options", pulsar_mix_from_pattern(p, &small, &m));
+        pulsar_mix_options rate = PULSAR_MIX_OPTIONS_INIT;
+        rate.sample_rate = 1;
+        row("mix-bad-rate", pulsar_mix_from_pattern(p, &rate, &m));
+        pulsar_mix_options gain = PULSAR_MIX_OPTIONS_INIT;
+        gain.haptic_gain = NAN;
+        row("mix-nan-gain", pulsar_mix_from_pattern(p, &gain, &m));
+        row("mix-ok", pulsar_mix_from_pattern(p, NULL, &m));
+        float buffer[64];
+        row("render-null-buffer", pulsar_mix_render(m, 0, NULL, 64));
+        row("render-negative", pulsar_mix_render(m, 0, buffer, -1));
+        row("render-huge-frame", pulsar_mix_render(m, INT64_MAX, buffer, 64));
+        row("render-ok", pulsar_mix_render(m, 4790, buffer, 64));
+        row("render-pattern-as-mix", pulsar_mix_render((pulsar_mix *)p, 0, buffer, 64));
+        row("write-null-path", pulsar_mix_write_wav(m, NULL));
+        row("write-no-folder", pulsar_mix_write_wav(m, "/nonexistent/folder/x.wav"));
+        pulsar_mix_free(m);
+        pulsar_mix_free(m);
+        row("mix-freed-twice", 0);
+        row("render-freed", pulsar_mix_render(m, 0, buffer, 64));
+        pulsar_pattern_free(p);
+        pulsar_pattern_free(p);
+        row("pattern-freed-twice", 0);
+        row("duration-freed", (int)pulsar_pattern_duration_ms(p));
+        printf("alive\n");
+        return 0;
+    }
+    """#
+
+    @Test("Bad calls through the C API: NULL and freed handles, invalid UTF-8, NaN, missing files, bad options — an error code and a message each, the process alive",
+          .enabled(if: CAPITests.available, "needs libPulsarC.so (swift build)"))
+    func badInput() throws {
+        let dir = try Scratch()
+        defer { dir.remove() }
+        let source = try dir.write(Self.badCalls, to: "bad.c")
+        let program = try Self.compile(source, named: "bad", in: dir)
+        let r = try Self.run(program, [])
+        #expect(r.status == 0 && r.out.hasSuffix("alive\n"), "\(r)")
+        var rows: [String: (code: Int, message: String)] = [:]
+        for line in r.out.split(separator: "\n") where line != "alive" {
+            let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+            rows[parts[0]] = (Int(parts[1]) ?? 99, parts.count > 2 ? parts[2] : "")
+        }
+        let expected: [(String, Int, String)] = [
+            ("open-null-path", -1, "NULL or not UTF-8"), ("open-null-out", -1, "out is NULL"), ("open-bad-utf8", -1, "not UTF-8"),
+            ("open-missing", -2, "no such file"), ("memory-nan", -3, "non-finite"), ("duration-null", -1, "not a live pulsar_pattern"),
+            ("mix-null-pattern", -1, "not a live"), ("bundle-missing", -2, "nonexistent.pulsar"), ("count-null", -1, "not a live pulsar_bundle"),
+            ("id-null", -1, "not a live pulsar_bundle"), ("memory-ok", 0, ""), ("mix-bad-layout", -1, "layout"), ("mix-small-options", -1, "PULSAR_MIX_OPTIONS_INIT"),
+            ("mix-bad-rate", -1, "sample_rate"), ("mix-nan-gain", -1, "haptic_gain"), ("mix-ok", 0, ""),
+            ("render-null-buffer", -1, "NULL"), ("render-negative", -1, "out of range"), ("render-huge-frame", -1, "24 h"), ("render-ok", 0, ""),
+            ("render-pattern-as-mix", -1, "not a live pulsar_mix"), ("write-null-path", -1, "not UTF-8"), ("write-no-folder", -4, "x.wav"),
+            ("mix-freed-twice", 0, "freed twice"), ("render-freed", -1, "not a live pulsar_mix"), ("pattern-freed-twice", 0, "freed twice"),
+            ("duration-freed", -1, "not a live pulsar_pattern"),
+        ]
+        for (name, code, says) in expected {
+            let row = try #require(rows[name], "\(name) missing from \(r.out)")
+            #expect(row.code == code, "\(name): code \(row.code), \(row.message)")
+            if !says.isEmpty { #expect(row.message.contains(says), "\(name): \(row.message)") }
+        }
+    }
+
+    @Test("ABI: the library exports exactly the functions include/pulsar.h declares, all pulsar_*", .enabled(if: CAPITests.available, "needs libPulsarC.so (swift build)"))
+    func exportedSymbols() throws {
+        let nm = try Self.run("/usr/bin/nm", ["-D", "--defined-only", Self.library])
+        #expect(nm.status == 0, "\(nm.err)")
+        // Global symbols (upper-case types); the loader's table also lists local ones, which no one can bind to.
+        let exported = Set(nm.out.split(separator: "\n").compactMap { line -> String? in
+            let f = line.split(separator: " ")
+            guard f.count == 3, f[1].first!.isUppercase else { return nil }
+            return String(f[2])
+        })
+        let header = try String(contentsOfFile: Self.root.path + "/include/pulsar.h", encoding: .utf8)
+        let declared = Set(header.matches(of: /\b(pulsar_[a-z_]+)\(/).map { String($0.output.1) })
+        #expect(!declared.isEmpty)
+        #expect(exported == declared, "exported, not declared: \(exported.subtracting(declared).sorted()); declared, not exported: \(declared.subtracting(exported).sorted())")
+        let readelf = try Self.run("/usr/bin/readelf", ["-d", Self.library])
+        #expect(readelf.out.contains("Library soname: [libpulsar.so.0]"))
+    }
+}
+
+/// A fresh temporary folder per test.
+struct Scratch {
+    let path: String
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-c-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    func file(_ name: String) -> String { path + "/" + name }
+    func write(_ text: String, to name: String) throws -> String {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
+        return file(name)
+    }
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}

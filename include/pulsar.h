@@ -1,0 +1,131 @@
+/*
+ * pulsar.h — the C API of libpulsar: haptic patterns and bundle presets rendered as audio-rate
+ * waveforms, mixed with a preset's audio in the channel layout of the target hardware.
+ *
+ * Conventions
+ *   - Every object is an opaque handle made by a pulsar_*_open / _create / _from_* function and
+ *     ended by its pulsar_*_free. No Swift type crosses this boundary.
+ *   - Functions that can fail return a pulsar_result: PULSAR_OK (0) or a negative code; the
+ *     calling thread's pulsar_last_error() then says why in one UTF-8 line. Nothing aborts on bad
+ *     input: NULL handles, NULL or non-UTF-8 strings, a handle already freed, a handle of another
+ *     kind, values out of range are error codes (a freed handle is recognised as long as no later
+ *     handle of the same kind has been given the same address; do not rely on it).
+ *   - Strings are UTF-8, NUL-terminated. Strings returned are owned by the library: by the handle
+ *     they came from (valid until it is freed) or, for pulsar_version(), for ever.
+ *   - Out parameters are set to NULL on failure.
+ *
+ * Thread rules
+ *   - Any function may be called from any thread. A pulsar_pattern and a pulsar_bundle are
+ *     immutable and may be used from several threads at once. A pulsar_mix renders from one
+ *     thread at a time (calls on one mix serialise on its lock).
+ *   - pulsar_last_error() is per thread.
+ *
+ * Time
+ *   - Frames count samples at the mix's sample rate; milliseconds are the content's own time.
+ */
+#ifndef PULSAR_H
+#define PULSAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Results. */
+typedef enum pulsar_result {
+    PULSAR_OK = 0,
+    PULSAR_ERROR_ARGUMENT = -1,  /* a NULL or dead handle, a bad string or value */
+    PULSAR_ERROR_NOT_FOUND = -2, /* no such file, preset or device */
+    PULSAR_ERROR_DATA = -3,      /* a file breaks a format rule (the message names the place) */
+    PULSAR_ERROR_IO = -4,        /* an output cannot be written */
+    PULSAR_ERROR_DEVICE = -5,    /* a sound device cannot be opened or failed */
+    PULSAR_ERROR_BUSY = -6,      /* a queue is full: try again after pulsar_engine_poll */
+    PULSAR_ERROR_STATE = -7      /* the call does not fit the object's state */
+} pulsar_result;
+
+/* The library's version, e.g. "0.1.0". Static storage. */
+const char *pulsar_version(void);
+
+/* The calling thread's last error message, or NULL when none was set. Valid until the next
+ * failing call on this thread. */
+const char *pulsar_last_error(void);
+
+/* ---- Patterns ---------------------------------------------------------------------------- */
+
+typedef struct pulsar_pattern pulsar_pattern;
+
+/* Loads a pattern file: Pulsar JSON (wire or raw), AHAP or Lofelt .haptic, by extension and
+ * content. PULSAR_ERROR_NOT_FOUND for a missing file, PULSAR_ERROR_DATA for a broken one. */
+int pulsar_pattern_open(const char *path, pulsar_pattern **out);
+
+/* The same from `length` bytes in memory (at most 64 MiB); the bytes are copied. */
+int pulsar_pattern_from_memory(const void *bytes, size_t length, pulsar_pattern **out);
+
+/* The time of the pattern's last point, ms; -1 for a bad handle. */
+double pulsar_pattern_duration_ms(const pulsar_pattern *pattern);
+
+void pulsar_pattern_free(pulsar_pattern *pattern);
+
+/* ---- Bundles ----------------------------------------------------------------------------- */
+
+typedef struct pulsar_bundle pulsar_bundle;
+
+/* Opens a .pulsar bundle or an unpacked bundle folder (docs/bundle-format.md). */
+int pulsar_bundle_open(const char *path, pulsar_bundle **out);
+
+/* How many presets the bundle has; a negative pulsar_result for a bad handle. */
+int pulsar_bundle_preset_count(const pulsar_bundle *bundle);
+
+/* The id of preset `index` (0-based), owned by the bundle; NULL for a bad handle or index. */
+const char *pulsar_bundle_preset_id(const pulsar_bundle *bundle, int index);
+
+void pulsar_bundle_free(pulsar_bundle *bundle);
+
+/* ---- Mixes: what a device would receive -------------------------------------------------- */
+
+typedef struct pulsar_mix pulsar_mix;
+
+/* How to mix. Start from PULSAR_MIX_OPTIONS_INIT; 0 / NULL members keep their defaults. */
+typedef struct pulsar_mix_options {
+    size_t size;          /* sizeof(pulsar_mix_options): set by PULSAR_MIX_OPTIONS_INIT */
+    int sample_rate;      /* 8000...192000; default 48000 */
+    const char *layout;   /* "mix", "stereo+haptic", "quad", "haptic", "android" or a channel map
+                             like "L+H,R+H,0"; default "haptic" for a pattern, "mix" for a preset */
+    const char *profile;  /* "wideband" (default), "lra", "lra:HZ" or "FMIN:FMAX" */
+    double haptic_gain;   /* (0, 16]; default 1 */
+    double audio_gain;    /* (0, 16]; default 1 */
+    int loop_count;       /* iterations; -1 endless; default 1 */
+} pulsar_mix_options;
+
+#define PULSAR_MIX_OPTIONS_INIT { sizeof(pulsar_mix_options), 0, NULL, NULL, 0, 0, 0 }
+
+/* A mix of a pattern alone, or of a bundle preset with its audio (decoded now, in full).
+ * `options` may be NULL. */
+int pulsar_mix_from_pattern(const pulsar_pattern *pattern, const pulsar_mix_options *options, pulsar_mix **out);
+int pulsar_mix_from_preset(const pulsar_bundle *bundle, const char *preset_id, const pulsar_mix_options *options,
+                           pulsar_mix **out);
+
+/* Frames of the whole mix (-1 for an endless loop; a negative pulsar_result for a bad handle),
+ * its channels and its sample rate. */
+int64_t pulsar_mix_frames(const pulsar_mix *mix);
+int pulsar_mix_channels(const pulsar_mix *mix);
+int pulsar_mix_sample_rate(const pulsar_mix *mix);
+
+/* Renders `frames` frames from frame `from_frame`, interleaved (channels per frame), into
+ * `buffer`. Any frame may start a render: the samples equal those of a render from 0. Frames
+ * outside the mix are silence. */
+int pulsar_mix_render(pulsar_mix *mix, int64_t from_frame, float *buffer, int64_t frames);
+
+/* Writes the whole mix as a 32-bit float WAV (or, for a name ending in .ogg, Ogg Vorbis with
+ * Android's ANDROID_HAPTIC comment); the file appears only when complete. */
+int pulsar_mix_write_wav(pulsar_mix *mix, const char *path);
+
+void pulsar_mix_free(pulsar_mix *mix);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PULSAR_H */
