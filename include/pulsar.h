@@ -124,6 +124,107 @@ int pulsar_mix_write_wav(pulsar_mix *mix, const char *path);
 
 void pulsar_mix_free(pulsar_mix *mix);
 
+/* ---- The engine: voices on a device, live ------------------------------------------------ */
+
+typedef struct pulsar_engine pulsar_engine;
+typedef struct pulsar_voice pulsar_voice;
+
+/* Where and how to play. Start from PULSAR_ENGINE_OPTIONS_INIT; 0 / NULL keep the defaults. */
+typedef struct pulsar_engine_options {
+    size_t size;                /* sizeof(pulsar_engine_options): set by PULSAR_ENGINE_OPTIONS_INIT */
+    const char *device;         /* "auto" (ALSA default; the default), an ALSA PCM name ("pipewire",
+                                   "hw:CARD=Controller,DEV=0", ...), or the simulated device
+                                   "sim[:ppm=P,jitter=MS,latency=MS,record=OUT.wav,...]" (paced by
+                                   the system clock; record= keeps the first 120 s, written by
+                                   pulsar_engine_stop) */
+    const char *layout;         /* the mix's channels: every voice's mix has this layout; default
+                                   "haptic". With a haptic device: the main device's channels,
+                                   then one haptic channel (e.g. "L,R,H") */
+    int sample_rate;            /* default 48000 */
+    int period_frames;          /* default 128 on ALSA, 256 on the simulated device */
+    int buffer_frames;          /* default 4 periods */
+    int voice_limit;            /* voices playing at once, 1...128; default 32 (one more steals) */
+    const char *haptic_device;  /* two devices: the touch on this one, the sound on `device`,
+                                   under `device`'s clock; NULL: one device */
+    const char *haptic_layout;  /* the haptic device's layout; default "haptic" ("quad" for a
+                                   DualSense: silence on its speaker pair) */
+    double latency_ms;          /* the main device's output latency beyond what it reports */
+    double haptic_latency_ms;   /* the haptic device's */
+} pulsar_engine_options;
+
+#define PULSAR_ENGINE_OPTIONS_INIT { sizeof(pulsar_engine_options), NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0, 0 }
+
+/* Opens the device(s) and starts the engine's real-time thread. PULSAR_ERROR_DEVICE when a device
+ * cannot be opened, PULSAR_ERROR_ARGUMENT for a bad option. */
+int pulsar_engine_create(const pulsar_engine_options *options, pulsar_engine **out);
+
+/* Takes in what the real-time thread reported: the device clock, the voices' states, and the
+ * completion callbacks, which run inside this call on the calling thread. Call it from the
+ * app's loop (a display tick, 60 times a second). PULSAR_ERROR_DEVICE once a device failed. */
+int pulsar_engine_poll(pulsar_engine *engine);
+
+/* The engine's clock (CLOCK_MONOTONIC), seconds: the times pulsar_voice_play_at and curves take. */
+double pulsar_engine_time(pulsar_engine *engine);
+
+/* 1 when no voice plays and no command is in flight, 0 otherwise. */
+int pulsar_engine_is_idle(pulsar_engine *engine);
+
+/* Ramps the gain on every voice's haptics to `value` (0...4) over `seconds` (0: at once). */
+int pulsar_engine_set_master_gain(pulsar_engine *engine, double value, double seconds);
+
+/* Stops and joins the real-time thread and writes a simulated device's recording. Voices stay
+ * valid handles; their commands then fail with PULSAR_ERROR_STATE or do nothing. */
+int pulsar_engine_stop(pulsar_engine *engine);
+
+/* pulsar_engine_stop, then the engine goes. Free the voices first or after: a voice handle
+ * outlives its engine only as a handle (its commands fail). */
+void pulsar_engine_free(pulsar_engine *engine);
+
+/* A new voice playing `mix` (its layout must be the engine's), stopped until played. `priority`:
+ * when voice_limit voices play, a new one steals the lowest priority, oldest first, with a 1 ms
+ * fade. `realtime` non-zero: the app moves its content (pulsar_voice_set_content_time) and
+ * the transients it passes fire, either way. PULSAR_ERROR_BUSY when every voice has a higher
+ * priority or the queue is full. */
+int pulsar_engine_voice(pulsar_engine *engine, pulsar_mix *mix, int priority, int realtime, pulsar_voice **out);
+
+/* Ends the handle: the voice plays on until it ends by itself, and its completion callback
+ * still runs then, with `voice` NULL (a fire-and-forget effect reports too). */
+void pulsar_voice_free(pulsar_voice *voice);
+
+/* Transport: each takes effect at a device frame. PULSAR_ERROR_STATE when the voice has ended
+ * (played out, stopped or stolen), PULSAR_ERROR_BUSY when the queue is full. Any thread. */
+int pulsar_voice_play(pulsar_voice *voice, double from_ms);
+int pulsar_voice_play_at(pulsar_voice *voice, double engine_time);
+int pulsar_voice_pause(pulsar_voice *voice);
+int pulsar_voice_resume(pulsar_voice *voice);
+int pulsar_voice_stop(pulsar_voice *voice);
+int pulsar_voice_seek(pulsar_voice *voice, double to_ms);
+
+/* Live parameters, ramped per sample over `seconds` (0: 4 ms): intensity multiplies the voice's
+ * haptics (0...4), sharpness moves its frequency (-1...1). A curve: `count` points (at most 1024)
+ * at rising engine times (pulsar_engine_time), each reached at its time; it needs the device
+ * clock (PULSAR_ERROR_STATE before the engine's first position reading: poll first). */
+int pulsar_voice_set_intensity(pulsar_voice *voice, double value, double seconds);
+int pulsar_voice_set_sharpness(pulsar_voice *voice, double value, double seconds);
+int pulsar_voice_set_intensity_curve(pulsar_voice *voice, const double *times, const double *values, int count);
+
+/* A realtime voice's content position, ms. */
+int pulsar_voice_set_content_time(pulsar_voice *voice, double ms);
+
+/* The voice's clock, from the device's position: the content time heard now (ms) and the
+ * animation frame to show now (a preset with an animation); NaN before the device's first
+ * position reading or for a bad handle. */
+double pulsar_voice_content_ms(pulsar_voice *voice);
+double pulsar_voice_animation_frame(pulsar_voice *voice);
+
+/* 1 once the voice has left the engine, 0 before. */
+int pulsar_voice_has_ended(pulsar_voice *voice);
+
+/* `callback(voice, finished, context)` when the voice's playback ends: finished 1 at its last
+ * sample, 0 on stop or steal. Called from pulsar_engine_poll, on its thread. NULL removes it. */
+typedef void (*pulsar_completion)(pulsar_voice *voice, int finished, void *context);
+int pulsar_voice_on_completion(pulsar_voice *voice, pulsar_completion callback, void *context);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,7 +25,12 @@ final class BundleBox {
 final class MixBox {
     let mixer: PresetMixer
     let lock = NSLock()
-    init(_ mixer: PresetMixer) { self.mixer = mixer }
+    /// The preset's animation frame rate, for a voice's animation clock.
+    let animationFrameRate: Double?
+    init(_ mixer: PresetMixer, animationFrameRate: Double? = nil) {
+        self.mixer = mixer
+        self.animationFrameRate = animationFrameRate
+    }
 }
 
 @_cdecl("pulsar_version")
@@ -179,7 +184,7 @@ func makeMix(_ preset: PresetHandle, _ options: UnsafeRawPointer?, defaultLayout
     var settings = base
     settings.preloadAudio = true
     do {
-        out.pointee = Handles.make(MixBox(try PresetMixer(preset: preset, settings: settings, range: range)))
+        out.pointee = Handles.make(MixBox(try PresetMixer(preset: preset, settings: settings, range: range), animationFrameRate: preset.animation?.frameRate))
         return Result.ok.rawValue
     } catch {
         return Result.data.failing("\(function): \(error)")

@@ -36,58 +36,18 @@ enum DeviceChoice {
             self = .haptic(try Self.hapticCard(command: command))
             return
         }
-        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        guard parts.first == "sim" else {
+        let spec: SimulatedDeviceSpec?
+        do {
+            spec = try SimulatedDeviceSpec(parsing: text, rate: rate)
+        } catch {
+            throw CommandFailure(.usage, "\(command): --device \(error)")
+        }
+        guard let spec else {
             guard !text.isEmpty else { throw CommandFailure(.usage, "\(command): --device needs \(Self.syntax)") }
             self = .alsa(text)
             return
         }
-        var behaviour = SimulatedDevice.Behaviour()
-        var options = SimulatedOptions()
-        if parts.count == 2 {
-            for item in parts[1].split(separator: ",") {
-                if item == "paced" {
-                    options.paced = true
-                    continue
-                }
-                let kv = item.split(separator: "=", maxSplits: 1).map(String.init)
-                guard kv.count == 2 else { throw CommandFailure(.usage, "\(command): --device: '\(item)' is not key=value") }
-                switch kv[0] {
-                case "ppm":
-                    guard let v = Double(kv[1]), v.isFinite, abs(v) < 10_000 else { throw CommandFailure(.usage, "\(command): --device ppm must be a number") }
-                    behaviour.rateErrorPPM = v
-                case "jitter":
-                    guard let v = Double(kv[1]), v.isFinite, v >= 0, v < 100 else { throw CommandFailure(.usage, "\(command): --device jitter is in ms, 0...100") }
-                    behaviour.jitterSeconds = v / 1000
-                case "latency":
-                    guard let v = Double(kv[1]), v.isFinite, v >= 0, v <= 1000 else { throw CommandFailure(.usage, "\(command): --device latency is in ms, 0...1000") }
-                    behaviour.latencyFrames = Int((v / 1000 * Double(rate.hertz)).rounded())
-                case "granularity":
-                    guard let v = Int(kv[1]), (1...65_536).contains(v) else {
-                        throw CommandFailure(.usage, "\(command): --device granularity is in frames, 1...65536")
-                    }
-                    behaviour.granularityFrames = v
-                case "record":
-                    options.record = kv[1]
-                case "channels":
-                    guard let v = Int(kv[1]), (1...64).contains(v) else { throw CommandFailure(.usage, "\(command): --device channels is 1...64") }
-                    behaviour.maximumChannels = v
-                case "unplug":
-                    guard let v = Double(kv[1]), v.isFinite, v >= 0, v <= 86_400_000 else {
-                        throw CommandFailure(.usage, "\(command): --device unplug is in ms, 0...86400000")
-                    }
-                    behaviour.disconnectAfterFrames = FrameIndex((v / 1000 * Double(rate.hertz)).rounded())
-                case "format":
-                    guard let v = SimulatedDevice.SampleFormat(rawValue: kv[1]) else {
-                        throw CommandFailure(.usage, "\(command): --device format is float, s32 or s16")
-                    }
-                    behaviour.sampleFormat = v
-                default:
-                    throw CommandFailure(.usage, "\(command): --device: unknown setting '\(kv[0])' (ppm, jitter, latency, granularity, format, record, channels, unplug, paced)")
-                }
-            }
-        }
-        self = .simulated(behaviour, options)
+        self = .simulated(spec.behaviour, SimulatedOptions(record: spec.record, paced: spec.paced))
     }
 
     /// The first haptic card found, or why there is none usable (exit 69).

@@ -1,4 +1,5 @@
 import Foundation
+import PulsarAudio
 import PulsarTestSupport
 import Testing
 
@@ -162,6 +163,40 @@ struct CAPITests {
             #expect(row.code == code, "\(name): code \(row.code), \(row.message)")
             if !says.isEmpty { #expect(row.message.contains(says), "\(name): \(row.message)") }
         }
+    }
+
+    @Test("examples/c/game.c on the simulated device: the rumble follows its live curve, four effects overlap it and report, the clock runs with the device",
+          .enabled(if: CAPITests.available, "needs libPulsarC.so (swift build)"))
+    func gameExample() throws {
+        let dir = try Scratch()
+        defer { dir.remove() }
+        let game = try Self.compile(Self.root.path + "/examples/c/game.c", named: "game", in: dir)
+        let recording = dir.file("g.wav")
+        let r = try Self.run(game, ["--device", "sim:record=" + recording])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.out.components(separatedBy: "played out").count - 1 == 4 && r.out.contains("done: 4 effects"), "\(r.out)")
+        // The clock lines: content time follows the display time while the rumble plays.
+        let ticks = r.out.split(separator: "\n").filter { $0.hasPrefix("t ") }.map { $0.split(separator: " ") }
+            .compactMap { f -> (Double, Double)? in
+                guard f.count >= 5, let t = Double(f[1]), let c = Double(f[4]) else { return nil }
+                return (t, c)
+            }
+        // (No bound against the display time: a busy machine may hold the paced device up.)
+        let playing = ticks.filter { $0.0 > 0.2 }.map(\.1)
+        #expect(playing.count > 10)
+        #expect(zip(playing, playing.dropFirst()).allSatisfy { $0 <= $1 }, "the clock never runs back: \(playing)")
+        #expect((playing.last ?? 0) >= 2_500, "the rumble's clock reached its end: \(playing)")
+        // The recording (one channel, 48 kHz): the curve's 1.5 at 0.5 s is louder than its 0.3 at 1.5 s.
+        let decoded = try AudioFileContents(contentsOf: recording)
+        #expect(decoded.channels == 1 && decoded.sampleRate == 48_000)
+        let samples = decoded.samples
+        guard let first = samples.firstIndex(where: { abs($0) > 1e-4 }) else { Issue.record("a silent recording"); return }
+        func rms(at seconds: Double) -> Double {
+            let a = first + Int(seconds * 48_000), b = min(a + 4_800, samples.count)
+            guard a < b else { return 0 }
+            return (samples[a..<b].reduce(0) { $0 + Double($1 * $1) } / Double(b - a)).squareRoot()
+        }
+        #expect(rms(at: 0.45) > rms(at: 1.45) * 2, "the intensity curve: \(rms(at: 0.45)) at its 1.5, \(rms(at: 1.45)) at its 0.3")
     }
 
     @Test("ABI: the library exports exactly the functions include/pulsar.h declares, all pulsar_*", .enabled(if: CAPITests.available, "needs libPulsarC.so (swift build)"))

@@ -1,0 +1,362 @@
+import Foundation
+import PulsarALSA
+import PulsarAudio
+import PulsarCore
+import PulsarEngine
+import PulsarSimulation
+
+/// What a `pulsar_engine` holds: the engine on its device (and a haptic device's), what a
+/// simulated device records, and the lock that makes the engine's control side (poll, making
+/// voices, clock queries) callable from any C thread.
+final class EngineBox {
+    let engine: HapticEngine
+    /// Recursive: a completion callback, called from `pulsar_engine_poll` under it, may query
+    /// its voice or the engine.
+    let lock = NSRecursiveLock()
+    /// Simulated devices asked to record, and where.
+    let recordings: [(device: SimulatedDevice, path: String, channels: Int)]
+    let rate: SampleRate
+    var stopped = false
+    /// Voices whose playback has not ended, kept for their completion callbacks even when their
+    /// handles are freed (a fire-and-forget effect still reports). Under `lock`.
+    var pending: [ObjectIdentifier: VoiceBox] = [:]
+
+    init(engine: HapticEngine, recordings: [(SimulatedDevice, String, Int)], rate: SampleRate) {
+        self.engine = engine
+        self.recordings = recordings.map { (device: $0.0, path: $0.1, channels: $0.2) }
+        self.rate = rate
+    }
+
+    /// Stops the real-time thread (joined) and writes the recordings; the first failure.
+    func stop() -> (Result, String)? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return nil }
+        stopped = true
+        engine.poll()
+        engine.shutdown()
+        engine.poll()
+        pending.removeAll()
+        for r in recordings {
+            do {
+                _ = try WAVExporter().export(r.device.recording, to: r.path, sampleRate: rate, channels: r.channels)
+            } catch {
+                return (.io, "pulsar_engine_stop: cannot write the recording: \(error)")
+            }
+        }
+        return nil
+    }
+
+    deinit { _ = stop() }
+}
+
+/// What a `pulsar_voice` holds: the voice, its engine, and the C completion callback.
+final class VoiceBox {
+    let voice: HapticVoice
+    let engine: EngineBox
+    var callback: (@convention(c) (OpaquePointer?, Int32, UnsafeMutableRawPointer?) -> Void)?
+    var context: UnsafeMutableRawPointer?
+    /// The handle the callback is given (set once the box has one).
+    var handle: OpaquePointer?
+
+    init(voice: HapticVoice, engine: EngineBox) {
+        self.voice = voice
+        self.engine = engine
+    }
+}
+
+/// `pulsar_engine_options` (include/pulsar.h), as C lays it out.
+struct CEngineOptions {
+    var size: Int
+    var device: UnsafePointer<CChar>?
+    var layout: UnsafePointer<CChar>?
+    var sampleRate: Int32
+    var periodFrames: Int32
+    var bufferFrames: Int32
+    var voiceLimit: Int32
+    var hapticDevice: UnsafePointer<CChar>?
+    var hapticLayout: UnsafePointer<CChar>?
+    var latencyMs: Double
+    var hapticLatencyMs: Double
+}
+
+/// Seconds of recording a simulated device keeps (reserved when it is made).
+let recordingSeconds = 120
+
+/// The device a name says: a simulated one (and where it records), or ALSA's.
+func device(named name: String, rate: SampleRate) throws(SimulatedDeviceSpec.Failure) -> (OutputDevice, record: String?) {
+    if let spec = try SimulatedDeviceSpec(parsing: name, rate: rate) {
+        var behaviour = spec.behaviour
+        if spec.record != nil { behaviour.recordingCapacity = recordingSeconds * rate.hertz }
+        return (SimulatedDevice(clock: SystemMonotonicClock(), behaviour: behaviour), spec.record)
+    }
+    return (ALSADevice(name: name == "auto" ? "default" : name), nil)
+}
+
+@_cdecl("pulsar_engine_create")
+public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return Result.argument.failing("pulsar_engine_create: out is NULL") }
+    out.pointee = nil
+    var o = CEngineOptions(size: MemoryLayout<CEngineOptions>.size, device: nil, layout: nil, sampleRate: 0, periodFrames: 0, bufferFrames: 0,
+                           voiceLimit: 0, hapticDevice: nil, hapticLayout: nil, latencyMs: 0, hapticLatencyMs: 0)
+    if let options {
+        o = options.assumingMemoryBound(to: CEngineOptions.self).pointee
+        guard o.size >= MemoryLayout<CEngineOptions>.size else {
+            return Result.argument.failing("pulsar_engine_options: size \(o.size) is less than sizeof(pulsar_engine_options): use PULSAR_ENGINE_OPTIONS_INIT")
+        }
+    }
+    func string(_ p: UnsafePointer<CChar>?, _ fallback: String, _ what: String) -> String?? {
+        guard let p else { return .some(fallback) }
+        guard let s = text(p) else { _ = Result.argument.failing("pulsar_engine_options: \(what) is not UTF-8"); return .none }
+        return .some(s)
+    }
+    guard let deviceName = string(o.device, "auto", "device"), let layoutName = string(o.layout, "haptic", "layout") else { return Result.argument.rawValue }
+    guard let rate = o.sampleRate == 0 ? SampleRate(48_000) : SampleRate(Int(o.sampleRate)) else {
+        return Result.argument.failing("pulsar_engine_options: sample_rate \(o.sampleRate) is not in 8000...192000")
+    }
+    guard let layout = ChannelLayout(parsing: layoutName!) else { return Result.argument.failing("pulsar_engine_options: layout '\(layoutName!)' is not a layout") }
+    guard o.latencyMs.isFinite, o.hapticLatencyMs.isFinite, (0...1000).contains(o.latencyMs), (0...1000).contains(o.hapticLatencyMs) else {
+        return Result.argument.failing("pulsar_engine_options: latencies are 0…1000 ms")
+    }
+    let simulatedMain = deviceName!.hasPrefix("sim")
+    let period = o.periodFrames == 0 ? (simulatedMain ? 256 : 128) : Int(o.periodFrames)
+    let buffer = o.bufferFrames == 0 ? period * 4 : Int(o.bufferFrames)
+    guard (16...16_384).contains(period), (period * 2...period * 64).contains(buffer) else {
+        return Result.argument.failing("pulsar_engine_options: period_frames is 16…16384 and buffer_frames 2…64 periods")
+    }
+    let voices = o.voiceLimit == 0 ? 32 : Int(o.voiceLimit)
+    guard (1...128).contains(voices) else { return Result.argument.failing("pulsar_engine_options: voice_limit is 1…128") }
+    do {
+        let (main, record) = try device(named: deviceName!, rate: rate)
+        var recordings: [(SimulatedDevice, String, Int)] = []
+        var haptic: HapticDeviceOutput?
+        if let p = o.hapticDevice {
+            guard let name = text(p) else { return Result.argument.failing("pulsar_engine_options: haptic_device is not UTF-8") }
+            guard name != deviceName! else { return Result.argument.failing("pulsar_engine_options: haptic_device is the device: sound and touch need two") }
+            guard let hLayoutName = string(o.hapticLayout, "haptic", "haptic_layout"), let hLayout = ChannelLayout(parsing: hLayoutName!), hLayout.usesHaptics else {
+                return Result.argument.failing("pulsar_engine_options: haptic_layout must be a layout with a haptic channel")
+            }
+            let (device, hRecord) = try device(named: name, rate: rate)
+            haptic = HapticDeviceOutput(device: device, layout: hLayout, sampleRate: rate, periodFrames: period, bufferFrames: buffer,
+                                        latency: o.hapticLatencyMs / 1000, mainLatency: o.latencyMs / 1000)
+            if let hRecord, let sim = device as? SimulatedDevice { recordings.append((sim, hRecord, hLayout.channelCount)) }
+        }
+        let engine: HapticEngine
+        do {
+            engine = try HapticEngine(device: main, sampleRate: rate, channels: layout.channelCount, periodFrames: period, bufferFrames: buffer,
+                                      voiceLimit: voices, realtime: main is ALSADevice, hapticDevice: haptic)
+        } catch {
+            return Result.device.failing("pulsar_engine_create: device '\(deviceName!)': \(error)")
+        }
+        if let record, let sim = main as? SimulatedDevice { recordings.insert((sim, record, engine.mainChannels), at: 0) }
+        engine.start()
+        out.pointee = Handles.make(EngineBox(engine: engine, recordings: recordings, rate: rate))
+        return Result.ok.rawValue
+    } catch {
+        return Result.argument.failing("pulsar_engine_options: device \(error)")
+    }
+}
+
+@_cdecl("pulsar_engine_poll")
+public func pulsar_engine_poll(_ engine: OpaquePointer?) -> Int32 {
+    guard let box = Handles.object(engine, as: EngineBox.self) else { return Result.argument.failing("pulsar_engine_poll: not a live pulsar_engine") }
+    box.lock.lock()
+    box.engine.poll()
+    let failure = box.engine.failure
+    box.lock.unlock()
+    if let failure { return Result.device.failing("pulsar_engine_poll: the device failed: \(failure)") }
+    return Result.ok.rawValue
+}
+
+@_cdecl("pulsar_engine_time")
+public func pulsar_engine_time(_ engine: OpaquePointer?) -> Double {
+    guard let box = Handles.object(engine, as: EngineBox.self) else { _ = Result.argument.failing("pulsar_engine_time: not a live pulsar_engine"); return .nan }
+    return Double(box.engine.now().nanoseconds) / 1e9
+}
+
+@_cdecl("pulsar_engine_is_idle")
+public func pulsar_engine_is_idle(_ engine: OpaquePointer?) -> Int32 {
+    guard let box = Handles.object(engine, as: EngineBox.self) else { return Result.argument.failing("pulsar_engine_is_idle: not a live pulsar_engine") }
+    box.lock.lock()
+    defer { box.lock.unlock() }
+    return box.engine.activeVoices.isEmpty && !box.engine.hasPendingCommands ? 1 : 0
+}
+
+@_cdecl("pulsar_engine_set_master_gain")
+public func pulsar_engine_set_master_gain(_ engine: OpaquePointer?, _ value: Double, _ seconds: Double) -> Int32 {
+    guard let box = Handles.object(engine, as: EngineBox.self) else { return Result.argument.failing("pulsar_engine_set_master_gain: not a live pulsar_engine") }
+    return box.engine.setMasterHapticGain(value, over: seconds > 0 ? seconds : nil) ? 0 : Result.busy.failing("pulsar_engine_set_master_gain: the command queue is full")
+}
+
+@_cdecl("pulsar_engine_stop")
+public func pulsar_engine_stop(_ engine: OpaquePointer?) -> Int32 {
+    guard let box = Handles.object(engine, as: EngineBox.self) else { return Result.argument.failing("pulsar_engine_stop: not a live pulsar_engine") }
+    if let (code, message) = box.stop() { return code.failing(message) }
+    return Result.ok.rawValue
+}
+
+@_cdecl("pulsar_engine_free")
+public func pulsar_engine_free(_ engine: OpaquePointer?) {
+    if engine != nil, !Handles.release(engine, as: EngineBox.self) {
+        _ = Result.argument.failing("pulsar_engine_free: not a live pulsar_engine (freed twice?)")
+    }
+}
+
+@_cdecl("pulsar_engine_voice")
+public func pulsar_engine_voice(_ engine: OpaquePointer?, _ mix: OpaquePointer?, _ priority: Int32, _ realtime: Int32,
+                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return Result.argument.failing("pulsar_engine_voice: out is NULL") }
+    out.pointee = nil
+    guard let box = Handles.object(engine, as: EngineBox.self) else { return Result.argument.failing("pulsar_engine_voice: not a live pulsar_engine") }
+    guard let mixBox = Handles.object(mix, as: MixBox.self) else { return Result.argument.failing("pulsar_engine_voice: not a live pulsar_mix") }
+    box.lock.lock()
+    defer { box.lock.unlock() }
+    guard !box.stopped else { return Result.state.failing("pulsar_engine_voice: the engine was stopped") }
+    do {
+        let voice = try box.engine.makeVoice(mixBox.mixer, priority: Int(priority), animationFrameRate: mixBox.animationFrameRate,
+                                             mode: realtime != 0 ? .realtime : .pattern)
+        let voiceBox = VoiceBox(voice: voice, engine: box)
+        let handle = Handles.make(voiceBox)
+        voiceBox.handle = handle
+        box.pending[ObjectIdentifier(voiceBox)] = voiceBox
+        voice.completion = { [weak voiceBox, unowned box] finished in
+            guard let voiceBox else { return }
+            box.pending[ObjectIdentifier(voiceBox)] = nil
+            voiceBox.callback?(voiceBox.handle, finished ? 1 : 0, voiceBox.context)
+        }
+        out.pointee = handle
+        return Result.ok.rawValue
+    } catch {
+        switch error {
+        case .busy: return Result.busy.failing("pulsar_engine_voice: \(error)")
+        case .full: return Result.busy.failing("pulsar_engine_voice: \(error)")
+        case .unsupported: return Result.argument.failing("pulsar_engine_voice: \(error) (the mix's layout must have the engine's channels)")
+        }
+    }
+}
+
+@_cdecl("pulsar_voice_free")
+public func pulsar_voice_free(_ voice: OpaquePointer?) {
+    guard let box = Handles.object(voice, as: VoiceBox.self) else {
+        if voice != nil { _ = Result.argument.failing("pulsar_voice_free: not a live pulsar_voice (freed twice?)") }
+        return
+    }
+    // The callback stays: it runs with a NULL voice once the playback ends.
+    box.engine.lock.lock()
+    box.handle = nil
+    box.engine.lock.unlock()
+    Handles.release(voice, as: VoiceBox.self)
+}
+
+/// The voice behind `handle` and `command`'s result as a code (false: the voice has ended or the
+/// queue is full).
+func voiceCommand(_ handle: OpaquePointer?, _ function: String, _ command: (HapticVoice) -> Bool) -> Int32 {
+    guard let box = Handles.object(handle, as: VoiceBox.self) else { return Result.argument.failing("\(function): not a live pulsar_voice") }
+    if command(box.voice) { return Result.ok.rawValue }
+    box.engine.lock.lock()
+    let ended = box.voice.hasEnded
+    box.engine.lock.unlock()
+    return ended ? Result.state.failing("\(function): the voice has ended (played out, stopped or stolen)")
+        : Result.busy.failing("\(function): the command queue is full; poll and try again")
+}
+
+/// `ms` as a content time a command takes, or nil (NaN, ±∞, beyond 24 h).
+func milliseconds(_ ms: Double) -> Double? { ms.isFinite && abs(ms) <= Limits.maximumMilliseconds ? ms : nil }
+
+@_cdecl("pulsar_voice_play")
+public func pulsar_voice_play(_ voice: OpaquePointer?, _ fromMs: Double) -> Int32 {
+    guard let ms = milliseconds(fromMs) else { return Result.argument.failing("pulsar_voice_play: from_ms must be a finite time within 24 h") }
+    return voiceCommand(voice, "pulsar_voice_play") { $0.send(.play(fromTimelineFrame: $0.timelineFrame(atMs: ms))) }
+}
+
+@_cdecl("pulsar_voice_play_at")
+public func pulsar_voice_play_at(_ voice: OpaquePointer?, _ engineTime: Double) -> Int32 {
+    guard engineTime.isFinite, engineTime >= 0, engineTime < 9e9 else { return Result.argument.failing("pulsar_voice_play_at: the time is an engine time in seconds (pulsar_engine_time)") }
+    return voiceCommand(voice, "pulsar_voice_play_at") { $0.play(at: MonotonicTime(nanoseconds: Int64(engineTime * 1e9))) }
+}
+
+@_cdecl("pulsar_voice_pause")
+public func pulsar_voice_pause(_ voice: OpaquePointer?) -> Int32 { voiceCommand(voice, "pulsar_voice_pause") { $0.pause() } }
+
+@_cdecl("pulsar_voice_resume")
+public func pulsar_voice_resume(_ voice: OpaquePointer?) -> Int32 { voiceCommand(voice, "pulsar_voice_resume") { $0.resume() } }
+
+@_cdecl("pulsar_voice_stop")
+public func pulsar_voice_stop(_ voice: OpaquePointer?) -> Int32 { voiceCommand(voice, "pulsar_voice_stop") { $0.stop() } }
+
+@_cdecl("pulsar_voice_seek")
+public func pulsar_voice_seek(_ voice: OpaquePointer?, _ toMs: Double) -> Int32 {
+    guard let ms = milliseconds(toMs) else { return Result.argument.failing("pulsar_voice_seek: to_ms must be a finite time within 24 h") }
+    return voiceCommand(voice, "pulsar_voice_seek") { $0.seek(toMs: ms) }
+}
+
+@_cdecl("pulsar_voice_set_intensity")
+public func pulsar_voice_set_intensity(_ voice: OpaquePointer?, _ value: Double, _ seconds: Double) -> Int32 {
+    guard value.isFinite, seconds.isFinite else { return Result.argument.failing("pulsar_voice_set_intensity: value and seconds must be finite") }
+    return voiceCommand(voice, "pulsar_voice_set_intensity") { $0.setIntensity(value, over: seconds > 0 ? seconds : nil) }
+}
+
+@_cdecl("pulsar_voice_set_sharpness")
+public func pulsar_voice_set_sharpness(_ voice: OpaquePointer?, _ value: Double, _ seconds: Double) -> Int32 {
+    guard value.isFinite, seconds.isFinite else { return Result.argument.failing("pulsar_voice_set_sharpness: value and seconds must be finite") }
+    return voiceCommand(voice, "pulsar_voice_set_sharpness") { $0.setSharpness(value, over: seconds > 0 ? seconds : nil) }
+}
+
+@_cdecl("pulsar_voice_set_intensity_curve")
+public func pulsar_voice_set_intensity_curve(_ voice: OpaquePointer?, _ times: UnsafePointer<Double>?, _ values: UnsafePointer<Double>?, _ count: Int32) -> Int32 {
+    guard let times, let values, count > 0, count <= 1024 else { return Result.argument.failing("pulsar_voice_set_intensity_curve: 1…1024 points, times and values not NULL") }
+    var points: [(time: MonotonicTime, value: Double)] = []
+    for i in 0..<Int(count) {
+        guard times[i].isFinite, times[i] >= 0, times[i] < 9e9, values[i].isFinite, i == 0 || times[i] >= times[i - 1] else {
+            return Result.argument.failing("pulsar_voice_set_intensity_curve: point \(i): times are rising engine times in seconds, values finite")
+        }
+        points.append((MonotonicTime(nanoseconds: Int64(times[i] * 1e9)), values[i]))
+    }
+    if let box = Handles.object(voice, as: VoiceBox.self), box.engine.engine.streamFrame(at: box.engine.engine.now()) == nil {
+        return Result.state.failing("pulsar_voice_set_intensity_curve: the device clock has no reading yet: poll the engine first")
+    }
+    return voiceCommand(voice, "pulsar_voice_set_intensity_curve") { $0.setIntensityCurve(points) }
+}
+
+@_cdecl("pulsar_voice_set_content_time")
+public func pulsar_voice_set_content_time(_ voice: OpaquePointer?, _ ms: Double) -> Int32 {
+    guard let box = Handles.object(voice, as: VoiceBox.self) else { return Result.argument.failing("pulsar_voice_set_content_time: not a live pulsar_voice") }
+    guard box.voice.mode == .realtime else { return Result.state.failing("pulsar_voice_set_content_time: the voice was not made realtime") }
+    guard milliseconds(ms) != nil else { return Result.argument.failing("pulsar_voice_set_content_time: ms must be a finite time within 24 h") }
+    return voiceCommand(voice, "pulsar_voice_set_content_time") { $0.setContentTime(ms) }
+}
+
+@_cdecl("pulsar_voice_content_ms")
+public func pulsar_voice_content_ms(_ voice: OpaquePointer?) -> Double {
+    guard let box = Handles.object(voice, as: VoiceBox.self) else { _ = Result.argument.failing("pulsar_voice_content_ms: not a live pulsar_voice"); return .nan }
+    box.engine.lock.lock()
+    defer { box.engine.lock.unlock() }
+    return box.voice.contentTime(at: box.engine.engine.now()) ?? .nan
+}
+
+@_cdecl("pulsar_voice_animation_frame")
+public func pulsar_voice_animation_frame(_ voice: OpaquePointer?) -> Double {
+    guard let box = Handles.object(voice, as: VoiceBox.self) else { _ = Result.argument.failing("pulsar_voice_animation_frame: not a live pulsar_voice"); return .nan }
+    box.engine.lock.lock()
+    defer { box.engine.lock.unlock() }
+    return box.voice.animationFrame(at: box.engine.engine.now()) ?? .nan
+}
+
+@_cdecl("pulsar_voice_has_ended")
+public func pulsar_voice_has_ended(_ voice: OpaquePointer?) -> Int32 {
+    guard let box = Handles.object(voice, as: VoiceBox.self) else { return Result.argument.failing("pulsar_voice_has_ended: not a live pulsar_voice") }
+    box.engine.lock.lock()
+    defer { box.engine.lock.unlock() }
+    return box.voice.hasEnded ? 1 : 0
+}
+
+@_cdecl("pulsar_voice_on_completion")
+public func pulsar_voice_on_completion(_ voice: OpaquePointer?, _ callback: (@convention(c) (OpaquePointer?, Int32, UnsafeMutableRawPointer?) -> Void)?,
+                                       _ context: UnsafeMutableRawPointer?) -> Int32 {
+    guard let box = Handles.object(voice, as: VoiceBox.self) else { return Result.argument.failing("pulsar_voice_on_completion: not a live pulsar_voice") }
+    box.engine.lock.lock()
+    box.callback = callback
+    box.context = context
+    box.engine.lock.unlock()
+    return Result.ok.rawValue
+}
