@@ -7,18 +7,19 @@ import Testing
 import Glibc
 #endif
 
-/// Haptic hardware on the PipeWire session: a 4-channel null sink named like a DualSense, and
-/// two sinks for sound and touch captured together. Part of the serialized ALSA suite.
+/// Haptic hardware on PipeWire: a 4-channel null sink named like a DualSense, and two sinks for
+/// sound and touch captured together. Each test runs its own server: sinks made in the shared one
+/// can become its default (a non-driving one never runs), which would stall every later test
+/// that plays on `pipewire`. Part of the serialized ALSA suite.
 extension ALSADeviceTests {
     @Test("A 4-channel sink named like the controller, --layout quad: channels 1–2 the audio, 3–4 the haptics, each the offline render after one offset",
           .enabled(if: ALSADeviceTests.corpusBundleAvailable, "needs ../shared/corpus"))
     func quadOnAControllerSink() throws {
         let binary = try Self.pulsarBinary()
-        let server = try PipeWireServer.shared()
-        server.exportEnvironment()
+        let server = try PipeWireServer.start()
+        defer { server.stop() }
         let sink = "dualsense-test", positions = ["FL", "FR", "RL", "RR"]
         try server.createSink(sink, description: "DualSense Wireless Controller", positions: positions)
-        defer { server.destroy(sink) }
         let bundle = try Self.corpusBundle
         try Self.retryingDisturbedRuns("quad on the controller's sink") {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-quad-\(UUID().uuidString.prefix(8))")
@@ -26,7 +27,7 @@ extension ALSADeviceTests {
             let capture = dir.appendingPathComponent("c.wav"), render = dir.appendingPathComponent("r.wav"), log = dir.appendingPathComponent("l.jsonl")
             let recorder = try server.startRecording(to: capture, target: sink, positions: positions)
             server.waitForRunningNode(of: "pw-record")
-            let play = try Self.run(binary, ["play", bundle, "--preset", "verified", "--device", "pipewire:NODE=\(sink)", "--layout", "quad",
+            let play = try Self.run(binary, ["play", bundle, "--preset", "verified", "--device", server.alsaName(node: sink), "--layout", "quad",
                                              "--period", "256", "--log", log.path, "--quiet"])
             usleep(300_000)
             server.finishRecording(recorder)
@@ -92,14 +93,13 @@ extension ALSADeviceTests {
     @Test("Sound on one sink, touch on another, captured together: each click's onset on the two within 1 ms")
     func twoSinksCapturedTogether() throws {
         let binary = try Self.pulsarBinary()
-        let server = try PipeWireServer.shared()
-        server.exportEnvironment()
+        let server = try PipeWireServer.start()
+        defer { server.stop() }
         // The two devices' sinks, and a third taking both (speakers FL, FR; touch FC), captured
         // as one stream: the graph runs them in one cycle, so their samples line up in the capture.
         try server.createSink("speakers-test", positions: ["FL", "FR"], driver: false)
         try server.createSink("touch-test", positions: ["MONO"], driver: false)
         try server.createSink("both-test", positions: ["FL", "FR", "FC"])
-        defer { ["speakers-test", "touch-test", "both-test"].forEach(server.destroy) }
         try server.link("speakers-test:monitor_FL", "both-test:playback_FL")
         try server.link("speakers-test:monitor_FR", "both-test:playback_FR")
         try server.link("touch-test:monitor_MONO", "both-test:playback_FC")
@@ -120,8 +120,8 @@ extension ALSADeviceTests {
             server.waitForRunningNode(of: "pw-record")
             // The main device carries the clicks too (H on its pair, standing for the sound:
             // both are the one stream's samples), so its onsets and the touch's are the same events.
-            let play = try Self.run(binary, ["play", pattern.path, "--layout", "H,H", "--device", "pipewire:NODE=speakers-test",
-                                             "--haptic-device", "pipewire:NODE=touch-test", "--period", "256", "--log", log.path, "--quiet"])
+            let play = try Self.run(binary, ["play", pattern.path, "--layout", "H,H", "--device", server.alsaName(node: "speakers-test"),
+                                             "--haptic-device", server.alsaName(node: "touch-test"), "--period", "256", "--log", log.path, "--quiet"])
             usleep(300_000)
             server.finishRecording(recorder)
             guard play.status == 0 else { return (["pulsar play exited \(play.status): \(play.stderr)"], false) }

@@ -36,6 +36,11 @@ final class PipeWireServer: @unchecked Sendable {
         "pipewire:SERVER=\"\(environment["PIPEWIRE_RUNTIME_DIR"] ?? "")/pipewire-0\""
     }
 
+    /// ALSA PCM name reaching the node `node` of this server.
+    func alsaName(node: String) -> String {
+        "pipewire:SERVER=\"\(environment["PIPEWIRE_RUNTIME_DIR"] ?? "")/pipewire-0\",NODE=\(node)"
+    }
+
     private static let scriptPath: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
@@ -180,9 +185,6 @@ final class PipeWireServer: @unchecked Sendable {
         guard tool(["pw-cli", "create-node", "adapter", properties]) == 0 else { throw Failure(description: "pw-cli could not make the sink \(name)") }
         Poll.until(every: 20_000) { ((try? nodes()) ?? []).contains { $0.properties["node.name"] as? String == name } }
     }
-
-    /// Removes a node made by `createSink`.
-    func destroy(_ name: String) { _ = tool(["pw-cli", "destroy", name]) }
 
     /// Links output port `from` (`node:port`) to input port `to`.
     func link(_ from: String, _ to: String) throws {
