@@ -239,11 +239,11 @@ func twoDevicesRun(_ mixer: PresetMixer) throws -> Run {
         if period % 10 == 3, voice.send(Run.commands[period / 10 % Run.commands.count]) { run.commands += 1 }
         if period % 40 == 27, (try? voice.adjust(Run.adjustments[period / 40 % Run.adjustments.count])) != nil { run.changes += 1 }
         if period % 25 == 11 { voice.setIntensity(Double(period % 7) / 4, over: 0.02) }
-        if period % 80 == 33 {
+        if period % 400 == 33 {
             main.injectUnderrun()
             run.underruns += 1
         }
-        if period % 80 == 73 {
+        if period % 400 == 233 {
             haptic.injectUnderrun()
             run.underruns += 1
         }
@@ -257,7 +257,7 @@ func twoDevicesRun(_ mixer: PresetMixer) throws -> Run {
         clock.advance(seconds: 256.0 / 48_000 * (period % 3 == 0 ? 1.5 : 0.9))
     }
     let segments = engine.loggedEvents.filter { if case .hapticDeviceSegment = $0 { return true } else { return false } }.count
-    guard segments > 20, engine.hapticDeviceUnderruns > 5 else {
+    guard segments > 10, engine.hapticDeviceUnderruns >= 5 else {
         print("rt-allocations: the haptic device's feed moved \(segments) times and ran dry \(engine.hapticDeviceUnderruns) times")
         exit(1)
     }
