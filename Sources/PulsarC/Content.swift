@@ -85,9 +85,7 @@ public func pulsar_pattern_duration_ms(_ pattern: OpaquePointer?) -> Double {
 
 @_cdecl("pulsar_pattern_free")
 public func pulsar_pattern_free(_ pattern: OpaquePointer?) {
-    if pattern != nil, !Handles.release(pattern, as: PatternBox.self) {
-        _ = Result.argument.failing("pulsar_pattern_free: not a live pulsar_pattern (freed twice?)")
-    }
+    Handles.free(pattern, as: PatternBox.self, "pulsar_pattern_free", kind: "pulsar_pattern")
 }
 
 @_cdecl("pulsar_bundle_open")
@@ -124,9 +122,7 @@ public func pulsar_bundle_preset_id(_ bundle: OpaquePointer?, _ index: Int32) ->
 
 @_cdecl("pulsar_bundle_free")
 public func pulsar_bundle_free(_ bundle: OpaquePointer?) {
-    if bundle != nil, !Handles.release(bundle, as: BundleBox.self) {
-        _ = Result.argument.failing("pulsar_bundle_free: not a live pulsar_bundle (freed twice?)")
-    }
+    Handles.free(bundle, as: BundleBox.self, "pulsar_bundle_free", kind: "pulsar_bundle")
 }
 
 /// `pulsar_mix_options` (include/pulsar.h), as C lays it out.
@@ -270,7 +266,5 @@ public func pulsar_mix_write_wav(_ mix: OpaquePointer?, _ path: UnsafePointer<CC
 
 @_cdecl("pulsar_mix_free")
 public func pulsar_mix_free(_ mix: OpaquePointer?) {
-    if mix != nil, !Handles.release(mix, as: MixBox.self) {
-        _ = Result.argument.failing("pulsar_mix_free: not a live pulsar_mix (freed twice?)")
-    }
+    Handles.free(mix, as: MixBox.self, "pulsar_mix_free", kind: "pulsar_mix")
 }

@@ -197,9 +197,7 @@ public func pulsar_engine_stop(_ engine: OpaquePointer?) -> Int32 {
 
 @_cdecl("pulsar_engine_free")
 public func pulsar_engine_free(_ engine: OpaquePointer?) {
-    if engine != nil, !Handles.release(engine, as: EngineBox.self) {
-        _ = Result.argument.failing("pulsar_engine_free: not a live pulsar_engine (freed twice?)")
-    }
+    Handles.free(engine, as: EngineBox.self, "pulsar_engine_free", kind: "pulsar_engine")
 }
 
 @_cdecl("pulsar_engine_voice")

@@ -31,6 +31,14 @@ enum Handles {
         return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue()
     }
 
+    /// `pulsar_*_free`: ends `handle`; NULL does nothing, anything but a live handle of type `T`
+    /// sets the thread's error and does nothing else.
+    static func free<T: AnyObject>(_ handle: OpaquePointer?, as type: T.Type, _ function: String, kind: String) {
+        if handle != nil, !release(handle, as: type) {
+            _ = Result.argument.failing("\(function): not a live \(kind) (freed twice?)")
+        }
+    }
+
     /// Ends `handle` (a live one of type `T`); false when it was not one.
     @discardableResult
     static func release<T: AnyObject>(_ handle: OpaquePointer?, as type: T.Type) -> Bool {

@@ -67,13 +67,18 @@ struct Run {
         }
     }
 
-    mutating func countedStep(_ core: EngineCore) throws {
+    /// Counts what `step` allocates.
+    mutating func counted(_ step: () throws -> Void) rethrows {
         pulsar_allocations_start()
-        try core.step()
+        try step()
         let n = pulsar_allocations_stop()
         total += n
         worst = max(worst, n)
         steps += 1
+    }
+
+    mutating func countedStep(_ core: EngineCore) throws {
+        try counted { try core.step() }
         while let event = core.events.pop() {
             if case .command(_, _, _, _, let state) = event { core.renderer.mixers.retire(below: state.mix) }
         }
@@ -188,12 +193,7 @@ func voicesRun(_ mixer: PresetMixer) throws -> Run {
             device.injectUnderrun()
             run.underruns += 1
         }
-        pulsar_allocations_start()
-        try engine.step()
-        let n = pulsar_allocations_stop()
-        run.total += n
-        run.worst = max(run.worst, n)
-        run.steps += 1
+        try run.counted { try engine.step() }
         engine.poll()
         clock.advance(seconds: 256.0 / 48_000 * (period % 3 == 0 ? 1.5 : 0.9))
     }
@@ -247,12 +247,7 @@ func twoDevicesRun(_ mixer: PresetMixer) throws -> Run {
             haptic.injectUnderrun()
             run.underruns += 1
         }
-        pulsar_allocations_start()
-        try engine.step()
-        let n = pulsar_allocations_stop()
-        run.total += n
-        run.worst = max(run.worst, n)
-        run.steps += 1
+        try run.counted { try engine.step() }
         engine.poll()
         clock.advance(seconds: 256.0 / 48_000 * (period % 3 == 0 ? 1.5 : 0.9))
     }

@@ -241,10 +241,9 @@ final class HapticDeviceFeed {
     }
 
     private static func fixed(_ step: Double) -> Int64 {
-        guard step.isFinite else { return unitStep }
+        guard step.isFinite else { return FeedSegment.unit }
         return min(max(Int64((step * Double(FeedSegment.unit)).rounded()), 1), FeedSegment.maximumStep)
     }
-    private static let unitStep = FeedSegment.unit
 
     /// Writes up to `frames` frames read from `ring` by the segment; returns how many the device
     /// took. Throws `.underrun` from the device as it comes.

@@ -294,6 +294,8 @@ public struct Replay: Sendable {
         /// The stream's last channel from stream frame `windowStart` on.
         fileprivate var window: [Float] = []
         fileprivate var windowStart: Int64 = 0
+        /// The block the stream is rendered in, made on first use.
+        fileprivate var chunk: [Float] = []
         public init() {}
     }
 
@@ -345,8 +347,11 @@ public struct Replay: Sendable {
     /// Renders the stream's last channel into the window through stream frame `last`, keeping
     /// the last 2¹⁷ frames (the live ring holds 2¹⁶).
     private func extendWindow(_ cursor: inout HapticDeviceCursor, through last: Int64, renderers: [TransportRenderer]) throws(AudioFileError) {
-        guard let channels = renderers.first?.mixer.channelCount else { return }
-        var chunk = [Float](repeating: 0, count: 4096 * channels)
+        guard let channels = renderers.first?.mixer.channelCount, cursor.windowStart + Int64(cursor.window.count) <= last else { return }
+        if cursor.chunk.count != 4096 * channels { cursor.chunk = [Float](repeating: 0, count: 4096 * channels) }
+        var chunk = cursor.chunk
+        cursor.chunk = []
+        defer { cursor.chunk = chunk }
         while cursor.windowStart + Int64(cursor.window.count) <= last {
             try chunk.withUnsafeMutableBufferPointer { (b: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in
                 try render(into: b, cursor: &cursor.stream, renderers: renderers)
