@@ -51,6 +51,9 @@ PY
         if [[ -x $pulsar ]]; then
             printf 'at 0 play\nat 50 seek 100\nat 80 pause\nat 120 resume\nat 150 loop 2 reverse\nat 200 gain audio 0.5\nat 250 offset 10\nat 300 stop\n' >"$work/seed-script.txt"
             "$pulsar" play Resources/patterns/demo.json --device sim --quiet --script "$work/seed-script.txt" --log "$dir/play.jsonl" >/dev/null 2>&1
+            # Two devices: the haptic device's segments and underrun lines too.
+            "$pulsar" play Resources/patterns/demo.json --layout H --device sim:ppm=100 --haptic-device sim:ppm=-100 --quiet \
+                --script "$work/seed-script.txt" --log "$dir/two-devices.jsonl" >/dev/null 2>&1
         fi ;;
     script)
         printf 'at 0 play\nat 150 loop 3 reverse\nat 300 seek 1200\nat 420 pause\nat 520 resume\nat 760 offset 30\nat 1150 haptics off\nat 2200 gain audio 0.7\nat 2600 loop off\nat 3100 stop\n' >"$dir/busy.txt"

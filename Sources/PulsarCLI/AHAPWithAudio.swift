@@ -58,7 +58,6 @@ enum AHAPWithAudio {
     /// it has an `AudioCustom` event, its sound (the file next to the AHAP, copied) at that
     /// event's time and volume. The folder is built beside, then renamed into place.
     static func bundleFolder(from ahap: String, to folder: String, setup: RenderSetup) throws(CommandFailure) {
-        let command = "pulsar convert"
         guard !FileManager.default.fileExists(atPath: folder) || ((try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) ?? false) else {
             throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not empty; a bundle folder is written only into a new or empty one")
         }

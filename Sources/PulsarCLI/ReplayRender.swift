@@ -67,7 +67,8 @@ enum ReplayRender {
         defer { InterruptCleanup.disarm() }
         // Block by block: memory stays one block however long the play was.
         var cursor = Replay.Cursor()
-        var hapticCursor = Replay.HapticDeviceCursor()
+        let lostFrames = replay.lost.reduce(Int64(0)) { $0 + ($1.upperBound - $1.lowerBound) }
+        var hapticCursor = Replay.HapticDeviceCursor(streamFrames: parsed.playedFrames + lostFrames + StreamRing.defaultCapacity)
         let mixChannels = layout.channelCount
         var mixBlock: [Float] = []
         do {

@@ -76,6 +76,10 @@ public enum FuzzEntry {
         var cursor = Replay.Cursor()
         _ = try? replay.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(frames * renderer.mixer.channelCount)]),
                                cursor: &cursor, renderer: renderer)
+        // A two-device log: the haptic device's stream too, bounded as `render --replay` bounds it.
+        guard parsed.header.hapticDevice != nil || !replay.hapticDeviceSegments.isEmpty else { return }
+        _ = try? replay.hapticDeviceStream(frames: min(frames, 4800), layout: .haptic, renderers: [renderer],
+                                           streamFrames: FrameIndex(frames) + StreamRing.defaultCapacity)
     }
 
     /// A transport script.

@@ -129,4 +129,20 @@ struct TwoDevicesCLITests {
         #expect(r.status == 65 && r.stderrLines.count == 1 && r.stderr.contains("no-haptic-device"), "\(r)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("x.wav")))
     }
+
+    @Test("A hostile log: a haptic-device segment reading the stream hours past its end replays as silence, at once, instead of rendering up to it")
+    func farCursor() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let input = try dir.write(Self.pattern, to: "p.json")
+        let log = dir.file("l.jsonl"), out = dir.file("h.wav")
+        #expect(try CLI.run(["play", input, "--device", "sim", "--haptic-device", "sim:ppm=50", "--log", log, "--quiet"]).status == 0)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let far = lines.map { $0.contains("hapticDeviceSegment") ? $0.replacing(#/"cursorFrame": [0-9]+/#, with: "\"cursorFrame\": 10000000000") : $0 }
+        #expect(far != lines)
+        try (far.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["render", "--replay", log, "--replay-device", "haptic", "-o", out, "--quiet"])
+        #expect(r.status == 0, "\(r)")
+        #expect(try AudioFileContents(contentsOf: out).samples.allSatisfy { $0 == 0 }, "nothing of the stream lies there")
+    }
 }

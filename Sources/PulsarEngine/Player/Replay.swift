@@ -296,7 +296,12 @@ public struct Replay: Sendable {
         fileprivate var windowStart: Int64 = 0
         /// The block the stream is rendered in, made on first use.
         fileprivate var chunk: [Float] = []
-        public init() {}
+        /// Stream frames the live stream can have held: positions past them read silence, so a
+        /// hostile log's far cursor cannot make the replay render without end.
+        fileprivate let streamFrames: Int64
+        /// `streamFrames`: the main device's played and lost frames plus what the ring held
+        /// ahead (`StreamRing.capacity`), for a log read from outside.
+        public init(streamFrames: Int64 = .max) { self.streamFrames = streamFrames }
     }
 
     /// Renders the next `block.count / layout.channelCount` frames the haptic device played
@@ -322,7 +327,7 @@ public struct Replay: Sendable {
             }
             let c = segment.cursor(at: cursor.frame)
             let s = c >> FeedSegment.fractionBits
-            try whole.extendWindow(&cursor, through: s + 2, renderers: renderers)
+            if s + 2 < cursor.streamFrames { try whole.extendWindow(&cursor, through: s + 2, renderers: renderers) }
             func y(_ k: Int64) -> Float {
                 guard k >= cursor.windowStart, k < cursor.windowStart + Int64(cursor.window.count) else { return 0 }
                 return cursor.window[Int(k - cursor.windowStart)]
@@ -366,9 +371,10 @@ public struct Replay: Sendable {
     }
 
     /// The first `frames` frames the haptic device played, interleaved in `layout`, in one array.
-    public func hapticDeviceStream(frames: Int, layout: ChannelLayout, renderers: [TransportRenderer]) throws(AudioFileError) -> [Float] {
+    public func hapticDeviceStream(frames: Int, layout: ChannelLayout, renderers: [TransportRenderer],
+                                   streamFrames: Int64 = .max) throws(AudioFileError) -> [Float] {
         var out = [Float](repeating: 0, count: frames * layout.channelCount)
-        var cursor = HapticDeviceCursor()
+        var cursor = HapticDeviceCursor(streamFrames: streamFrames)
         try out.withUnsafeMutableBufferPointer { (whole: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in
             try renderHapticDevice(into: whole, layout: layout, cursor: &cursor, renderers: renderers)
         }
