@@ -150,9 +150,14 @@ typedef struct pulsar_engine_options {
                                    DualSense: silence on its speaker pair) */
     double latency_ms;          /* the main device's output latency beyond what it reports */
     double haptic_latency_ms;   /* the haptic device's */
+    const char *log_path;       /* the event log, written by pulsar_engine_stop: what `pulsar
+                                   render --replay LOG` turns back into the samples the device
+                                   played (a pattern given in memory is written beside it, as
+                                   LOG.pattern-N.json); NULL: none. A struct from
+                                   before this member (a smaller size) is still taken */
 } pulsar_engine_options;
 
-#define PULSAR_ENGINE_OPTIONS_INIT { sizeof(pulsar_engine_options), NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0, 0 }
+#define PULSAR_ENGINE_OPTIONS_INIT { sizeof(pulsar_engine_options), NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL }
 
 /* Opens the device(s) and starts the engine's real-time thread. PULSAR_ERROR_DEVICE when a device
  * cannot be opened, PULSAR_ERROR_ARGUMENT for a bad option. */

@@ -3,10 +3,21 @@ import PulsarAudio
 import PulsarBundle
 import PulsarCore
 
-/// What a `pulsar_pattern` holds.
+/// What a `pulsar_pattern` holds, and where it came from (for an engine's event log).
 final class PatternBox {
     let pattern: PatternData
-    init(_ pattern: PatternData) { self.pattern = pattern }
+    let origin: ContentOrigin
+    init(_ pattern: PatternData, origin: ContentOrigin) {
+        self.pattern = pattern
+        self.origin = origin
+    }
+}
+
+/// Where a mix's content came from, as an event log names it: a file (a pattern, or a bundle
+/// and one of its presets), or a pattern's bytes given in memory (written beside the log).
+enum ContentOrigin {
+    case file(path: String, preset: String?)
+    case bytes([UInt8])
 }
 
 /// What a `pulsar_bundle` holds: the bundle and its preset ids as C strings it owns.
@@ -27,9 +38,11 @@ final class MixBox {
     let lock = NSLock()
     /// The preset's animation frame rate, for a voice's animation clock.
     let animationFrameRate: Double?
-    init(_ mixer: PresetMixer, animationFrameRate: Double? = nil) {
+    let origin: ContentOrigin
+    init(_ mixer: PresetMixer, animationFrameRate: Double? = nil, origin: ContentOrigin) {
         self.mixer = mixer
         self.animationFrameRate = animationFrameRate
+        self.origin = origin
     }
 }
 
@@ -51,7 +64,7 @@ public func pulsar_pattern_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMuta
     guard let path = text(path) else { return Result.argument.failing("pulsar_pattern_open: the path is NULL or not UTF-8") }
     do {
         let loaded = try PatternLoader().load(contentsOf: path)
-        out.pointee = Handles.make(PatternBox(loaded.pattern))
+        out.pointee = Handles.make(PatternBox(loaded.pattern, origin: .file(path: absolute(path), preset: nil)))
         return Result.ok.rawValue
     } catch {
         return (error.rule == .missingInput ? Result.notFound : Result.data).failing(error.description)
@@ -66,8 +79,9 @@ public func pulsar_pattern_from_memory(_ bytes: UnsafeRawPointer?, _ length: Int
         return Result.argument.failing("pulsar_pattern_from_memory: no bytes, or more than 64 MiB")
     }
     do {
-        let loaded = try PatternLoader().decode(Array(UnsafeRawBufferPointer(start: bytes, count: length)), file: "memory")
-        out.pointee = Handles.make(PatternBox(loaded.pattern))
+        let data = Array(UnsafeRawBufferPointer(start: bytes, count: length))
+        let loaded = try PatternLoader().decode(data, file: "memory")
+        out.pointee = Handles.make(PatternBox(loaded.pattern, origin: .bytes(data)))
         return Result.ok.rawValue
     } catch {
         return Result.data.failing(error.description)
@@ -174,13 +188,13 @@ func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout) -> (Mi
 }
 
 /// A mixer of `preset` with `options`, as a new handle in `out`.
-func makeMix(_ preset: PresetHandle, _ options: UnsafeRawPointer?, defaultLayout: ChannelLayout,
+func makeMix(_ preset: PresetHandle, _ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, origin: ContentOrigin,
              _ out: UnsafeMutablePointer<OpaquePointer?>, function: String) -> Int32 {
     guard let (base, range) = settings(options, defaultLayout: defaultLayout) else { return Result.argument.rawValue }
     var settings = base
     settings.preloadAudio = true
     do {
-        out.pointee = Handles.make(MixBox(try PresetMixer(preset: preset, settings: settings, range: range), animationFrameRate: preset.animation?.frameRate))
+        out.pointee = Handles.make(MixBox(try PresetMixer(preset: preset, settings: settings, range: range), animationFrameRate: preset.animation?.frameRate, origin: origin))
         return Result.ok.rawValue
     } catch {
         return Result.data.failing("\(function): \(error)")
@@ -193,7 +207,7 @@ public func pulsar_mix_from_pattern(_ pattern: OpaquePointer?, _ options: Unsafe
     guard let out else { return Result.argument.failing("pulsar_mix_from_pattern: out is NULL") }
     out.pointee = nil
     guard let box = Handles.object(pattern, as: PatternBox.self) else { return Result.argument.failing("pulsar_mix_from_pattern: not a live pulsar_pattern") }
-    return makeMix(PresetHandle(id: "pattern", name: "pattern", duration: 0, pattern: box.pattern), options, defaultLayout: .haptic, out,
+    return makeMix(PresetHandle(id: "pattern", name: "pattern", duration: 0, pattern: box.pattern), options, defaultLayout: .haptic, origin: box.origin, out,
                    function: "pulsar_mix_from_pattern")
 }
 
@@ -207,7 +221,8 @@ public func pulsar_mix_from_preset(_ bundle: OpaquePointer?, _ presetID: UnsafeP
     guard let preset = box.bundle.preset(id: id) else {
         return Result.notFound.failing("pulsar_mix_from_preset: \(box.bundle.path) has no preset '\(id)' (it has \(box.bundle.presets.map(\.id).joined(separator: ", ")))")
     }
-    return makeMix(preset, options, defaultLayout: .mix, out, function: "pulsar_mix_from_preset")
+    return makeMix(preset, options, defaultLayout: .mix, origin: .file(path: absolute(box.bundle.path), preset: id), out,
+                   function: "pulsar_mix_from_preset")
 }
 
 @_cdecl("pulsar_mix_frames")
@@ -267,4 +282,10 @@ public func pulsar_mix_write_wav(_ mix: OpaquePointer?, _ path: UnsafePointer<CC
 @_cdecl("pulsar_mix_free")
 public func pulsar_mix_free(_ mix: OpaquePointer?) {
     Handles.free(mix, as: MixBox.self, "pulsar_mix_free", kind: "pulsar_mix")
+}
+
+/// `path` made absolute against the working directory (a log names its inputs so a replay from
+/// anywhere finds them).
+func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
 }

@@ -20,11 +20,14 @@ final class EngineBox {
     /// Voices whose playback has not ended, kept for their completion callbacks even when their
     /// handles are freed (a fire-and-forget effect still reports). Under `lock`.
     var pending: [ObjectIdentifier: VoiceBox] = [:]
+    /// `log_path`, and every voice made, in order, for it. Under `lock`.
+    let log: EventLogFile?
 
-    init(engine: HapticEngine, recordings: [(SimulatedDevice, String, Int)], rate: SampleRate) {
+    init(engine: HapticEngine, recordings: [(SimulatedDevice, String, Int)], rate: SampleRate, log: EventLogFile?) {
         self.engine = engine
         self.recordings = recordings.map { (device: $0.0, path: $0.1, channels: $0.2) }
         self.rate = rate
+        self.log = log
     }
 
     /// Stops the real-time thread (joined) and writes the recordings; the first failure.
@@ -43,6 +46,11 @@ final class EngineBox {
             } catch {
                 return (.io, "pulsar_engine_stop: cannot write the recording: \(error)")
             }
+        }
+        do {
+            try log?.write(engine: engine)
+        } catch {
+            return (.io, "pulsar_engine_stop: cannot write the event log: \(error)")
         }
         return nil
     }
@@ -78,7 +86,11 @@ struct CEngineOptions {
     var hapticLayout: UnsafePointer<CChar>?
     var latencyMs: Double
     var hapticLatencyMs: Double
+    var logPath: UnsafePointer<CChar>?
 }
+
+/// The size of `pulsar_engine_options` in 0.1.0, before `log_path`: a caller built then passes it.
+let engineOptionsSizeBeforeLog = MemoryLayout<CEngineOptions>.offset(of: \CEngineOptions.logPath)!
 
 /// Seconds of recording a simulated device keeps (reserved when it is made).
 let recordingSeconds = 120
@@ -98,12 +110,14 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
     guard let out else { return Result.argument.failing("pulsar_engine_create: out is NULL") }
     out.pointee = nil
     var o = CEngineOptions(size: MemoryLayout<CEngineOptions>.size, device: nil, layout: nil, sampleRate: 0, periodFrames: 0, bufferFrames: 0,
-                           voiceLimit: 0, hapticDevice: nil, hapticLayout: nil, latencyMs: 0, hapticLatencyMs: 0)
+                           voiceLimit: 0, hapticDevice: nil, hapticLayout: nil, latencyMs: 0, hapticLatencyMs: 0, logPath: nil)
     if let options {
-        o = options.assumingMemoryBound(to: CEngineOptions.self).pointee
-        guard o.size >= MemoryLayout<CEngineOptions>.size else {
-            return Result.argument.failing("pulsar_engine_options: size \(o.size) is less than sizeof(pulsar_engine_options): use PULSAR_ENGINE_OPTIONS_INIT")
+        // Only the members the caller's struct has: a smaller (older) one leaves the rest default.
+        let size = options.load(as: Int.self)
+        guard size >= engineOptionsSizeBeforeLog else {
+            return Result.argument.failing("pulsar_engine_options: size \(size) is less than sizeof(pulsar_engine_options): use PULSAR_ENGINE_OPTIONS_INIT")
         }
+        withUnsafeMutableBytes(of: &o) { $0.copyMemory(from: UnsafeRawBufferPointer(start: options, count: min(size, MemoryLayout<CEngineOptions>.size))) }
     }
     func string(_ p: UnsafePointer<CChar>?, _ fallback: String, _ what: String) -> String?? {
         guard let p else { return .some(fallback) }
@@ -124,18 +138,25 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
     guard (16...16_384).contains(period), (period * 2...period * 64).contains(buffer) else {
         return Result.argument.failing("pulsar_engine_options: period_frames is 16…16384 and buffer_frames 2…64 periods")
     }
+    var logPath: String?
+    if let p = o.logPath {
+        guard let path = text(p), !path.isEmpty else { return Result.argument.failing("pulsar_engine_options: log_path is empty or not UTF-8") }
+        logPath = path
+    }
     let voices = o.voiceLimit == 0 ? 32 : Int(o.voiceLimit)
     guard (1...128).contains(voices) else { return Result.argument.failing("pulsar_engine_options: voice_limit is 1…128") }
     do {
         let (main, record) = try device(named: deviceName!, rate: rate)
         var recordings: [(SimulatedDevice, String, Int)] = []
         var haptic: HapticDeviceOutput?
+        var hapticLayoutName: String?
         if let p = o.hapticDevice {
             guard let name = text(p) else { return Result.argument.failing("pulsar_engine_options: haptic_device is not UTF-8") }
             guard name != deviceName! else { return Result.argument.failing("pulsar_engine_options: haptic_device is the device: sound and touch need two") }
             guard let hLayoutName = string(o.hapticLayout, "haptic", "haptic_layout"), let hLayout = ChannelLayout(parsing: hLayoutName!), hLayout.usesHaptics else {
                 return Result.argument.failing("pulsar_engine_options: haptic_layout must be a layout with a haptic channel")
             }
+            hapticLayoutName = hLayout.name
             let (device, hRecord) = try device(named: name, rate: rate)
             haptic = HapticDeviceOutput(device: device, layout: hLayout, sampleRate: rate, periodFrames: period, bufferFrames: buffer,
                                         latency: o.hapticLatencyMs / 1000, mainLatency: o.latencyMs / 1000)
@@ -150,7 +171,11 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
         }
         if let record, let sim = main as? SimulatedDevice { recordings.insert((sim, record, engine.mainChannels), at: 0) }
         engine.start()
-        out.pointee = Handles.make(EngineBox(engine: engine, recordings: recordings, rate: rate))
+        // The devices that record count what they played; the log's frame counts are theirs.
+        let recorder = { (d: OutputDevice?) in recordings.first { $0.0 === (d as? SimulatedDevice) }?.0 }
+        let log = logPath.map { EventLogFile(path: $0, rate: rate, hapticLayout: hapticLayoutName,
+                                             mainRecorder: recorder(main), hapticRecorder: recorder(haptic?.device)) }
+        out.pointee = Handles.make(EngineBox(engine: engine, recordings: recordings, rate: rate, log: log))
         return Result.ok.rawValue
     } catch {
         return Result.argument.failing("pulsar_engine_options: device \(error)")
@@ -213,6 +238,7 @@ public func pulsar_engine_voice(_ engine: OpaquePointer?, _ mix: OpaquePointer?,
     do {
         let voice = try box.engine.makeVoice(mixBox.mixer, priority: Int(priority), animationFrameRate: mixBox.animationFrameRate,
                                              mode: realtime != 0 ? .realtime : .pattern)
+        box.log?.made(voice, mix: mixBox, priority: Int(priority), realtime: realtime != 0)
         let voiceBox = VoiceBox(voice: voice, engine: box)
         let handle = Handles.make(voiceBox)
         voiceBox.handle = handle

@@ -4,7 +4,10 @@
  *
  *   cc game.c $(pkg-config --cflags --libs pulsar) -o game
  *   ./game [--device NAME]        (default auto: ALSA's default, else say why and exit 1)
- *   ./game --device sim:record=game.wav
+ *   ./game --device sim:record=game.wav --log game.jsonl
+ *
+ * --log writes the engine's event log: `pulsar render --replay game.jsonl -o replay.wav` rebuilds
+ * what the device played, the same samples as game.wav.
  *
  * Prints one line per displayed frame (time, the rumble's content time) every 10th frame, and a
  * line per effect that completes.
@@ -45,6 +48,7 @@ int main(int argc, char **argv) {
     options.device = "auto";
     for (int i = 1; i + 1 < argc; i += 2)
         if (strcmp(argv[i], "--device") == 0) options.device = argv[i + 1];
+        else if (strcmp(argv[i], "--log") == 0) options.log_path = argv[i + 1];
     pulsar_mix *rumble_mix = mix_of(rumble_json), *hit_mix = mix_of(hit_json);
     if (!rumble_mix || !hit_mix) return fail("mix");
     pulsar_engine *engine = NULL;

@@ -1,7 +1,10 @@
 """demo.py — examples/c/game.c in Python: an engine on a device, a long rumble with a live
 intensity curve, short effects overlapping it, the rumble's clock read at 60 Hz.
 
-    python3 examples/python/demo.py [--device NAME]     (default auto)
+    python3 examples/python/demo.py [--device NAME] [--log FILE]     (default auto)
+
+--log writes the engine's event log: `pulsar render --replay FILE -o OUT.wav` rebuilds what the
+device played from it.
 """
 import argparse
 import math
@@ -18,10 +21,11 @@ HIT = '{"discretePattern":[{"time":0,"amplitude":1.0,"frequency":0.8},{"time":60
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--device", default="auto")
+    parser.add_argument("--log")
     args = parser.parse_args()
     try:
         rumble_mix, hit_mix = pulsar.Mix.pattern_json(RUMBLE), pulsar.Mix.pattern_json(HIT)
-        with pulsar.Engine(device=args.device) as engine:
+        with pulsar.Engine(device=args.device, log=args.log) as engine:
             rumble = engine.voice(rumble_mix)
             while math.isnan(rumble.content_ms):  # the device clock starts with its first reading
                 engine.poll()

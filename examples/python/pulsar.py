@@ -91,7 +91,7 @@ class _EngineOptions(ctypes.Structure):
     _fields_ = [("size", ctypes.c_size_t), ("device", ctypes.c_char_p), ("layout", ctypes.c_char_p),
                 ("sample_rate", ctypes.c_int), ("period_frames", ctypes.c_int), ("buffer_frames", ctypes.c_int),
                 ("voice_limit", ctypes.c_int), ("haptic_device", ctypes.c_char_p), ("haptic_layout", ctypes.c_char_p),
-                ("latency_ms", ctypes.c_double), ("haptic_latency_ms", ctypes.c_double)]
+                ("latency_ms", ctypes.c_double), ("haptic_latency_ms", ctypes.c_double), ("log_path", ctypes.c_char_p)]
 
 
 def _encode(text):
@@ -225,11 +225,12 @@ class Voice:
 
 
 class Engine:
-    """Voices on a device: `device` "auto", an ALSA name, or "sim[:…]"; `layout` every mix's."""
+    """Voices on a device: `device` "auto", an ALSA name, or "sim[:…]"; `layout` every mix's;
+    `log` the event log written when the engine stops (`pulsar render --replay LOG`)."""
 
-    def __init__(self, device="auto", layout=None, sample_rate=0, voice_limit=0):
+    def __init__(self, device="auto", layout=None, sample_rate=0, voice_limit=0, log=None):
         self._options = _EngineOptions(ctypes.sizeof(_EngineOptions), _encode(device), _encode(layout), sample_rate, 0, 0,
-                                       voice_limit, None, None, 0, 0)
+                                       voice_limit, None, None, 0, 0, _encode(log))
         self._handle = _c()
         self._voices = []
         _check(_lib.pulsar_engine_create(ctypes.byref(self._options), ctypes.byref(self._handle)))
