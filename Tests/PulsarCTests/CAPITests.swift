@@ -128,6 +128,29 @@ struct CAPITests {
         pulsar_pattern_free(p);
         row("pattern-freed-twice", 0);
         row("duration-freed", (int)pulsar_pattern_duration_ms(p));
+        pulsar_engine *e = NULL;
+        pulsar_engine_options eo = PULSAR_ENGINE_OPTIONS_INIT;
+        eo.device = "no-such-pcm";
+        row("engine-missing-device", pulsar_engine_create(&eo, &e));
+        eo.device = "sim";
+        eo.log_path = "\xff.jsonl";
+        row("engine-log-bad-utf8", pulsar_engine_create(&eo, &e));
+        eo.log_path = NULL;
+        eo.size = offsetof(pulsar_engine_options, log_path);  /* a caller built before log_path */
+        row("engine-older-options", pulsar_engine_create(&eo, &e));
+        pulsar_engine_free(e);
+        eo.size = sizeof eo;
+        eo.log_path = "/nonexistent/folder/log.jsonl";
+        row("engine-log-ok", pulsar_engine_create(&eo, &e));
+        pulsar_pattern_from_memory(ok, strlen(ok), &p);
+        pulsar_mix_from_pattern(p, NULL, &m);
+        pulsar_voice *v = NULL;
+        row("engine-voice", pulsar_engine_voice(e, m, 0, 0, &v));
+        row("engine-log-unwritable", pulsar_engine_stop(e));
+        pulsar_voice_free(v);
+        pulsar_engine_free(e);
+        pulsar_mix_free(m);
+        pulsar_pattern_free(p);
         printf("alive\n");
         return 0;
     }
@@ -157,6 +180,8 @@ struct CAPITests {
             ("render-pattern-as-mix", -1, "not a live pulsar_mix"), ("write-null-path", -1, "not UTF-8"), ("write-no-folder", -4, "x.wav"),
             ("mix-freed-twice", 0, "freed twice"), ("render-freed", -1, "not a live pulsar_mix"), ("pattern-freed-twice", 0, "freed twice"),
             ("duration-freed", -1, "not a live pulsar_pattern"),
+            ("engine-missing-device", -5, "no-such-pcm"), ("engine-log-bad-utf8", -1, "log_path"), ("engine-older-options", 0, ""),
+            ("engine-log-ok", 0, ""), ("engine-voice", 0, ""), ("engine-log-unwritable", -4, "event log"),
         ]
         for (name, code, says) in expected {
             let row = try #require(rows[name], "\(name) missing from \(r.out)")
@@ -171,9 +196,15 @@ struct CAPITests {
         let dir = try Scratch()
         defer { dir.remove() }
         let game = try Self.compile(Self.root.path + "/examples/c/game.c", named: "game", in: dir)
-        let recording = dir.file("g.wav")
-        let r = try Self.run(game, ["--device", "sim:record=" + recording])
+        let recording = dir.file("g.wav"), log = dir.file("g.jsonl"), replay = dir.file("replay.wav")
+        let r = try Self.run(game, ["--device", "sim:record=" + recording, "--log", log])
         #expect(r.status == 0, "\(r)")
+        // The session's event log: `pulsar render --replay` makes the recording's samples of it.
+        let rendered = try Self.cli(["render", "--replay", log, "-o", replay, "--quiet"])
+        #expect(rendered.status == 0, "\(rendered)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: recording)) == Data(contentsOf: URL(fileURLWithPath: replay)), "the recording equals the replay of the log")
+        #expect(FileManager.default.fileExists(atPath: log + ".pattern-1.json") && FileManager.default.fileExists(atPath: log + ".pattern-2.json"),
+                "the two patterns given in memory are written beside the log")
         #expect(r.out.components(separatedBy: "played out").count - 1 == 4 && r.out.contains("done: 4 effects"), "\(r.out)")
         // The clock lines: content time follows the display time while the rumble plays.
         let ticks = r.out.split(separator: "\n").filter { $0.hasPrefix("t ") }.map { $0.split(separator: " ") }
