@@ -32,6 +32,19 @@ public struct PresetBundle: @unchecked Sendable {
         presets.first { $0.id == id }
     }
 
+    /// Only the manifest of the bundle at `path` (a `.pulsar` archive or a folder), its entries
+    /// checked as `open` checks them; nothing the manifest names is read. Cheap enough for a
+    /// shell completing `--preset`.
+    public static func manifest(at path: String) throws(BundleError) -> BundleManifest {
+        let container = try BundleContainer.open(path)
+        guard container.files[BundleContainer.manifestName] != nil else {
+            throw BundleError(.missingManifest, bundle: path, entry: BundleContainer.manifestName,
+                              message: "the bundle has no manifest.json at its top level")
+        }
+        let bytes = try container.read(BundleContainer.manifestName, limit: BundleLimits.maximumManifestSize)
+        return try BundleManifest.parse(bytes, bundle: path)
+    }
+
     /// Opens and validates a bundle: entries first (names, links, sizes, ratio, encryption),
     /// then the manifest, then every file it names (haptics decoded and validated, animation
     /// read, audio read through once — its CRC checked — and opened for streaming).

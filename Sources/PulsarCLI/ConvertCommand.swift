@@ -29,14 +29,17 @@ enum ConvertCommand {
       -h, --help          this help
     """
 
+    static let options: [Arguments.Option] = [
+        .value("--output", "-o", completion: .files),
+        .flag("--raw"),
+        .value("--time-unit", completion: .timeUnits),
+        .flag("--quiet"),
+        .value("--preset", completion: .presets),
+        .flag("--with-audio"),
+    ]
+
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, options: [
-            .init(names: ["--output", "-o"], takesValue: true),
-            .init(names: ["--raw"], takesValue: false),
-            .init(names: ["--time-unit"], takesValue: true),
-            .init(names: ["--quiet"], takesValue: false),
-            .init(names: ["--preset"], takesValue: true), .init(names: ["--with-audio"], takesValue: false),
-        ], command: "pulsar convert")
+        let args = try Arguments(words, options: options, command: "pulsar convert")
         let input = try args.singleInput(command: "pulsar convert")
         guard let output = args.value("--output") else {
             throw CommandFailure(.usage, "pulsar convert: missing -o OUTPUT (see 'pulsar convert --help')")

@@ -16,8 +16,11 @@ enum DevicesCommand {
     by the system clock).
     """
 
+    /// It takes none.
+    static let options: [Arguments.Option] = []
+
     static func run(_ words: [String]) throws(CommandFailure) {
-        let devices = try Self.listed(Arguments(words, options: [], command: "pulsar devices"))
+        let devices = try Self.listed(Arguments(words, options: options, command: "pulsar devices"))
         for line in hapticLines(SoundCards.haptic()) { Console.out(line) }
         for device in devices {
             Console.out(device.name)

@@ -20,7 +20,7 @@ enum DriftCommand {
     static let help = """
     usage: pulsar drift [INPUT [--preset ID]] [--device auto|NAME|sim[:…]] [--device B] [--seconds N]
                         [--rate HZ] [--period FRAMES] [--buffer FRAMES] [--layout L]
-                        [--json FILE] [--plot FILE.png|FILE.svg] [--quiet]
+                        [--profile P] [--time-unit U] [--json FILE] [--plot FILE.png|FILE.svg] [--quiet]
 
     Measures how a device's clock drifts against the system's monotonic clock, and how well the
     engine's device-slaved clock follows it. It plays silence (or INPUT's preset, looped, so the
@@ -51,6 +51,8 @@ enum DriftCommand {
       --period FRAMES     device period (default 128 on sound devices, 256 on sim)
       --buffer FRAMES     device buffer (default 4 periods)
       --layout L          channels of silence (default 2: `0,0`) or INPUT's layout (`pulsar play`'s)
+      --profile P         INPUT's actuator band, as `pulsar render` takes it (default wideband)
+      --time-unit U       how to read a Pulsar JSON INPUT's times: auto (default), ms or s
       --json FILE         the figures as one JSON object ("complete": false when the run ended early)
       --plot FILE         the clock's error and the readings' residuals over time (PNG or SVG)
       --quiet             no progress line, no summary
@@ -62,6 +64,15 @@ enum DriftCommand {
     """
 
     static let command = "pulsar drift"
+
+    static let options: [Arguments.Option] = [
+        .value("--preset", completion: .presets), .value("--device", completion: .devices, repeats: true),
+        .value("--seconds"), .value("--rate"),
+        .value("--period"), .value("--buffer"),
+        .value("--layout", completion: .layouts), .value("--json", completion: .files),
+        .value("--plot", completion: .files), .flag("--quiet"),
+        .value("--profile", completion: .profiles), .value("--time-unit", completion: .timeUnits),
+    ]
 
     static func run(_ words: [String]) throws(CommandFailure) {
         let options = try DriftOptions(words)
@@ -121,18 +132,9 @@ struct DriftOptions {
     let plotPath: String?
     var quiet: Bool { setup.quiet }
 
-    private static let accepted: [Arguments.Option] = [
-        .init(names: ["--preset"], takesValue: true), .init(names: ["--device"], takesValue: true),
-        .init(names: ["--seconds"], takesValue: true), .init(names: ["--rate"], takesValue: true),
-        .init(names: ["--period"], takesValue: true), .init(names: ["--buffer"], takesValue: true),
-        .init(names: ["--layout"], takesValue: true), .init(names: ["--json"], takesValue: true),
-        .init(names: ["--plot"], takesValue: true), .init(names: ["--quiet"], takesValue: false),
-        .init(names: ["--profile"], takesValue: true), .init(names: ["--time-unit"], takesValue: true),
-    ]
-
     init(_ words: [String]) throws(CommandFailure) {
         let command = DriftCommand.command
-        args = try Arguments(words, options: Self.accepted, command: command)
+        args = try Arguments(words, options: DriftCommand.options, command: command)
         guard args.positionals.count <= 1 else {
             throw CommandFailure(.usage, "\(command): at most one INPUT (a bundle or a pattern), got \(args.positionals.count)")
         }

@@ -22,16 +22,29 @@ enum FrameCommand {
     --set 'Layer.Group 1.Transform.Scale=150,150'; colours #RRGGBB[AA], opacities in percent,
     rotation in degrees, points X,Y. A property rlottie cannot apply is an error.
     `pulsar keypaths INPUT` lists what can be addressed.
+
+    options:
+      -o, --output PATH   the PNG to write (required)
+      --preset ID         which preset of a bundle (needed when it has several)
+      --at MS             the content time to draw
+      --frame N           the composition frame to draw
+      --size WxH          the canvas (default: the composition's w×h)
+      --mode M            fit (default), fill or stretch
+      --set KEYPATH=VALUE
+                          a dynamic property; give it again for another
+      -h, --help          this help
     """
+
+    static let options: [Arguments.Option] = [
+        .value("--preset", completion: .presets), .value("--at"),
+        .value("--frame"), .value("-o", "--output", completion: .files),
+        .value("--size"), .value("--mode", completion: .contentModes),
+        .value("--set", repeats: true),
+    ]
 
     static func run(_ words: [String]) throws(CommandFailure) {
         let command = "pulsar frame"
-        let args = try Arguments(words, options: [
-            .init(names: ["--preset"], takesValue: true), .init(names: ["--at"], takesValue: true),
-            .init(names: ["--frame"], takesValue: true), .init(names: ["-o", "--output"], takesValue: true),
-            .init(names: ["--size"], takesValue: true), .init(names: ["--mode"], takesValue: true),
-            .init(names: ["--set"], takesValue: true),
-        ], command: command)
+        let args = try Arguments(words, options: options, command: command)
         let input = try args.singleInput(command: command)
         guard let output = args.value("-o") else { throw CommandFailure(.usage, "\(command): -o OUT.png is required") }
         try Arguments.refuseOverwriting([output], inputs: [input], command: command)
@@ -106,9 +119,11 @@ enum KeypathsCommand {
     logHierarchyKeypaths() prints them and `pulsar frame --set` takes them.
     """
 
+    static let options: [Arguments.Option] = [.value("--preset", completion: .presets)]
+
     static func run(_ words: [String]) throws(CommandFailure) {
         let command = "pulsar keypaths"
-        let args = try Arguments(words, options: [.init(names: ["--preset"], takesValue: true)], command: command)
+        let args = try Arguments(words, options: options, command: command)
         let animation = try LottieInput.load(try args.singleInput(command: command), preset: args.value("--preset"), command: command)
         for keypath in animation.allHierarchyKeypaths() { Console.out(keypath) }
     }

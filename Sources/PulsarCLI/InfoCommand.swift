@@ -23,14 +23,16 @@ enum InfoCommand {
       -h, --help          this help
     """
 
+    static let options: [Arguments.Option] = [
+        .flag("--json"),
+        .value("--rate"),
+        .value("--profile", completion: .profiles),
+        .value("--time-unit", completion: .timeUnits),
+        .flag("--strict"),
+    ]
+
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, options: [
-            .init(names: ["--json"], takesValue: false),
-            .init(names: ["--rate"], takesValue: true),
-            .init(names: ["--profile"], takesValue: true),
-            .init(names: ["--time-unit"], takesValue: true),
-            .init(names: ["--strict"], takesValue: false),
-        ], command: "pulsar info")
+        let args = try Arguments(words, options: options, command: "pulsar info")
         let input = try args.singleInput(command: "pulsar info")
         let setup = try RenderSetup(args, command: "pulsar info")
         if PresetInput.looksLikeBundle(input) {

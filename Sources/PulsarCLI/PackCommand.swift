@@ -22,11 +22,13 @@ enum PackCommand {
     74 writing the archive failed.
     """
 
+    static let options: [Arguments.Option] = [
+        .value("--output", "-o", completion: .files),
+        .flag("--quiet"),
+    ]
+
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, options: [
-            .init(names: ["--output", "-o"], takesValue: true),
-            .init(names: ["--quiet"], takesValue: false),
-        ], command: "pulsar pack")
+        let args = try Arguments(words, options: options, command: "pulsar pack")
         let input = try args.singleInput(command: "pulsar pack")
         guard let output = args.value("--output") else {
             throw CommandFailure(.usage, "pulsar pack: missing -o OUTPUT (see 'pulsar pack --help')")

@@ -15,7 +15,7 @@ enum PlayCommand {
     usage: pulsar play INPUT [INPUT…] [--mode M] [--preset ID] [--device auto|NAME|sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]]
                        [--script FILE] [--log FILE] [--clock-log FILE] [--layout L] [--rate HZ] [--profile P]
                        [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
-                       [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse]
+                       [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse] [--time-unit U]
                        [--period FRAMES] [--buffer FRAMES] [--voices N] [--tick-rate HZ] [--verbose] [--quiet]
                        [--haptic-device D [--haptic-layout L] [--latency main=MS,haptic=MS] [--sync-log FILE]]
 
@@ -96,6 +96,24 @@ enum PlayCommand {
 
     /// The name its messages begin with.
     static let command = "pulsar play"
+
+    static let options: [Arguments.Option] = [
+        .value("--preset", completion: .presets), .value("--device", completion: .devices),
+        .value("--script", completion: .files), .value("--log", completion: .files),
+        .value("--layout", completion: .layouts), .value("--rate"),
+        .value("--profile", completion: .profiles), .value("--gain"),
+        .value("--audio-gain"), .flag("--no-haptics"),
+        .value("--offset"), .value("--audio-offset"),
+        .value("--duration"), .value("--from"),
+        .value("--to"), .value("--loop", completion: .choices(["forever"])),
+        .flag("--reverse"), .value("--period"),
+        .value("--buffer"), .flag("--verbose"),
+        .value("--time-unit", completion: .timeUnits), .flag("--quiet"),
+        .value("--clock-log", completion: .files), .value("--tick-rate"),
+        .value("--voices"), .value("--mode", completion: .choices(["pattern", "realtime"])),
+        .value("--haptic-device", completion: .devices), .value("--haptic-layout", completion: .hapticLayouts),
+        .value("--latency"), .value("--sync-log", completion: .files),
+    ]
 
     /// Plays the inputs as the command line asks: options, content, device, the control loop, outputs.
     static func run(_ words: [String]) throws(CommandFailure) {
@@ -305,28 +323,10 @@ struct PlayOptions {
     let latency: (main: Double, haptic: Double)
     let syncLogPath: String?
 
-    private static let accepted: [Arguments.Option] = [
-        .init(names: ["--preset"], takesValue: true), .init(names: ["--device"], takesValue: true),
-        .init(names: ["--script"], takesValue: true), .init(names: ["--log"], takesValue: true),
-        .init(names: ["--layout"], takesValue: true), .init(names: ["--rate"], takesValue: true),
-        .init(names: ["--profile"], takesValue: true), .init(names: ["--gain"], takesValue: true),
-        .init(names: ["--audio-gain"], takesValue: true), .init(names: ["--no-haptics"], takesValue: false),
-        .init(names: ["--offset"], takesValue: true), .init(names: ["--audio-offset"], takesValue: true),
-        .init(names: ["--duration"], takesValue: true), .init(names: ["--from"], takesValue: true),
-        .init(names: ["--to"], takesValue: true), .init(names: ["--loop"], takesValue: true),
-        .init(names: ["--reverse"], takesValue: false), .init(names: ["--period"], takesValue: true),
-        .init(names: ["--buffer"], takesValue: true), .init(names: ["--verbose"], takesValue: false),
-        .init(names: ["--time-unit"], takesValue: true), .init(names: ["--quiet"], takesValue: false),
-        .init(names: ["--clock-log"], takesValue: true), .init(names: ["--tick-rate"], takesValue: true),
-        .init(names: ["--voices"], takesValue: true), .init(names: ["--mode"], takesValue: true),
-        .init(names: ["--haptic-device"], takesValue: true), .init(names: ["--haptic-layout"], takesValue: true),
-        .init(names: ["--latency"], takesValue: true), .init(names: ["--sync-log"], takesValue: true),
-    ]
-
     /// Parses `words`, reads the script, and refuses outputs that would overwrite an input.
     init(_ words: [String]) throws(CommandFailure) {
         let command = PlayCommand.command
-        args = try Arguments(words, options: Self.accepted, command: command)
+        args = try Arguments(words, options: PlayCommand.options, command: command)
         inputPaths = args.positionals
         guard !inputPaths.isEmpty else { throw CommandFailure(.usage, "\(command): expected at least one INPUT") }
         guard inputPaths.count <= 128 else { throw CommandFailure(.usage, "\(command): at most 128 INPUTs, not \(inputPaths.count)") }

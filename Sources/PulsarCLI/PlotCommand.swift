@@ -34,16 +34,18 @@ enum PlotCommand {
 
     static let defaultSize = (width: 1600, height: 1000)
 
+    static let options: [Arguments.Option] = [
+        .value("--output", "-o", completion: .files), .value("--preset", completion: .presets),
+        .value("--size"), .value("--from"),
+        .value("--to"), .value("--layout", completion: .choices(["haptic", "mix", "stereo+haptic", "quad"])),
+        .value("--rate"), .value("--profile", completion: .profiles),
+        .flag("--spectrum"), .value("--time-unit", completion: .timeUnits),
+        .flag("--quiet"),
+    ]
+
     static func run(_ words: [String]) throws(CommandFailure) {
         let command = "pulsar plot"
-        let args = try Arguments(words, options: [
-            .init(names: ["--output", "-o"], takesValue: true), .init(names: ["--preset"], takesValue: true),
-            .init(names: ["--size"], takesValue: true), .init(names: ["--from"], takesValue: true),
-            .init(names: ["--to"], takesValue: true), .init(names: ["--layout"], takesValue: true),
-            .init(names: ["--rate"], takesValue: true), .init(names: ["--profile"], takesValue: true),
-            .init(names: ["--spectrum"], takesValue: false), .init(names: ["--time-unit"], takesValue: true),
-            .init(names: ["--quiet"], takesValue: false),
-        ], command: command)
+        let args = try Arguments(words, options: options, command: command)
         guard let output = args.value("--output") else {
             throw CommandFailure(.usage, "\(command): missing -o OUT.png or OUT.svg (see '\(command) --help')")
         }

@@ -9,11 +9,11 @@ import PulsarCore
 enum RenderCommand {
     static let help = """
     usage: pulsar render INPUT -o OUT.wav [--preset ID] [--layout L] [--rate 48000]
-           pulsar render --replay LOG [--replay-device main|haptic] -o OUT.wav [--format F] [--quiet]
                          [--format float|s16|s24] [--profile P] [--gain G] [--audio-gain G]
                          [--no-haptics] [--offset MS] [--audio-offset MS] [--duration MS]
                          [--from MS] [--to MS] [--loop N] [--reverse] [--strict]
                          [--time-unit auto|ms|s] [--quiet]
+           pulsar render --replay LOG [--replay-device main|haptic] -o OUT.wav [--format F] [--quiet]
 
     Renders a preset of a bundle (.pulsar file or unpacked folder) — haptics mixed with its audio
     in the channel layout of the target hardware — or a single pattern file (.json, .ahap,
@@ -55,31 +55,33 @@ enum RenderCommand {
       -h, --help          this help
     """
 
+    static let options: [Arguments.Option] = [
+        .value("--output", "-o", completion: .files),
+        .value("--preset", completion: .presets),
+        .value("--layout", completion: .layouts),
+        .value("--rate"),
+        .value("--format", completion: .choices(["float", "s16", "s24"])),
+        .value("--profile", completion: .profiles),
+        .value("--gain"),
+        .value("--audio-gain"),
+        .flag("--no-haptics"),
+        .value("--offset"),
+        .value("--audio-offset"),
+        .value("--duration"),
+        .value("--from"),
+        .value("--to"),
+        .value("--loop"),
+        .flag("--reverse"),
+        .flag("--strict"),
+        .value("--time-unit", completion: .timeUnits),
+        .flag("--quiet"),
+        .value("--replay", completion: .files),
+        .value("--replay-device", completion: .choices(["main", "haptic"])),
+    ]
+
     static func run(_ words: [String]) throws(CommandFailure) {
         let command = "pulsar render"
-        let args = try Arguments(words, options: [
-            .init(names: ["--output", "-o"], takesValue: true),
-            .init(names: ["--preset"], takesValue: true),
-            .init(names: ["--layout"], takesValue: true),
-            .init(names: ["--rate"], takesValue: true),
-            .init(names: ["--format"], takesValue: true),
-            .init(names: ["--profile"], takesValue: true),
-            .init(names: ["--gain"], takesValue: true),
-            .init(names: ["--audio-gain"], takesValue: true),
-            .init(names: ["--no-haptics"], takesValue: false),
-            .init(names: ["--offset"], takesValue: true),
-            .init(names: ["--audio-offset"], takesValue: true),
-            .init(names: ["--duration"], takesValue: true),
-            .init(names: ["--from"], takesValue: true),
-            .init(names: ["--to"], takesValue: true),
-            .init(names: ["--loop"], takesValue: true),
-            .init(names: ["--reverse"], takesValue: false),
-            .init(names: ["--strict"], takesValue: false),
-            .init(names: ["--time-unit"], takesValue: true),
-            .init(names: ["--quiet"], takesValue: false),
-            .init(names: ["--replay"], takesValue: true),
-            .init(names: ["--replay-device"], takesValue: true),
-        ], command: command)
+        let args = try Arguments(words, options: options, command: command)
         guard let output = args.value("--output") else {
             throw CommandFailure(.usage, "\(command): missing -o OUT.wav (see '\(command) --help')")
         }

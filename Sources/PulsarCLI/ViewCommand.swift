@@ -17,7 +17,7 @@ enum ViewCommand {
                        [--mode fit|fill|stretch] [--loop N|forever] [--reverse] [--no-haptics]
                        [--layout L] [--rate HZ] [--profile P] [--gain G] [--audio-gain G] [--offset MS]
                        [--period FRAMES] [--buffer FRAMES] [--haptic-mode pattern|realtime] [--display-latency MS]
-                       [--no-overlay] [--quiet]
+                       [--no-overlay] [--time-unit U] [--quiet]
                        [--screenshot OUT.png --at MS] [--exit-after SECONDS] [--frame-stats FILE]
                        [--haptic-device D [--haptic-layout L] [--latency main=MS,haptic=MS]]
 
@@ -36,7 +36,7 @@ enum ViewCommand {
     Needs a display (X11, Wayland, Xvfb) or SDL's offscreen driver (SDL_VIDEODRIVER=offscreen).
 
     options (also those of `pulsar play` that shape the mix: --layout, --rate, --profile, --gain,
-    --audio-gain, --offset, --loop, --reverse, --no-haptics, --period, --buffer):
+    --audio-gain, --offset, --loop, --reverse, --no-haptics, --period, --buffer, --time-unit):
       --preset ID         the bundle's preset (default: its first with an animation; n / p switch)
       --device D          auto (default), an ALSA PCM name, or sim[:…] (see `pulsar play --help`)
       --paused            start paused at 0 ms (autoplay otherwise)
@@ -76,25 +76,27 @@ enum ViewCommand {
         var two: TwoDevices? = nil
     }
 
+    static let options: [Arguments.Option] = [
+        .value("--preset", completion: .presets), .value("--device", completion: .devices),
+        .flag("--paused"), .value("--size"),
+        .value("--mode", completion: .contentModes), .value("--layout", completion: .layouts),
+        .value("--rate"), .value("--profile", completion: .profiles),
+        .value("--gain"), .value("--audio-gain"),
+        .flag("--no-haptics"), .value("--offset"),
+        .value("--loop", completion: .choices(["forever"])), .flag("--reverse"),
+        .value("--period"), .value("--buffer"),
+        .flag("--no-overlay"), .flag("--quiet"),
+        .value("--screenshot", completion: .files), .value("--at"),
+        .value("--exit-after"), .value("--frame-stats", completion: .files),
+        .value("--time-unit", completion: .timeUnits), .value("--display-latency"),
+        .value("--haptic-mode", completion: .choices(["pattern", "realtime"])),
+        .value("--haptic-device", completion: .devices), .value("--haptic-layout", completion: .hapticLayouts),
+        .value("--latency"),
+    ]
+
     static func run(_ words: [String]) throws(CommandFailure) {
         let command = "pulsar view"
-        let args = try Arguments(words, options: [
-            .init(names: ["--preset"], takesValue: true), .init(names: ["--device"], takesValue: true),
-            .init(names: ["--paused"], takesValue: false), .init(names: ["--size"], takesValue: true),
-            .init(names: ["--mode"], takesValue: true), .init(names: ["--layout"], takesValue: true),
-            .init(names: ["--rate"], takesValue: true), .init(names: ["--profile"], takesValue: true),
-            .init(names: ["--gain"], takesValue: true), .init(names: ["--audio-gain"], takesValue: true),
-            .init(names: ["--no-haptics"], takesValue: false), .init(names: ["--offset"], takesValue: true),
-            .init(names: ["--loop"], takesValue: true), .init(names: ["--reverse"], takesValue: false),
-            .init(names: ["--period"], takesValue: true), .init(names: ["--buffer"], takesValue: true),
-            .init(names: ["--no-overlay"], takesValue: false), .init(names: ["--quiet"], takesValue: false),
-            .init(names: ["--screenshot"], takesValue: true), .init(names: ["--at"], takesValue: true),
-            .init(names: ["--exit-after"], takesValue: true), .init(names: ["--frame-stats"], takesValue: true),
-            .init(names: ["--time-unit"], takesValue: true), .init(names: ["--display-latency"], takesValue: true),
-            .init(names: ["--haptic-mode"], takesValue: true),
-            .init(names: ["--haptic-device"], takesValue: true), .init(names: ["--haptic-layout"], takesValue: true),
-            .init(names: ["--latency"], takesValue: true),
-        ], command: command)
+        let args = try Arguments(words, options: options, command: command)
         let inputPath = try args.singleInput(command: command)
         try Arguments.refuseOverwriting([args.value("--screenshot"), args.value("--frame-stats")], inputs: [inputPath], command: command)
         let setup = try RenderSetup(args, command: command)

@@ -6,11 +6,41 @@ public struct Arguments {
     public struct Option: Sendable {
         public var names: [String]
         public var takesValue: Bool
+        /// What a shell offers for the value (`pulsar --completion`); nothing for a flag.
+        public var completion: Completion
+        /// Whether giving it again adds a value (`repeatedValues`) rather than replacing one.
+        public var repeats: Bool
 
-        public init(names: [String], takesValue: Bool) {
+        public init(names: [String], takesValue: Bool, completion: Completion = .none, repeats: Bool = false) {
             self.names = names
             self.takesValue = takesValue
+            self.completion = takesValue ? completion : .none
+            self.repeats = repeats
         }
+
+        /// An option without a value.
+        public static func flag(_ names: String...) -> Option {
+            Option(names: names, takesValue: false)
+        }
+
+        /// An option with a value, completed as `completion` says.
+        public static func value(_ names: String..., completion: Completion = .none, repeats: Bool = false) -> Option {
+            Option(names: names, takesValue: true, completion: completion, repeats: repeats)
+        }
+    }
+
+    /// What a value (of an option, or a positional) is, as far as a shell completing it cares.
+    public enum Completion: Sendable, Equatable {
+        /// Nothing to offer: a number, a time, free text.
+        case none
+        /// A file or folder name.
+        case files
+        /// One of these words (the help text lists them; other forms may be accepted too).
+        case choices([String])
+        /// A preset id of the bundle named earlier on the line (`pulsar --complete-presets`).
+        case presets
+        /// A device name (`pulsar --complete-devices`).
+        case devices
     }
 
     public private(set) var values: [String: String] = [:]
