@@ -7,13 +7,20 @@ DEB_PACKAGES := pkg-config libsndfile1-dev libzip-dev libmd-dev libsoxr-dev liba
 	libcairo2-dev fonts-dejavu-core libvorbis-dev libogg-dev
 # A real audio server for the ALSA tests and the live benchmarks (a private PipeWire session).
 SERVER_PACKAGES := pipewire pipewire-bin pipewire-alsa wireplumber dbus
+# `make install` rewrites RUNPATHs (patchelf); `make deb` reads what is linked (dpkg-shlibdeps);
+# the tests read the man pages and check the zsh completion.
+INSTALL_PACKAGES := patchelf dpkg-dev
+CHECK_PACKAGES := man-db groff-base zsh
 # The viewer's frame benchmark runs under a virtual X server.
 BENCH_PACKAGES := sox alsa-utils xvfb
 OUT ?= out
 # The private PipeWire session `make test` runs the ALSA tests against.
 PW_DIR := $(CURDIR)/.build/pipewire-test
 
-.PHONY: all deps deps-test deps-bench build demo test bench soak fuzz clean
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all deps deps-test deps-bench deps-install build release-products install uninstall deb demo test bench soak fuzz clean
 
 all: build
 
@@ -33,13 +40,37 @@ deps:
 	$(call install_missing,$(DEB_PACKAGES))
 
 deps-test:
-	$(call install_missing,$(DEB_PACKAGES) $(SERVER_PACKAGES))
+	$(call install_missing,$(DEB_PACKAGES) $(SERVER_PACKAGES) $(INSTALL_PACKAGES) $(CHECK_PACKAGES))
+
+deps-install:
+	$(call install_missing,$(DEB_PACKAGES) $(INSTALL_PACKAGES))
 
 deps-bench:
 	$(call install_missing,$(DEB_PACKAGES) $(SERVER_PACKAGES) $(BENCH_PACKAGES))
 
 build: deps
 	$(SWIFT) build -c release
+
+# The release `pulsar` and libpulsar (a dynamic library product, which `swift build` alone does
+# not link).
+release-products: deps-install
+	$(SWIFT) build -c release --product pulsar
+	$(SWIFT) build -c release --product PulsarC
+
+# bin/pulsar, lib/libpulsar.so*, the Swift runtime in lib/pulsar/ (found through RUNPATH: nothing
+# of the toolchain is needed), include/pulsar.h, lib/pkgconfig/pulsar.pc, man pages, bash and zsh
+# completions, docs; every file listed in share/pulsar/install-manifest (scripts/install.sh).
+install: release-products
+	bash scripts/install.sh install .build/release $(PREFIX) $(DESTDIR)
+
+# Removes exactly the files the manifest lists, then the folders left empty.
+uninstall:
+	bash scripts/install.sh uninstall $(PREFIX) $(DESTDIR)
+
+# $(OUT)/pulsar_VERSION_ARCH.deb; `bash scripts/deb-check.sh $(OUT)/pulsar_*.deb` (as root) installs,
+# checks and removes it.
+deb: release-products
+	bash scripts/make-deb.sh .build/release $(OUT)
 
 # The demo bundle is made from Resources/ by the project's own tools, rendered, then played live
 # on the default sound device (or the simulated one, with a line saying so, where there is none).
@@ -71,15 +102,21 @@ test: deps-test
 	# build boxes variables captured by local closures).
 	cd Benchmarks && $(SWIFT) build -c release
 	# libpulsar (a dynamic library product, which building the tests does not build): the C API
-	# tests compile C against it.
+	# tests compile C against it, as built and as installed into a temporary prefix (the examples
+	# through pkg-config, with nothing of the toolchain on any search path); the tests also read
+	# the .deb's contents and run its binary unpacked.
 	$(SWIFT) build --product PulsarC
+	$(SWIFT) build -c release --product PulsarC
+	rm -rf $(CURDIR)/.build/install-test $(CURDIR)/.build/deb-test
+	bash scripts/install.sh install .build/release $(CURDIR)/.build/install-test/prefix
+	bash scripts/make-deb.sh .build/release $(CURDIR)/.build/deb-test
 	# Every test, the ALSA ones against a private PipeWire session with a timer-driven null sink,
 	# which is stopped by PID whatever the tests do (scripts/pipewire-session.sh). The ALSA suites
 	# run on their own after the rest: they time a real device's clock, and the corpus-wide
 	# signal tests would otherwise load both cores under them. Then the real-time path must not
 	# allocate or free, on the simulated device and on ALSA in the same session.
 	bash scripts/pipewire-session.sh start $(PW_DIR) && \
-	( set -a; . $(PW_DIR)/env; export PULSAR_PIPEWIRE_DIR=$(PW_DIR); \
+	( set -a; . $(PW_DIR)/env; export PULSAR_PIPEWIRE_DIR=$(PW_DIR) PULSAR_INSTALL_PREFIX=$(CURDIR)/.build/install-test/prefix PULSAR_DEB_DIR=$(CURDIR)/.build/deb-test; \
 	  $(SWIFT) test --skip '^PulsarALSATests\.' && PULSAR_BINARY=$(CURDIR)/.build/release/pulsar $(SWIFT) test --skip-build --filter '^PulsarALSATests\.' && \
 	  Benchmarks/.build/release/rt-allocations ); status=$$?; \
 	bash scripts/pipewire-session.sh stop $(PW_DIR); exit $$status
