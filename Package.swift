@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "PulsarPlot", targets: ["PulsarPlot"]),
         .library(name: "PulsarCommandLine", targets: ["PulsarCommandLine"]),
         .library(name: "PulsarDrift", targets: ["PulsarDrift"]),
+        .library(name: "PulsarDerive", targets: ["PulsarDerive"]),
         // The entry points `make fuzz` builds its targets on, and `make test` replays findings through.
         .library(name: "PulsarFuzzing", targets: ["PulsarFuzzing"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
@@ -97,6 +98,8 @@ let package = Package(
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
         // Optimized even in debug builds: its statistics run over every reading of an hour.
         .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"], swiftSettings: [.unsafeFlags(["-O"])]),
+        // Haptics from audio (docs/derive.md): the envelope analysis and Android's HapticGenerator.
+        .target(name: "PulsarDerive", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarCommandLine"]),
         .target(
             name: "PulsarC",
@@ -120,6 +123,7 @@ let package = Package(
         .testTarget(name: "PulsarViewerTests", dependencies: ["PulsarViewer", "CSDL2", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarTestSupport"]),
         .testTarget(name: "PulsarDriftTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarDrift", "PulsarTestSupport"]),
         .testTarget(name: "PulsarPlotTests", dependencies: ["PulsarPlot", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottieRender", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarDeriveTests", dependencies: ["PulsarDerive", "PulsarCore", "PulsarAudio", "PulsarTestSupport"]),
         .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarTestSupport"]),
     ]
 )
