@@ -139,6 +139,7 @@ bench: deps-bench
 	$(SWIFT) build -c release
 	cd Benchmarks && $(SWIFT) build -c release
 	cd Benchmarks && .build/release/render-throughput
+	cd Benchmarks && .build/release/derive-throughput
 	cd Benchmarks && .build/release/mix-throughput
 	cd Benchmarks && .build/release/drift
 	cd Benchmarks && .build/release/command-latency

@@ -43,5 +43,6 @@ let package = Package(
             linkerSettings: [.linkedLibrary("SDL2"), .linkedLibrary("rlottie"), .linkedLibrary("m")]
         ),
         benchmark("viewer-frames", "ViewerFrames", ["sdl-frame-reference"]),
+        benchmark("derive-throughput", "DeriveThroughput", ["CAllocationCounter"] + pulsar("PulsarCore", "PulsarAudio", "PulsarDerive")),
     ]
 )

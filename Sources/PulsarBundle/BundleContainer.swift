@@ -310,9 +310,17 @@ struct BundleContainer: @unchecked Sendable {
     }
 
     /// The bundle's content hash (see `BundleHash`), streaming every file but the manifest.
-    func contentHash() throws(BundleError) -> String {
+    /// The content hash, with `added` entries (name → content) hashed as if they were files of
+    /// the bundle.
+    func contentHash(adding added: [String: [UInt8]] = [:]) throws(BundleError) -> String {
         var hasher = BundleHash()
-        for name in sortedNames where name != Self.manifestName {
+        let names = (sortedNames + added.keys.filter { files[$0] == nil }).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for name in names where name != Self.manifestName {
+            if let bytes = added[name] {
+                hasher.beginEntry(name: name, size: Int64(bytes.count))
+                bytes.withUnsafeBytes { hasher.update($0) }
+                continue
+            }
             hasher.beginEntry(name: name, size: files[name]!.size)
             try stream(name) { hasher.update($0) }
         }

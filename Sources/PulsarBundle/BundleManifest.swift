@@ -33,10 +33,30 @@ public struct BundleManifest: Hashable, Sendable {
         public var name: String
         /// Authored duration in ms, when given.
         public var duration: Double?
-        /// Path of the haptics JSON inside the bundle.
-        public var haptics: String
+        /// Path of the haptics JSON inside the bundle; nil for a preset of audio alone (whose
+        /// haptics a player may derive from its audio, docs/derive.md).
+        public var haptics: String?
         public var audio: Audio?
         public var animation: Animation?
+        /// How the haptics were made from the audio, when they were (`pulsar pack --derive`).
+        public var derived: Derived?
+    }
+
+    /// A preset's `derived` member: its haptics were derived from its audio (docs/derive.md).
+    public struct Derived: Hashable, Sendable {
+        /// `envelope` or `android`.
+        public var method: String
+        /// The audio they were derived from.
+        public var from: String?
+        /// The settings object as compact JSON text (kept for the record; never read back into
+        /// an analysis).
+        public var settings: String?
+
+        public init(method: String, from: String? = nil, settings: String? = nil) {
+            self.method = method
+            self.from = from
+            self.settings = settings
+        }
     }
 
     /// A preset's `audio` member.
@@ -202,6 +222,22 @@ private struct ManifestReader {
         return text
     }
 
+    /// A preset's optional `derived` member: an object with a string `method`, an optional
+    /// string `from` and an optional object `settings`.
+    func derived(_ preset: JSONValue, _ path: String) throws(BundleError) -> BundleManifest.Derived? {
+        guard let node = preset["derived"] else { return nil }
+        let derivedPath = path + ".derived"
+        _ = try object(node, derivedPath)
+        let method = try string(node, "method", derivedPath, required: true)!
+        let from = try string(node, "from", derivedPath, required: false)
+        var settings: String?
+        if let node = node["settings"] {
+            _ = try object(node, derivedPath + ".settings")
+            settings = JSONWriter().write(node)
+        }
+        return BundleManifest.Derived(method: method, from: from, settings: settings)
+    }
+
     func manifest(_ document: JSONValue) throws(BundleError) -> BundleManifest {
         let root = try object(document, "$")
         let schema = try string(root, "schema", "$", required: true)!
@@ -252,7 +288,7 @@ private struct ManifestReader {
             if let (_, valueNode) = try number(node, "duration", path) {
                 duration = try limited(valueNode, path + ".duration") { v, q throws(RangeError) in try Limits.milliseconds(v, q) }
             }
-            let haptics = try filePath(node, "haptics", path)
+            let haptics = node["haptics"] == nil && node["audio"] != nil ? nil : try filePath(node, "haptics", path)
             var audio: BundleManifest.Audio?
             if let audioNode = node["audio"] {
                 let audioPath = path + ".audio"
@@ -288,7 +324,7 @@ private struct ManifestReader {
                 animation = BundleManifest.Animation(src: src, frameRate: frameRate, totalFrames: totalFrames)
             }
             presets.append(BundleManifest.Preset(id: presetID, name: presetName, duration: duration, haptics: haptics,
-                                                 audio: audio, animation: animation))
+                                                 audio: audio, animation: animation, derived: try derived(node, path)))
         }
         return BundleManifest(schema: schema, generator: generator, id: id, name: name, revision: revision,
                               hash: hash, presets: presets)

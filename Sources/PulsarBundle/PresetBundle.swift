@@ -27,6 +27,11 @@ public struct PresetBundle: @unchecked Sendable {
     /// The manifest's JSON tree, in source order.
     let manifestDocument: JSONValue
 
+    /// Whether the bundle holds a file named `name` (a `/`-separated relative path).
+    public func hasFile(_ name: String) -> Bool {
+        container.files[name] != nil
+    }
+
     /// The preset with `id`, or nil.
     public func preset(id: String) -> PresetHandle? {
         presets.first { $0.id == id }
@@ -64,7 +69,8 @@ public struct PresetBundle: @unchecked Sendable {
         // Every named file must be present before anything else is read.
         for (i, preset) in manifest.presets.enumerated() {
             let node = document["presets"]?.array?[i]
-            var named: [(file: String, jsonPath: String, value: JSONValue?)] = [(preset.haptics, "$.presets[\(i)].haptics", node?["haptics"])]
+            var named: [(file: String, jsonPath: String, value: JSONValue?)] = []
+            if let haptics = preset.haptics { named.append((haptics, "$.presets[\(i)].haptics", node?["haptics"])) }
             if let audio = preset.audio { named.append((audio.src, "$.presets[\(i)].audio.src", node?["audio"]?["src"])) }
             if let animation = preset.animation {
                 named.append((animation.src, "$.presets[\(i)].animation.src", node?["animation"]?["src"]))
@@ -81,16 +87,20 @@ public struct PresetBundle: @unchecked Sendable {
         var presets: [PresetHandle] = []
         var warnings: [PatternDiagnostic] = []
         for preset in manifest.presets {
-            let bytes = try container.read(preset.haptics, limit: BundleLimits.maximumInMemoryEntrySize)
-            let loaded: LoadedPattern
-            do {
-                loaded = try loader.decode(bytes, file: preset.haptics, format: .pulsarJSON)
-            } catch {
-                throw BundleError(.badPattern, bundle: path, entry: preset.haptics, line: error.line, column: error.column,
-                                  jsonPath: error.path,
-                                  message: "preset \(MessageText.quoted(preset.id)): \(error.message)", pattern: error)
+            var pattern = PatternData()
+            if let haptics = preset.haptics {
+                let bytes = try container.read(haptics, limit: BundleLimits.maximumInMemoryEntrySize)
+                let loaded: LoadedPattern
+                do {
+                    loaded = try loader.decode(bytes, file: haptics, format: .pulsarJSON)
+                } catch {
+                    throw BundleError(.badPattern, bundle: path, entry: haptics, line: error.line, column: error.column,
+                                      jsonPath: error.path,
+                                      message: "preset \(MessageText.quoted(preset.id)): \(error.message)", pattern: error)
+                }
+                warnings += loaded.warnings
+                pattern = loaded.pattern
             }
-            warnings += loaded.warnings
             var audio: AudioAsset?
             if let a = preset.audio {
                 // Read through once so a damaged entry (a CRC mismatch) is refused here, whatever
@@ -105,7 +115,8 @@ public struct PresetBundle: @unchecked Sendable {
                 animation = AnimationAsset(source: a.src, data: data, frameRate: a.frameRate, totalFrames: a.totalFrames)
             }
             presets.append(PresetHandle(id: preset.id, name: preset.name, duration: preset.duration ?? 0,
-                                        pattern: loaded.pattern, audio: audio, animation: animation))
+                                        pattern: pattern, audio: audio, animation: animation,
+                                        hasPattern: preset.haptics != nil, derived: preset.derived))
         }
 
         if strict {

@@ -34,7 +34,7 @@ public struct AnimationAsset: Sendable {
     }
 }
 
-/// One preset of a bundle: a haptic pattern with optional audio and animation.
+/// One preset of a bundle: a haptic pattern with optional audio and animation, or audio alone.
 ///
 /// Thread rules: a value; its `audio.bytes` source is for one thread at a time.
 public struct PresetHandle: @unchecked Sendable {
@@ -45,8 +45,16 @@ public struct PresetHandle: @unchecked Sendable {
     public var pattern: PatternData
     public var audio: AudioAsset?
     public var animation: AnimationAsset?
+    /// False for a preset of audio alone (its manifest names no haptics): `pattern` is then
+    /// empty until a player derives one from the audio (docs/derive.md).
+    public var hasPattern: Bool
+    /// How the pattern was derived from the audio, when the manifest says it was.
+    public var derived: BundleManifest.Derived?
 
-    public init(id: String, name: String, duration: Double, pattern: PatternData, audio: AudioAsset? = nil, animation: AnimationAsset? = nil) {
+    public init(id: String, name: String, duration: Double, pattern: PatternData, audio: AudioAsset? = nil, animation: AnimationAsset? = nil,
+                hasPattern: Bool = true, derived: BundleManifest.Derived? = nil) {
+        self.hasPattern = hasPattern
+        self.derived = derived
         self.id = id
         self.name = name
         self.duration = duration

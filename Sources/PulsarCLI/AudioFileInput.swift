@@ -3,6 +3,7 @@ import Foundation
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
+import PulsarDerive
 
 /// An audio file as the INPUT of `pulsar info` and `pulsar render`: its audio and, for Android
 /// haptic-coupled audio (an Ogg Vorbis file with `ANDROID_HAPTIC=N`), its haptic channels —
@@ -56,8 +57,10 @@ enum AudioFileInput {
 
     /// `pulsar render FILE.ogg --layout L -o OUT`: the file's audio as L, R and M, its Android
     /// haptic channels (their mean) as H, at `rate`; a layout with H needs a file that has them.
+    /// With `generated` (`--haptics-from-audio android`), H is Android's HapticGenerator on the
+    /// audio's first channel at `rate` instead, as a phone generates it from the stream it plays.
     static func render(_ path: String, layout: ChannelLayout, rate: SampleRate, output: String, format: SampleFormat,
-                       quiet: Bool) throws(CommandFailure) {
+                       quiet: Bool, generated: Bool = false) throws(CommandFailure) {
         let bytes = try open(path)
         let audio: AudioStream
         do {
@@ -65,9 +68,17 @@ enum AudioFileInput {
         } catch {
             throw CommandFailure(error, input: path)
         }
-        let usesAudio = layout.channels.joined().contains { $0 == .left || $0 == .right || $0 == .mono }
+        var generator: HapticGenerator?
+        if generated {
+            do {
+                generator = try HapticGenerator(sampleRate: rate.hertz)
+            } catch {
+                throw CommandFailure(error)
+            }
+        }
+        let usesAudio = generator != nil || layout.channels.joined().contains { $0 == .left || $0 == .right || $0 == .mono }
         var haptic: AudioStream?
-        if layout.usesHaptics {
+        if layout.usesHaptics, generator == nil {
             guard audio.androidHapticChannels != nil else {
                 throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(path)): has no haptic channels to extract (an Ogg Vorbis file with ANDROID_HAPTIC=1 or 2 has); layout \(layout.name) takes H [no-haptic-channels]")
             }
@@ -93,6 +104,10 @@ enum AudioFileInput {
                     let n = min(frames - done, 4096)
                     if usesAudio { _ = try stereo.withUnsafeMutableBufferPointer { (b: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in try audio.read(into: b, frames: n) } }
                     if let haptic { _ = try mono.withUnsafeMutableBufferPointer { (b: inout UnsafeMutableBufferPointer<Float>) throws(AudioFileError) in try haptic.read(into: b, frames: n) } }
+                    if let generator {
+                        for f in 0..<n { mono[f] = stereo[2 * f] }
+                        mono.withUnsafeMutableBufferPointer { generator.process(UnsafeMutableBufferPointer(rebasing: $0[0..<n])) }
+                    }
                     for f in 0..<n {
                         let l = stereo[2 * f], r = stereo[2 * f + 1], h = mono[f]
                         for (c, sources) in layout.channels.enumerated() {
@@ -117,7 +132,7 @@ enum AudioFileInput {
             throw CommandFailure(error, input: path)
         }
         if !quiet {
-            Console.error("wrote \(output): \(report.frames) frames × \(channels) channels (\(layout.name)) of \(path) at \(rate.hertz) Hz\(haptic != nil ? ", H from its ANDROID_HAPTIC channels" : "")")
+            Console.error("wrote \(output): \(report.frames) frames × \(channels) channels (\(layout.name)) of \(path) at \(rate.hertz) Hz\(haptic != nil ? ", H from its ANDROID_HAPTIC channels" : generator != nil ? ", H from Android's HapticGenerator" : "")")
         }
     }
 }

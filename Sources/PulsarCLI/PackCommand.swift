@@ -1,11 +1,14 @@
 import PulsarCommandLine
 import Foundation
 import PulsarBundle
+import PulsarCore
+import PulsarDerive
 
 /// `pulsar pack FOLDER -o OUT.pulsar`: packs an unpacked bundle folder into a `.pulsar` archive.
 enum PackCommand {
     static let help = """
-    usage: pulsar pack FOLDER -o OUTPUT.pulsar [--quiet]
+    usage: pulsar pack FOLDER -o OUTPUT.pulsar [--derive [--profile P] [--resolution N] [--gain DB]
+                       [--threshold X]] [--quiet]
 
     Packs an unpacked bundle folder (manifest.json, haptics/, audio/, animation/) into a .pulsar
     archive. The folder is checked exactly as a bundle is when loaded (manifest, every preset's
@@ -13,18 +16,31 @@ enum PackCommand {
     itself is not changed); audio and images are stored, the rest deflated. The output appears
     only when complete and verified by a strict load.
 
+    A preset may have audio and no haptics. With --derive, each such preset gets a pattern derived
+    from its audio (docs/derive.md, the envelope method, as `pulsar derive --preset` makes it)
+    as haptics/ID.derived.json in the archive, and its manifest entry says so:
+    "derived": {"method", "from", "settings"}. The folder itself is not changed.
+
     options:
       -o, --output PATH   the archive to write (required)
+      --derive            derive the haptics of presets of audio alone
+      --profile P, --resolution N, --gain DB, --threshold X
+                          the derivation's settings, as `pulsar derive` takes them
       --quiet             no summary
       -h, --help          this help
 
-    exit codes: 65 the folder is not a valid bundle, 66 the folder is missing or unreadable,
-    74 writing the archive failed.
+    exit codes: 64 a bad option or setting, 65 the folder is not a valid bundle (or a preset's
+    audio cannot be decoded), 66 the folder is missing or unreadable, 74 writing the archive failed.
     """
 
     static let options: [Arguments.Option] = [
         .value("--output", "-o", completion: .files),
         .flag("--quiet"),
+        .flag("--derive"),
+        .value("--profile", completion: .profiles),
+        .value("--resolution"),
+        .value("--gain"),
+        .value("--threshold"),
     ]
 
     static func run(_ words: [String]) throws(CommandFailure) {
@@ -37,18 +53,64 @@ enum PackCommand {
         if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw CommandFailure(.usage, "pulsar pack: '\(input)' is a file: pack takes an unpacked bundle folder")
         }
+        for name in ["--profile", "--resolution", "--gain", "--threshold"] where args.value(name) != nil && !args.flag("--derive") {
+            throw CommandFailure(.usage, "pulsar pack: \(name) is a setting of --derive")
+        }
+        let derived = args.flag("--derive") ? try derive(input, args: args) : []
         let manifest: BundleManifest
         InterruptCleanup.arm(BundlePacker.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }
         do {
-            manifest = try BundlePacker.pack(directory: input, to: output)
+            manifest = try BundlePacker.pack(directory: input, to: output, derived: derived)
         } catch {
             throw CommandFailure(exitCode(for: error.rule), "pulsar: error: \(error)")
         }
         if !args.flag("--quiet") {
             let count = manifest.presets.count
-            Console.error("wrote \(output): \(count) preset\(count == 1 ? "" : "s"), \(manifest.hash ?? "")")
+            Console.error("wrote \(output): \(count) preset\(count == 1 ? "" : "s")\(derived.isEmpty ? "" : ", \(derived.count) derived"), \(manifest.hash ?? "")")
+            for preset in manifest.presets where preset.haptics == nil {
+                Console.error("pulsar: warning: \(output): preset \(MessageText.quoted(preset.id)) has audio and no haptics (--derive derives them) [no-haptics]")
+            }
         }
+    }
+
+    /// A pattern for each preset of the folder that has audio and no haptics.
+    static func derive(_ folder: String, args: Arguments) throws(CommandFailure) -> [BundlePacker.DerivedHaptics] {
+        let settings = try DeriveCommand.settings(args, command: "pulsar pack")
+        let bundle: PresetBundle
+        do {
+            bundle = try PresetBundle.open(folder)
+        } catch {
+            throw CommandFailure(exitCode(for: error.rule), "pulsar: error: \(error)")
+        }
+        var derived: [BundlePacker.DerivedHaptics] = []
+        for preset in bundle.presets where !preset.hasPattern {
+            guard let audio = preset.audio else { continue }
+            let result: DerivedPattern
+            do {
+                result = try PresetDeriver.pattern(of: preset, settings: settings)
+            } catch {
+                var e = error
+                e.file = "\(folder): \(audio.source)"
+                throw CommandFailure(e)
+            }
+            if !args.flag("--quiet") { WarningPrinter.print(result.warnings) }
+            // No bundle may hold an empty pattern (nothing to play): silent audio stays alone.
+            guard !result.pattern.isEmpty else { continue }
+            if !args.flag("--quiet") {
+                Console.error("derived preset \(preset.id) from \(audio.source): " + DeriveCommand.counts(result.pattern))
+            }
+            let text = (try? PatternWriter.text(for: result.pattern, as: .pulsarJSON)) ?? ""
+            var name = "haptics/\(preset.id).derived.json"
+            var n = 2
+            while bundle.hasFile(name) {
+                name = "haptics/\(preset.id).derived-\(n).json"
+                n += 1
+            }
+            derived.append(BundlePacker.DerivedHaptics(presetID: preset.id, name: name, content: Array(text.utf8), method: "envelope",
+                                                       from: audio.source, settings: PresetDeriver.record(settings)))
+        }
+        return derived
     }
 
     /// 66 when the input is missing or unreadable, 74 when writing failed, 65 for every bundle rule.

@@ -17,7 +17,7 @@ enum PlayCommand {
                        [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
                        [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse] [--time-unit U]
                        [--period FRAMES] [--buffer FRAMES] [--voices N] [--tick-rate HZ] [--verbose] [--quiet]
-                       [--haptic-device D [--haptic-layout L] [--latency main=MS,haptic=MS] [--sync-log FILE]]
+                       [--derive] [--haptic-device D [--haptic-layout L] [--latency main=MS,haptic=MS] [--sync-log FILE]]
 
     Plays a preset (or a pattern) through the real-time engine; several INPUTs play as voices of
     one engine, mixed on one device (voice 1 the first INPUT, voice 2 the second, …). Every
@@ -89,6 +89,8 @@ enum PlayCommand {
                           `position` lines move its content and it follows (ramps between them,
                           the transients it passes fired, either way; a move over 250 ms is a
                           jump that fires none); or V=M,… voice by voice
+      --derive            a preset of audio alone (no haptics in its manifest): derive its pattern
+                          from its audio (docs/derive.md, the envelope method on --profile)
       --verbose           ALSA's own messages, the negotiated format, real-time scheduling
       --quiet             no status line, no summary
       -h, --help          this help
@@ -107,7 +109,7 @@ enum PlayCommand {
         .value("--duration"), .value("--from"),
         .value("--to"), .value("--loop", completion: .choices(["forever"])),
         .flag("--reverse"), .value("--period"),
-        .value("--buffer"), .flag("--verbose"),
+        .value("--buffer"), .flag("--verbose"), .flag("--derive"),
         .value("--time-unit", completion: .timeUnits), .flag("--quiet"),
         .value("--clock-log", completion: .files), .value("--tick-rate"),
         .value("--voices"), .value("--mode", completion: .choices(["pattern", "realtime"])),
@@ -184,7 +186,7 @@ enum PlayCommand {
         }
         if let log = options.logPath {
             let h = hapticPlayed.map { EngineLog.Header.HapticDevice(layout: (options.hapticLayout ?? .haptic).name, sampleRate: options.setup.rate.hertz, playedFrames: $0) }
-            try writeEventLog(log, voices, engine: engine, playedFrames: played, hapticDevice: h)
+            try writeEventLog(log, voices, engine: engine, playedFrames: played, hapticDevice: h, derives: options.args.flag("--derive"))
         }
         if let recordPath = options.device.recordPath, let sim {
             try writing { _ = try WAVExporter().export(sim.recording, to: recordPath, sampleRate: options.setup.rate, channels: channels) }
@@ -227,12 +229,13 @@ enum PlayCommand {
     /// the first INPUT with the command line's settings in the header, every other voice made
     /// in a `voice` line.
     private static func writeEventLog(_ path: String, _ voices: PlayVoices, engine: HapticEngine, playedFrames: FrameIndex,
-                                      hapticDevice: EngineLog.Header.HapticDevice?) throws(CommandFailure) {
+                                      hapticDevice: EngineLog.Header.HapticDevice?, derives: Bool) throws(CommandFailure) {
         let first = voices.contents[0], settings = first.settings
-        let header = EngineLog.Header(input: first.input.path, preset: first.input.isBundle ? first.preset.id : nil,
+        var header = EngineLog.Header(input: first.input.path, preset: first.input.isBundle ? first.preset.id : nil,
                                       layout: settings.layout.name, sampleRate: settings.sampleRate.hertz, profile: settings.profile.name,
                                       audioOffset: settings.audioOffset, duration: first.range.duration,
                                       mix: LiveMix(settings: settings, range: first.range), hapticDevice: hapticDevice)
+        header.derivesHaptics = derives
         try writing {
             try OutputFile.write(Array(EngineLog.text(header: header, voices: voices.made, events: engine.loggedEvents, playedFrames: playedFrames,
                                                       firstWrite: engine.firstWriteTime, wakeups: engine.wakeups).utf8), to: path)
@@ -399,7 +402,8 @@ struct PlayContent {
     init(_ input: PresetInput, mix: MixOptions, options: PlayOptions) throws(CommandFailure) {
         let command = PlayCommand.command
         self.input = input
-        preset = try input.select(options.args.value("--preset"), command: command)
+        preset = try input.select(options.args.value("--preset"), command: command, derive: options.args.flag("--derive"),
+                                  profile: options.setup.profile, quiet: options.setup.quiet)
         var settings = mix.settings
         settings.preloadAudio = true
         self.settings = settings

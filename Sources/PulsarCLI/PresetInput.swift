@@ -2,6 +2,7 @@ import PulsarCommandLine
 import Foundation
 import PulsarBundle
 import PulsarCore
+import PulsarDerive
 
 /// An INPUT argument resolved to presets: a `.pulsar` bundle, an unpacked bundle folder, or a
 /// single pattern file (which becomes one preset without audio or animation).
@@ -66,5 +67,43 @@ struct PresetInput {
             throw CommandFailure(.usage, "\(command): the bundle has \(presets.count) presets, choose one with --preset: \(presets.map(\.id).joined(separator: ", "))")
         }
         return presets[0]
+    }
+}
+
+extension PresetInput {
+    /// Presets made by the command itself (an audio file as a preset of audio alone).
+    init(path: String, presets: [PresetHandle]) {
+        self.path = path
+        self.presets = presets
+    }
+
+    /// `select`, then for a preset of audio alone (its manifest names no haptics): with
+    /// `derive`, a pattern derived from its audio (the `envelope` method's defaults on
+    /// `profile`, docs/derive.md); without, a warning that its haptics are silent.
+    func select(_ id: String?, command: String, derive: Bool, profile: ActuatorProfile, quiet: Bool) throws(CommandFailure) -> PresetHandle {
+        var preset = try select(id, command: command)
+        guard !preset.hasPattern, preset.audio != nil else { return preset }
+        guard derive else {
+            if !quiet {
+                Console.error("pulsar: warning: \(MessageText.oneLine(path)): preset \(MessageText.quoted(preset.id)) has audio and no haptics: its haptics are silent (--derive derives them from its audio) [no-haptics]")
+            }
+            return preset
+        }
+        var settings = DeriveSettings()
+        settings.profile = profile
+        let derived: DerivedPattern
+        do {
+            derived = try PresetDeriver.pattern(of: preset, settings: settings)
+        } catch {
+            throw CommandFailure(error)
+        }
+        if !quiet {
+            WarningPrinter.print(derived.warnings)
+            Console.error("derived the haptics of preset \(preset.id) from \(preset.audio?.source ?? "its audio"): \(DeriveCommand.counts(derived.pattern))")
+        }
+        preset.pattern = derived.pattern
+        preset.hasPattern = true
+        preset.derived = BundleManifest.Derived(method: DeriveSettings.Method.envelope.rawValue, from: preset.audio?.source)
+        return preset
     }
 }

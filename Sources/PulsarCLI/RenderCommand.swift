@@ -3,6 +3,7 @@ import Foundation
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
+import PulsarDerive
 
 /// `pulsar render INPUT -o OUT.wav`: exactly what a device would receive from an uninterrupted
 /// play of a preset (or a pattern), as a WAV file.
@@ -12,7 +13,8 @@ enum RenderCommand {
                          [--format float|s16|s24] [--profile P] [--gain G] [--audio-gain G]
                          [--no-haptics] [--offset MS] [--audio-offset MS] [--duration MS]
                          [--from MS] [--to MS] [--loop N] [--reverse] [--strict]
-                         [--time-unit auto|ms|s] [--quiet]
+                         [--time-unit auto|ms|s] [--derive] [--quiet]
+           pulsar render AUDIO --haptics-from-audio android|envelope -o OUT.wav [--layout L] [--rate HZ] …
            pulsar render --replay LOG [--replay-device main|haptic] -o OUT.wav [--format F] [--quiet]
 
     Renders a preset of a bundle (.pulsar file or unpacked folder) — haptics mixed with its audio
@@ -51,6 +53,13 @@ enum RenderCommand {
       --replay LOG        rebuild the device stream of a logged play (its input and settings
                           come from the log's header)
       --time-unit U       how to read a Pulsar JSON pattern's times: auto (default), ms or s
+      --derive            a preset of audio alone (no haptics in its manifest): derive its pattern
+                          from its audio (docs/derive.md, the envelope method on --profile)
+      --haptics-from-audio M
+                          with an AUDIO input: H is derived from the audio (docs/derive.md):
+                          android, Android's HapticGenerator on its first channel at --rate;
+                          envelope, the pattern `pulsar derive` makes, rendered on --profile and
+                          mixed like a bundle's (default layout stereo+haptic)
       --quiet             no warnings, no summary, no progress bar
       -h, --help          this help
     """
@@ -77,6 +86,8 @@ enum RenderCommand {
         .flag("--quiet"),
         .value("--replay", completion: .files),
         .value("--replay-device", completion: .choices(["main", "haptic"])),
+        .flag("--derive"),
+        .value("--haptics-from-audio", completion: .choices(DeriveSettings.Method.allCases.map(\.rawValue))),
     ]
 
     static func run(_ words: [String]) throws(CommandFailure) {
@@ -107,18 +118,57 @@ enum RenderCommand {
         let inputPath = try args.singleInput(command: command)
         try Arguments.refuseOverwriting([output], inputs: [inputPath], command: command)
         let setup = try RenderSetup(args, command: command)
+        var fromAudio: DeriveSettings.Method?
+        if let text = args.value("--haptics-from-audio") {
+            guard let method = DeriveSettings.Method(rawValue: text) else {
+                throw CommandFailure(.usage, "\(command): --haptics-from-audio must be android or envelope, not '\(MessageText.excerpt(text))'")
+            }
+            fromAudio = method
+        }
+        if fromAudio != nil, !AudioFileInput.isAudio(inputPath) {
+            throw CommandFailure(.usage, "\(command): --haptics-from-audio takes an audio INPUT (.wav, .flac, .ogg, .mp3, …); a bundle preset of audio alone takes --derive")
+        }
+        if fromAudio == .envelope {
+            try renderEnvelope(of: inputPath, args: args, setup: setup, output: output, format: format)
+            return
+        }
         if AudioFileInput.isAudio(inputPath) {
-            let text = args.value("--layout") ?? "haptic"
+            let text = args.value("--layout") ?? (fromAudio == nil ? "haptic" : "stereo+haptic")
             guard let layout = ChannelLayout(parsing: text) else {
                 throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic, android or a map like L+H,R+H, not '\(MessageText.excerpt(text))'")
             }
-            try AudioFileInput.render(inputPath, layout: layout, rate: setup.rate, output: output, format: format, quiet: setup.quiet)
+            try AudioFileInput.render(inputPath, layout: layout, rate: setup.rate, output: output, format: format, quiet: setup.quiet,
+                                      generated: fromAudio == .android)
             return
         }
         let input = try PresetInput(inputPath, setup: setup, strict: args.flag("--strict"))
-        let preset = try input.select(args.value("--preset"), command: command)
+        let preset = try input.select(args.value("--preset"), command: command, derive: args.flag("--derive"), profile: setup.profile, quiet: setup.quiet)
+        try render(preset, input: inputPath, isBundle: input.isBundle, args: args, setup: setup, output: output, format: format)
+    }
 
-        let options = try MixOptions(args, setup: setup, isBundle: input.isBundle, command: command)
+    /// `--haptics-from-audio envelope`: the audio file as a preset of audio alone, its pattern
+    /// derived, mixed as a bundle's preset is (default layout stereo+haptic).
+    static func renderEnvelope(of path: String, args: Arguments, setup: RenderSetup, output: String, format: SampleFormat) throws(CommandFailure) {
+        let bytes: ByteSource
+        do {
+            bytes = try FileByteSource(path: path)
+        } catch {
+            throw CommandFailure(.noInput, "pulsar: error: \(MessageText.oneLine(path)): \(error)")
+        }
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let audioOnly = PresetHandle(id: name, name: name, duration: 0, pattern: PatternData(),
+                                     audio: AudioAsset(source: path, bytes: bytes), hasPattern: false)
+        let preset = try PresetInput(path: path, presets: [audioOnly]).select(nil, command: command, derive: true, profile: setup.profile, quiet: setup.quiet)
+        try render(preset, input: path, isBundle: true, args: args, setup: setup, output: output, format: format, defaultLayout: "stereo+haptic")
+    }
+
+    static let command = "pulsar render"
+
+    /// Mixes `preset` (its audio and its pattern) into `output`.
+    static func render(_ preset: PresetHandle, input inputPath: String, isBundle: Bool, args: Arguments, setup: RenderSetup,
+                       output: String, format: SampleFormat, defaultLayout: String? = nil) throws(CommandFailure) {
+
+        let options = try MixOptions(args, setup: setup, isBundle: isBundle, defaultLayout: defaultLayout, command: command)
         let layout = options.settings.layout
         let mixer: PresetMixer
         do {

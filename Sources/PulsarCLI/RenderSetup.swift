@@ -24,6 +24,15 @@ struct RenderSetup {
         quiet = args.flag("--quiet")
     }
 
+    /// The defaults (48 kHz, wideband, times read automatically), for commands that only open
+    /// their input.
+    init(quiet: Bool) {
+        rate = SampleRate(48_000)!
+        profile = .wideband
+        timeUnit = .automatic
+        self.quiet = quiet
+    }
+
     /// Loads a pattern file, printing its warnings (unless quiet) and mapping failures to exit codes.
     func load(_ path: String) throws(CommandFailure) -> LoadedPattern {
         do {

@@ -48,7 +48,7 @@ enum ReplayRender {
                 input = try PresetInput(d.input, setup: setup, strict: false)
                 inputs[d.input] = input
             }
-            let preset = try input.select(d.preset, command: command)
+            let preset = try input.select(d.preset, command: command, derive: h.derivesHaptics, profile: profile, quiet: true)
             var settings = MixSettings(sampleRate: rate, layout: layout, profile: profile, audioOffset: d.audioOffset)
             settings.preloadAudio = true
             var range = PlaybackRange(duration: d.duration)

@@ -17,7 +17,7 @@ enum ViewCommand {
                        [--mode fit|fill|stretch] [--loop N|forever] [--reverse] [--no-haptics]
                        [--layout L] [--rate HZ] [--profile P] [--gain G] [--audio-gain G] [--offset MS]
                        [--period FRAMES] [--buffer FRAMES] [--haptic-mode pattern|realtime] [--display-latency MS]
-                       [--no-overlay] [--time-unit U] [--quiet]
+                       [--no-overlay] [--time-unit U] [--quiet] [--derive]
                        [--screenshot OUT.png --at MS] [--exit-after SECONDS] [--frame-stats FILE]
                        [--haptic-device D [--haptic-layout L] [--latency main=MS,haptic=MS]]
 
@@ -85,7 +85,7 @@ enum ViewCommand {
         .flag("--no-haptics"), .value("--offset"),
         .value("--loop", completion: .choices(["forever"])), .flag("--reverse"),
         .value("--period"), .value("--buffer"),
-        .flag("--no-overlay"), .flag("--quiet"),
+        .flag("--no-overlay"), .flag("--quiet"), .flag("--derive"),
         .value("--screenshot", completion: .files), .value("--at"),
         .value("--exit-after"), .value("--frame-stats", completion: .files),
         .value("--time-unit", completion: .timeUnits), .value("--display-latency"),
@@ -246,7 +246,8 @@ enum ViewCommand {
             let input = try PresetInput(path, setup: options.setup, strict: false)
             // Without --preset, a bundle opens on its first preset with an animation (else its first).
             let fallback = input.presets.first(where: { $0.animation != nil }) ?? input.presets.first
-            preset = try input.select(id ?? fallback?.id, command: command)
+            preset = try input.select(id ?? fallback?.id, command: command, derive: options.args.flag("--derive"),
+                                      profile: options.setup.profile, quiet: options.setup.quiet)
             isBundle = input.isBundle
             ids = input.presets.map(\.id)
             if let asset = preset.animation {

@@ -4,13 +4,13 @@ import PulsarCore
 /// many more there were like it, at most `limit` lines, then one line counting the rest
 /// ("… and 99 999 more warnings").
 enum WarningPrinter {
-    static func print(_ warnings: [PatternDiagnostic], limit: Int = 20, prefix: String = "pulsar: warning: ",
-                      to line: (String) -> Void = { Console.error($0) }) {
+    static func print<R>(_ warnings: [Diagnostic<R>], limit: Int = 20, prefix: String = "pulsar: warning: ",
+                         to line: (String) -> Void = { Console.error($0) }) {
         var order: [String] = []
-        var groups: [String: (first: PatternDiagnostic, count: Int)] = [:]
+        var groups: [String: (first: Diagnostic<R>, count: Int)] = [:]
         for w in warnings {
             // Same rule and same words (the place aside): the same warning.
-            let key = "\(w.rule.rawValue)\u{0}\(w.message)"
+            let key = "\(w.rule.name)\u{0}\(w.message)"
             if let g = groups[key] {
                 groups[key] = (g.first, g.count + 1)
             } else {

@@ -1,3 +1,4 @@
+import PulsarBundle
 import PulsarCore
 
 /// The haptic channel the `android` method derives: audio rate, one channel.
@@ -49,17 +50,32 @@ public enum AudioDeriver {
         try settings.validate()
         let audio = try DeriveAudio.read(path, channels: DeriveAudio.channels(for: settings.method),
                                          fromMilliseconds: settings.fromMilliseconds, toMilliseconds: settings.toMilliseconds)
+        return try derive(audio, name: path, settings: settings)
+    }
+
+    /// Derives from the audio `bytes` hold (a bundle's entry, a file already open); `name` names
+    /// it in diagnostics.
+    public static func derive(bytes: ByteSource, name: String, settings: DeriveSettings) throws(DeriveError) -> DeriveOutput {
+        try settings.validate()
+        let audio = try DeriveAudio.read(bytes: bytes, name: name, channels: DeriveAudio.channels(for: settings.method),
+                                         fromMilliseconds: settings.fromMilliseconds, toMilliseconds: settings.toMilliseconds)
+        return try derive(audio, name: name, settings: settings)
+    }
+
+    /// Derives from a decoded part (its samples are the part already: `from`/`to` are not
+    /// applied again).
+    static func derive(_ audio: DecodedAudio, name: String, settings: DeriveSettings) throws(DeriveError) -> DeriveOutput {
         do {
             try settings.validate(sampleRate: audio.sampleRate)
         } catch {
             var e = error
-            e.file = path
+            e.file = name
             throw e
         }
         switch settings.method {
         case .envelope:
             let deriver = try EnvelopeDeriver(settings: settings)
-            var result = audio.samples.withUnsafeBufferPointer { deriver.analyse($0, sampleRate: audio.sampleRate, file: path) }
+            var result = audio.samples.withUnsafeBufferPointer { deriver.analyse($0, sampleRate: audio.sampleRate, file: name) }
             result.warnings = audio.warnings + result.warnings
             return .pattern(result)
         case .android:

@@ -38,18 +38,25 @@ public enum DeriveAudio {
     }
 
     /// Decodes `from` … `to` (ms; `to` nil for the end) of the file at `path` to mono at its own
-    /// rate. The whole part is held in memory.
+    /// rate. The whole part is held in memory. A file that cannot be opened is `missing-audio`.
     public static func read(_ path: String, channels: Channels, fromMilliseconds: Double = 0,
                             toMilliseconds: Double? = nil) throws(DeriveError) -> DecodedAudio {
-        func unreadable(_ message: String) -> DeriveError { DeriveError(.unreadableAudio, file: path, message: message) }
         let bytes: ByteSource
         do {
             bytes = try FileByteSource(path: path)
         } catch let error as FileByteSource.OpenError {
-            throw unreadable(error.reason)
+            throw DeriveError(.missingAudio, file: path, message: error.reason)
         } catch {
-            throw unreadable("\(error)")
+            throw DeriveError(.missingAudio, file: path, message: "\(error)")
         }
+        return try read(bytes: bytes, name: path, channels: channels, fromMilliseconds: fromMilliseconds, toMilliseconds: toMilliseconds)
+    }
+
+    /// Decodes `from` … `to` of the audio `bytes` hold (a file, a bundle's entry) to mono at its
+    /// own rate; `name` names it in diagnostics. Reads `bytes` from its start.
+    public static func read(bytes: ByteSource, name path: String, channels: Channels, fromMilliseconds: Double = 0,
+                            toMilliseconds: Double? = nil) throws(DeriveError) -> DecodedAudio {
+        func unreadable(_ message: String) -> DeriveError { DeriveError(.unreadableAudio, file: path, message: message) }
         let stream: AudioStream
         var warnings: [DeriveDiagnostic] = []
         do {

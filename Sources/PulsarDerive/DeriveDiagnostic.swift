@@ -24,6 +24,9 @@ public enum DeriveRule: String, DiagnosticRule, CaseIterable {
     case badSampleRate = "bad-sample-rate"
     case badGeneratorParameter = "bad-generator-parameter"
     // Input (errors).
+    /// The file could not be opened (it does not exist, is not a regular file, is not readable).
+    case missingAudio = "missing-audio"
+    /// The file was opened but is not audio libsndfile decodes, or is damaged.
     case unreadableAudio = "unreadable-audio"
     // Findings (warnings).
     case silence = "silence"

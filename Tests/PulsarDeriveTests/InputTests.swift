@@ -144,7 +144,7 @@ import Testing
         let direct = try EnvelopeDeriver(settings: DeriveSettings(fromMilliseconds: 1000, toMilliseconds: 2000)).derive(track.samples, sampleRate: 192_000)
         #expect(RoundTripTests.differences(p.pattern, direct.pattern, tolerance: 0).isEmpty)
         // Not a file, not audio.
-        #expect(thrown { _ = try AudioDeriver.derive(contentsOf: dir + "/missing.wav", settings: DeriveSettings()) }?.rule == .unreadableAudio)
+        #expect(thrown { _ = try AudioDeriver.derive(contentsOf: dir + "/missing.wav", settings: DeriveSettings()) }?.rule == .missingAudio)
         try Data("not audio".utf8).write(to: URL(fileURLWithPath: dir + "/text.wav"))
         let error = thrown { _ = try AudioDeriver.derive(contentsOf: dir + "/text.wav", settings: DeriveSettings()) }
         #expect(error?.rule == .unreadableAudio)

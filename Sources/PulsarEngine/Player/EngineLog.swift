@@ -31,6 +31,10 @@ public enum EngineLog {
         /// Two devices: the haptic device's layout, rate and frames played (the mix's last
         /// channel is its; `layout` is the mix's, the main device's channels and that one).
         public var hapticDevice: HapticDevice?
+        /// Whether presets of audio alone played patterns derived from their audio with the
+        /// default settings on `profile` (`pulsar play --derive`, docs/derive.md); written only
+        /// when true.
+        public var derivesHaptics = false
 
         public struct HapticDevice: Hashable, Sendable {
             public var layout: String
@@ -123,6 +127,7 @@ public enum EngineLog {
             ("audioOffset", optional(header.audioOffset)), ("duration", optional(header.duration)),
         ]
         head += fields(of: header.mix)
+        if header.derivesHaptics { head.append(("deriveHaptics", JSONValue(.bool(true)))) }
         if let h = header.hapticDevice {
             head.append(("hapticDevice", .obj(["layout": .str(h.layout), "sampleRate": .num(Double(h.sampleRate)),
                                                "playedFrames": .num(Double(h.playedFrames))])))
@@ -340,10 +345,15 @@ public enum EngineLog {
                     sampleRate: try checked(number) { () throws(RangeError) in try Limits.integer(hRate, "\"hapticDevice.sampleRate\"", in: SampleRate.supported) },
                     playedFrames: try frame(h, number, "playedFrames"))
             }
-            return .header(Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: rate, profile: profile,
-                                  audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
-                                  duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number),
-                                  hapticDevice: hapticDevice))
+            var header = Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: rate, profile: profile,
+                                audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
+                                duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number),
+                                hapticDevice: hapticDevice)
+            if let derive = value["deriveHaptics"] {
+                guard case .bool(let on) = derive.kind else { throw ParseError(line: number, message: "\"deriveHaptics\" must be true or false") }
+                header.derivesHaptics = on
+            }
+            return .header(header)
         }
         if kind == "voice" {
             guard let input = value["input"]?.string else { throw ParseError(line: number, message: "a voice line needs its input") }
