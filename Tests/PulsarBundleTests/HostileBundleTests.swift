@@ -116,6 +116,14 @@ struct HostileBundleTests {
             #"{"id": "tap", "name": "T", "duration": -5, "haptics": "haptics/tap.json"}"#]))),
         Row(name: "frame rate 0", rule: .badValue, build: manifest(Fixture.manifest(presets: [
             #"{"id": "tap", "name": "T", "haptics": "haptics/tap.json", "animation": {"src": "haptics/tap.json", "frameRate": 0}}"#]))),
+        Row(name: "no haptics and no audio", rule: .missingField,
+            build: manifest(Fixture.manifest(presets: [#"{"id": "tap", "name": "T"}"#]))),
+        Row(name: "derived not an object", rule: .wrongType, build: manifest(Fixture.manifest(presets: [
+            #"{"id": "tap", "name": "T", "haptics": "haptics/tap.json", "derived": "envelope"}"#]))),
+        Row(name: "derived without a method", rule: .missingField, build: manifest(Fixture.manifest(presets: [
+            #"{"id": "tap", "name": "T", "haptics": "haptics/tap.json", "derived": {"from": "x.wav"}}"#]))),
+        Row(name: "derived settings not an object", rule: .wrongType, build: manifest(Fixture.manifest(presets: [
+            #"{"id": "tap", "name": "T", "haptics": "haptics/tap.json", "derived": {"method": "envelope", "settings": 3}}"#]))),
         Row(name: "malformed hash", rule: .badValue, build: manifest(Fixture.manifest(extra: "\"hash\": \"md5:00\""))),
         Row(name: "bad haptics pattern", rule: .badPattern, build: zip {
             $0[1] = Entry("haptics/tap.json", #"{"continuousPattern": {"amplitude": [{"time": 0, "value": 2}], "frequency": []}, "discretePattern": []}"#)
