@@ -3,7 +3,8 @@ import PulsarCore
 
 /// Android's HapticGenerator (AOSP `media/libeffects/hapticgenerator`): haptics generated from one
 /// audio channel by a fixed chain of filters and nonlinearities, stage for stage as AOSP builds it
-/// (docs/derive.md, method `android`), in 32-bit float with biquads in transposed direct form II.
+/// (docs/derive.md, method `android`), with biquads in transposed direct form II, in 64-bit by
+/// default (`Precision.float64`) or in AOSP's 32-bit float.
 ///
 /// Streaming: every stage's state is kept from one `process` call to the next, so blocks of any
 /// sizes give exactly the samples of one call on the whole sound.
@@ -53,8 +54,9 @@ public final class HapticGenerator {
         public var distortionInputGain: Double = 0.3
         public var distortionCubeThreshold: Double = 0.1
         public var distortionOutputGain: Double = 1.5
-        /// The arithmetic of the stages and their states: AOSP's 32-bit float, or 64-bit.
-        public var precision: Precision = .float32
+        /// The arithmetic of the stages and their states: 64-bit (the chain's definition to the
+        /// output's rounding; the default), or AOSP's 32-bit float.
+        public var precision: Precision = .float64
         /// Android's default is `mute` until haptics are enabled; here the chain's own output.
         public var intensity: Intensity = .none
         /// The output is clipped to ±this, `(0, 1]` (AOSP's `maxHapticAmplitude`; its default 0

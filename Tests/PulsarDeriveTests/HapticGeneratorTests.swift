@@ -143,7 +143,9 @@ import Testing
     func float32NearReference(rate: Int) throws {
         for (name, make) in Self.inputs {
             let input = make(rate, 3)
-            let output = try HapticGenerator.process(input, sampleRate: rate)
+            var parameters = HapticGenerator.Parameters()
+            parameters.precision = .float32
+            let output = try HapticGenerator.process(input, sampleRate: rate, parameters: parameters)
             let expected = Self.reference(input, rate: Double(rate))
             var worst = 0.0, squares = 0.0
             for i in 0..<input.count {
