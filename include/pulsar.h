@@ -153,7 +153,9 @@ typedef struct pulsar_engine_options {
     const char *log_path;       /* the event log, written by pulsar_engine_stop: what `pulsar
                                    render --replay LOG` turns back into the samples the device
                                    played (a pattern given in memory is written beside it, as
-                                   LOG.pattern-N.json); NULL: none. A struct from
+                                   LOG.pattern-N.json); NULL: none, and the engine keeps
+                                   no events (its memory stays bounded however long it
+                                   runs; with a log it grows with every command). A struct from
                                    before this member (a smaller size) is still taken */
 } pulsar_engine_options;
 

@@ -170,6 +170,9 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
             return Result.device.failing("pulsar_engine_create: device '\(deviceName!)': \(error)")
         }
         if let record, let sim = main as? SimulatedDevice { recordings.insert((sim, record, engine.mainChannels), at: 0) }
+        // Without a log to write, the engine keeps no events: an app's session of any length
+        // stays in bounded memory.
+        engine.keepsEventLog = logPath != nil
         engine.start()
         // The devices that record count what they played; the log's frame counts are theirs.
         let recorder = { (d: OutputDevice?) in recordings.first { $0.0 === (d as? SimulatedDevice) }?.0 }

@@ -27,8 +27,13 @@ public final class HapticEngine: @unchecked Sendable {
     /// The real-time side. Private: its command queue takes one producer at a time, which only
     /// this class's lock guarantees.
     private let core: EngineCore
-    /// Every event except positions, in order (the event log's body).
+    /// Every event except positions, in order (the event log's body); empty while
+    /// `keepsEventLog` is false.
     public private(set) var loggedEvents: [EngineEvent] = []
+    /// Whether `poll` keeps events in `loggedEvents` (the default). An app that writes no log
+    /// sets it false: the engine's memory then stays bounded however long it runs (underruns,
+    /// lost events and the voices' own state are kept either way). Control thread only.
+    public var keepsEventLog = true
     /// Called on the control thread (from `poll`) with every event of the real-time thread —
     /// position readings (in stream frames) and underruns among them — before the device clock
     /// and the voices take it in: a listener can ask `streamFrame(at:)` what the clock predicted
@@ -428,7 +433,7 @@ public final class HapticEngine: @unchecked Sendable {
             deliver(event)
             if case .position = event { continue }
             if case .hapticDevicePosition = event { continue }
-            loggedEvents.append(event)
+            if keepsEventLog { loggedEvents.append(event) }
         }
         if flags.failed.load(ordering: .acquiring), failure == nil {
             failure = flags.error
