@@ -28,13 +28,20 @@ ldconfig -p | grep -q 'libpulsar.so.0 ' || die "libpulsar.so.0 is not in the lin
 pkg-config --modversion pulsar >/dev/null || die "pkg-config does not find pulsar"
 # Nothing of the toolchain: the runtime is the package's own.
 if ldd /usr/bin/pulsar /usr/lib/libpulsar.so.0 | grep -E 'not found|/swift'; then die "ldd resolves outside the package"; fi
+# The installed Python example, run as root as a user might: it finds libpulsar.so.0 through the
+# linker cache, and leaves byte code beside its module that the removal must take too.
+examples=/usr/share/doc/pulsar/examples/python
+env -i PATH=/usr/bin:/bin python3 "$examples/demo.py" --device sim >/dev/null || die "$examples/demo.py failed"
+[ -d "$examples/__pycache__" ] || die "demo.py left no byte code: the removal's check of it would prove nothing"
 
 apt-get remove -y pulsar
 left=0
 for p in "${paths[@]}"; do
     if [ -e "$p" ] || [ -L "$p" ]; then echo "left behind: $p" >&2; left=$((left + 1)); fi
 done
-[ -d /usr/lib/pulsar ] && { echo "left behind: /usr/lib/pulsar/" >&2; left=$((left + 1)); }
+for d in /usr/lib/pulsar /usr/share/pulsar /usr/share/doc/pulsar; do
+    [ -e "$d" ] && { echo "left behind: $d/" >&2; left=$((left + 1)); }
+done
 ldconfig -p | grep -q 'libpulsar.so.0 ' && { echo "left behind: libpulsar.so.0 in the linker cache" >&2; left=$((left + 1)); }
 [ "$left" = 0 ] || die "$left files left behind after apt-get remove"
 dpkg-query -W -f='${Status}' pulsar 2>/dev/null | grep -q "install ok installed" && die "still installed"

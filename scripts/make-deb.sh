@@ -50,6 +50,14 @@ EOF
 # libpulsar for other packages' dpkg-shlibdeps, and the linker cache refreshed on install/remove.
 echo "libpulsar 0 pulsar (>= $version)" >"$stage/DEBIAN/shlibs"
 echo "activate-noawait ldconfig" >"$stage/DEBIAN/triggers"
+# Running the installed Python example imports pulsar.py, which leaves byte code beside it that
+# dpkg does not own: removed before the package's files are.
+cat >"$stage/DEBIAN/prerm" <<'PRERM'
+#!/bin/sh
+set -e
+rm -rf /usr/share/doc/pulsar/examples/python/__pycache__
+PRERM
+chmod 0755 "$stage/DEBIAN/prerm"
 
 mkdir -p "$out"
 deb="$out/pulsar_${version}_${arch}.deb"
