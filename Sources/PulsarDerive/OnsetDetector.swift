@@ -64,7 +64,9 @@ enum OnsetDetector {
             Float(log((Double(band.lowerBound) * Double(band.upperBound - 1)).squareRoot() * binHertz / 100) / log(80.0))
         }
 
+        // Each band's level one and two frames ago.
         var previousLevels = [Float](repeating: 0, count: bands.count)
+        var earlierLevels = [Float](repeating: 0, count: bands.count)
         var flux = [Double](repeating: 0, count: frames)
         var brightness = [Double](repeating: 0, count: frames)
         let scale = 4 / Float(size)
@@ -100,11 +102,15 @@ enum OnsetDetector {
                 let level = log1p(logScale * total * bandWeights[i])
                 // The part goes on before `from` as it begins: frame 0 has no flux.
                 if k > 0 {
-                    let rise = max(0, level - previousLevels[i])
+                    // A rise above both frames before: a level that dips for one frame (tones
+                    // beating in a band's few bins) is not new energy when it comes back.
+                    let reference = k > 1 ? max(previousLevels[i], earlierLevels[i]) : previousLevels[i]
+                    let rise = max(0, level - reference)
                     sum += rise
                     squares += rise * rise
                     moment += rise * rise * bandPositions[i]
                 }
+                earlierLevels[i] = previousLevels[i]
                 previousLevels[i] = level
             }
             flux[k] = Double(sum) / Double(bands.count)
