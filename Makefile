@@ -12,7 +12,7 @@ SERVER_PACKAGES := pipewire pipewire-bin pipewire-alsa wireplumber dbus
 INSTALL_PACKAGES := patchelf dpkg-dev
 CHECK_PACKAGES := man-db groff-base zsh
 # The viewer's frame benchmark runs under a virtual X server.
-BENCH_PACKAGES := sox alsa-utils xvfb
+BENCH_PACKAGES := sox alsa-utils xvfb aubio-tools
 OUT ?= out
 # The private PipeWire session `make test` runs the ALSA tests against.
 PW_DIR := $(CURDIR)/.build/pipewire-test

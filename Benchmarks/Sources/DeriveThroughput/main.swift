@@ -1,7 +1,8 @@
 // Haptics from audio, how fast: `pulsar derive` (the envelope method, and Android's
 // HapticGenerator chain) on a minute of drums, side by side with sox running a comparable filter
-// chain on the same file in the same run, and the generator's real-time path checked for
-// allocations.
+// chain and aubio's onset detector on the same file in the same run, and the generator's
+// real-time path checked for allocations. Then how right: the envelope's transients and
+// aubioonset's onsets against the drums' true onsets.
 //
 //   swift run -c release derive-throughput [--seconds 60] [--repeats 7] [--input FILE.wav]
 import CAllocationCounter
@@ -37,8 +38,9 @@ func now() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-/// Kicks, snares and plucks 110–400 ms apart over a pad and noise (seeded: the same every run).
-func drums(seconds: Double, rate: Int) -> [Float] {
+/// Kicks, snares and plucks 110–400 ms apart over a pad and noise (seeded: the same every run),
+/// and the hits' times in seconds.
+func drums(seconds: Double, rate: Int) -> (samples: [Float], onsets: [Double]) {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     func random() -> Double {
         state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -49,8 +51,9 @@ func drums(seconds: Double, rate: Int) -> [Float] {
         let t = Double(i) / r
         return Float(0.01 * (sin(2 * .pi * 110 * t) + sin(2 * .pi * 165 * t) + sin(2 * .pi * 220 * t)) + 0.005 * (random() - 0.5))
     }
-    var t = 0.2
+    var t = 0.2, onsets: [Double] = []
     while t < seconds - 0.5 {
+        onsets.append(Double(Int(t * r)) / r)
         let kind = Int(random() * 3), start = Int(t * r), level = 0.3 + 0.5 * random()
         var phase = 0.0
         for n in 0..<Int(0.4 * r) where start + n < count {
@@ -67,8 +70,44 @@ func drums(seconds: Double, rate: Int) -> [Float] {
         }
         t += 0.11 + 0.29 * random()
     }
-    return x
+    return (x, onsets)
 }
+
+/// Precision, recall, F1 and the median timing error (ms) of `found` against `truth` (seconds):
+/// each found time is matched to the nearest unmatched true onset within ±10 ms.
+func score(_ found: [Double], against truth: [Double]) -> (precision: Double, recall: Double, f1: Double, medianMs: Double) {
+    var matched = Set<Int>(), errors: [Double] = []
+    for t in found {
+        let candidates = truth.indices.filter { !matched.contains($0) && abs(truth[$0] - t) <= 0.010 }
+        guard let i = candidates.min(by: { abs(truth[$0] - t) < abs(truth[$1] - t) }) else { continue }
+        matched.insert(i)
+        errors.append((t - truth[i]) * 1000)
+    }
+    let p = found.isEmpty ? 0 : Double(errors.count) / Double(found.count)
+    let r = truth.isEmpty ? 0 : Double(errors.count) / Double(truth.count)
+    errors.sort()
+    return (p, r, p + r > 0 ? 2 * p * r / (p + r) : 0, errors.isEmpty ? .nan : errors[errors.count / 2])
+}
+
+/// Runs a program, returning its standard output.
+func run(_ executable: String, _ arguments: [String]) throws -> String {
+    let p = Process(), pipe = Pipe()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    p.standardOutput = pipe
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { fatalError("\(executable) \(arguments.joined(separator: " ")) failed") }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// aubioonset's onset times (seconds) for `path` by `method` at `threshold`.
+func aubioOnsets(_ path: String, method: String, threshold: Double) throws -> [Double] {
+    try run(aubio, ["-i", path, "-O", method, "-t", String(threshold)]).split(separator: "\n").compactMap { Double($0) }
+}
+let aubio = "/usr/bin/aubioonset"
 
 /// Best wall time of `repeats` runs of `body`.
 func best(_ repeats: Int, _ body: () throws -> Void) rethrows -> Double {
@@ -96,19 +135,26 @@ func fmt(_ v: Double, _ digits: Int = 0) -> String { String(format: "%.\(digits)
 let options = parseOptions()
 let haveSox = FileManager.default.isExecutableFile(atPath: "/usr/bin/sox")
 if !haveSox { print("note: /usr/bin/sox not installed (make deps-bench): no reference figures") }
+let haveAubio = FileManager.default.isExecutableFile(atPath: aubio)
+if !haveAubio { print("note: \(aubio) not installed (make deps-bench): no onset reference") }
 let directory = NSTemporaryDirectory() + "pulsar-derive-bench-\(getpid())"
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: directory) }
 
+/// Onset accuracy rows, printed after the speed table.
+var accuracy: [String] = []
 print("| input | job | wall time (best of \(options.repeats)) | × real time |")
 print("| --- | --- | ---: | ---: |")
 for rate in options.input == nil ? [44_100, 48_000] : [0] {
     let path: String
+    var truth: [Double] = []
     if let input = options.input {
         path = input
     } else {
         path = directory + "/drums-\(rate).wav"
-        _ = try WAVExporter(format: .s16).export(drums(seconds: options.seconds, rate: rate), to: path, sampleRate: SampleRate(rate)!, channels: 1)
+        let made = drums(seconds: options.seconds, rate: rate)
+        truth = made.onsets
+        _ = try WAVExporter(format: .s16).export(made.samples, to: path, sampleRate: SampleRate(rate)!, channels: 1)
     }
     let audio = try DeriveAudio.read(path, channels: .mean)
     let seconds = Double(audio.samples.count) / Double(audio.sampleRate)
@@ -116,10 +162,10 @@ for rate in options.input == nil ? [44_100, 48_000] : [0] {
     func row(_ job: String, _ time: Double) {
         print("| \(label) | \(job) | \(fmt(time, 3)) s | \(fmt(seconds / time))× |")
     }
-    var transients = 0
+    var transients: [Double] = []
     row("pulsar derive (envelope): decode + analyse", try best(options.repeats) {
         guard case .pattern(let p) = try AudioDeriver.derive(contentsOf: path, settings: DeriveSettings()) else { fatalError() }
-        transients = p.pattern.discretePattern.count
+        transients = p.pattern.discretePattern.map { $0.time / 1000 }
     })
     let deriver = try EnvelopeDeriver()
     row("envelope analysis alone (samples in memory)", try best(options.repeats) {
@@ -162,7 +208,38 @@ for rate in options.input == nil ? [44_100, 48_000] : [0] {
             try sox([path, "-n", "highpass", "80", "lowpass", "500", "lowpass", "500", "stats"])
         })
     }
-    if options.input == nil { print("|  | (the envelope found \(transients) transients) |  |  |") }
+    if haveAubio {
+        // An onset detector alone (spectral flux, as the envelope's own), decoding the same file.
+        row("aubioonset -O specflux (onsets only)", try best(options.repeats) {
+            _ = try aubioOnsets(path, method: "specflux", threshold: 0.3)
+        })
+    }
+    guard !truth.isEmpty else { continue }
+    print("|  | (the envelope found \(transients.count) transients; the drums have \(truth.count) hits) |  |  |")
+    func line(_ who: String, _ found: [Double]) {
+        let s = score(found, against: truth)
+        accuracy.append("| \(label) | \(who) | \(found.count) | \(fmt(s.precision, 3)) | \(fmt(s.recall, 3)) | **\(fmt(s.f1, 3))** | \(fmt(s.medianMs, 2)) ms |")
+    }
+    line("pulsar derive (envelope), default threshold 0.1", transients)
+    if haveAubio {
+        // Each of aubio's methods at its best threshold on this very file, so the reference is
+        // given every chance.
+        for method in ["specflux", "energy", "complex", "hfc", "phase", "kl", "mkl", "specdiff"] {
+            var bestRun: (threshold: Double, found: [Double], f1: Double) = (0, [], -1)
+            for threshold in [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2, 2] {
+                let found = try aubioOnsets(path, method: method, threshold: threshold)
+                let f1 = score(found, against: truth).f1
+                if f1 > bestRun.f1 { bestRun = (threshold, found, f1) }
+            }
+            line("aubioonset -O \(method), best threshold (\(bestRun.threshold))", bestRun.found)
+        }
+    }
+}
+if !accuracy.isEmpty {
+    print("")
+    print("| input | onsets by | found | precision | recall | F1 (±10 ms) | median error |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    accuracy.forEach { print($0) }
 }
 
 // The counter must see allocations at all, or a zero above would prove nothing.
