@@ -276,4 +276,72 @@ struct DeriveCLITests {
         let recorded = try AudioFileContents(contentsOf: dir.file("r.wav"))
         #expect(recorded.samples.contains { abs($0) > 0.1 })
     }
+
+    /// The corpus's `verified` preset: a real 3 s MP3 and the haptic pattern a designer authored
+    /// against it, every time of which lies on a grid of 1024 samples at 44.1 kHz (23.2 ms).
+    static let corpusBundle = "bundles/demo.pulsar"
+    static let designStep = 1024.0 / 44.1
+
+    @Test("the corpus's MP3: the derived amplitude follows the sound's level in its band, second by second, within 0.5 dB of the test's own filters",
+          .enabled(if: SharedCorpus.available(corpusBundle), "needs ../shared/corpus/bundles/demo.pulsar"))
+    func followsTheMP3sLevel() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let r = try CLI.run(["derive", try SharedCorpus.path(Self.corpusBundle), "--preset", "verified", "-o", dir.file("v.json"), "--quiet"])
+        #expect(r.status == 0, "\(r)")
+        let curve = try Self.load(dir.file("v.json")).continuousPattern.amplitude
+        let audio = try AudioFileContents(contentsOf: try SharedCorpus.path("bundles/demo-unpacked/audio/sample-3s.mp3"))
+        let rate = Double(audio.sampleRate)
+        let mono = (0..<audio.frameCount).map { i in (0..<audio.channels).reduce(0.0) { $0 + Double(audio.samples[i * audio.channels + $1]) } / Double(audio.channels) }
+        // docs/derive.md §1 with the default profile's band, 60–500 Hz: a 2nd-order Butterworth
+        // high-pass and a 4th-order low-pass (Q 0.5412 and 1.3066), the RBJ cookbook's formulas
+        // written here again, run in 64-bit, direct form I.
+        func section(_ x: [Double], hertz: Double, q: Double, highPass: Bool) -> [Double] {
+            let w = 2 * Double.pi * hertz / rate, alpha = sin(w) / (2 * q), c = cos(w), a0 = 1 + alpha
+            let b0 = (highPass ? (1 + c) / 2 : (1 - c) / 2) / a0, b1 = (highPass ? -(1 + c) : 1 - c) / a0, b2 = b0
+            let a1 = -2 * c / a0, a2 = (1 - alpha) / a0
+            var y = [Double](repeating: 0, count: x.count), x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+            for n in x.indices {
+                y[n] = b0 * x[n] + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+                (x2, x1, y2, y1) = (x1, x[n], y1, y[n])
+            }
+            return y
+        }
+        let band = section(section(section(mono, hertz: 60, q: 0.5.squareRoot(), highPass: true), hertz: 500, q: 0.5412, highPass: false),
+                           hertz: 500, q: 1.3066, highPass: false)
+        // The curve read every millisecond, turned back into energy: a ∝ RMS^0.5, so a⁴ ∝ energy.
+        func value(at t: Double) -> Double {
+            guard let next = curve.firstIndex(where: { $0.time > t }) else { return curve.last?.value ?? 0 }
+            guard next > 0 else { return curve[0].value }
+            let p = curve[next - 1], q = curve[next]
+            return p.value + (q.value - p.value) * (t - p.time) / (q.time - p.time)
+        }
+        var measured: [Double] = [], derived: [Double] = []
+        for second in 0..<3 {
+            let samples = band[Int(Double(second) * rate)..<Int(Double(second + 1) * rate)]
+            measured.append(10 * log10(samples.reduce(0) { $0 + $1 * $1 } / Double(samples.count)))
+            let values = (0..<1000).map { pow(value(at: Double(second * 1000 + $0)), 4) }
+            derived.append(10 * log10(values.reduce(0, +) / 1000))
+        }
+        let measuredSteps = (1..<3).map { measured[$0] - measured[0] }, derivedSteps = (1..<3).map { derived[$0] - derived[0] }
+        print("note: corpus MP3, level of seconds 2 and 3 against the first: in the band \(measuredSteps) dB, from the derived curve \(derivedSteps) dB")
+        #expect(measuredSteps[1] < -10, "the sound's last second is much quieter: the check can tell")
+        for (m, d) in zip(measuredSteps, derivedSteps) { #expect(abs(m - d) <= 0.5, "band \(m) dB, derived \(d) dB") }
+    }
+
+    @Test("the corpus's MP3: of the transients its designer authored, at least 80 % have a derived one within two of the design's 23.2 ms steps",
+          .enabled(if: SharedCorpus.available(corpusBundle), "needs ../shared/corpus/bundles/demo.pulsar"))
+    func againstTheDesigner() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let designed = try Self.load(try SharedCorpus.path("bundles/demo-unpacked/haptics/verified.json")).discretePattern.map(\.time)
+        #expect(designed.count == 13 && designed.allSatisfy { abs(($0 / Self.designStep).rounded() * Self.designStep - $0) < 1 },
+                "the design's 13 transients are on its grid: \(designed)")
+        let r = try CLI.run(["derive", try SharedCorpus.path(Self.corpusBundle), "--preset", "verified", "-o", dir.file("v.json"), "--quiet"])
+        #expect(r.status == 0, "\(r)")
+        let derived = try Self.load(dir.file("v.json")).discretePattern.map(\.time)
+        let s = Self.score(found: derived, truth: designed, window: 2 * Self.designStep)
+        print("note: corpus MP3: \(derived.count) derived transients, the designer's \(designed.count): recall \(s.r), precision \(s.p), median offset (derived − designed) \(s.median) ms")
+        #expect(s.r >= 0.8)
+    }
 }
