@@ -64,7 +64,8 @@ enum OnsetDetector {
             Float(log((Double(band.lowerBound) * Double(band.upperBound - 1)).squareRoot() * binHertz / 100) / log(80.0))
         }
 
-        // Each band's level one and two frames ago.
+        // Each band's level one and two frames ago (0 before the part: levels are never negative,
+        // so at frame 1 the reference is frame 0's level alone).
         var previousLevels = [Float](repeating: 0, count: bands.count)
         var earlierLevels = [Float](repeating: 0, count: bands.count)
         var flux = [Double](repeating: 0, count: frames)
@@ -104,8 +105,7 @@ enum OnsetDetector {
                 if k > 0 {
                     // A rise above both frames before: a level that dips for one frame (tones
                     // beating in a band's few bins) is not new energy when it comes back.
-                    let reference = k > 1 ? max(previousLevels[i], earlierLevels[i]) : previousLevels[i]
-                    let rise = max(0, level - reference)
+                    let rise = max(0, level - max(previousLevels[i], earlierLevels[i]))
                     sum += rise
                     squares += rise * rise
                     moment += rise * rise * bandPositions[i]

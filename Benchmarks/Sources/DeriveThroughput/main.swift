@@ -120,15 +120,7 @@ func best(_ repeats: Int, _ body: () throws -> Void) rethrows -> Double {
     return b
 }
 
-func sox(_ arguments: [String]) throws {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-    p.arguments = arguments
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { fatalError("sox \(arguments.joined(separator: " ")) failed") }
-}
+func sox(_ arguments: [String]) throws { _ = try run("/usr/bin/sox", arguments) }
 
 func fmt(_ v: Double, _ digits: Int = 0) -> String { String(format: "%.\(digits)f", v) }
 
