@@ -32,10 +32,10 @@ import Testing
 
     @Test("The duration of a parameter value: 0 → 0, 0.5 → 31 ms, 1 → 1023 ms, each tenth doubling")
     func durations() {
-        Self.near(AHAPCodec.Envelope.seconds(0), 0)
-        Self.near(AHAPCodec.Envelope.seconds(0.5), 0.031)
-        Self.near(AHAPCodec.Envelope.seconds(1), 1.023)
-        Self.near(AHAPCodec.Envelope.seconds(0.3) + 0.001, 2 * (AHAPCodec.Envelope.seconds(0.2) + 0.001))
+        Self.near(AHAPCodec.Envelope.milliseconds(0), 0)
+        Self.near(AHAPCodec.Envelope.milliseconds(0.5), 31)
+        Self.near(AHAPCodec.Envelope.milliseconds(1), 1023)
+        Self.near(AHAPCodec.Envelope.milliseconds(0.3) + 1, 2 * (AHAPCodec.Envelope.milliseconds(0.2) + 1))
     }
 
     @Test("Defaults (attack 0, sustained, release 0): the intensity on [125 ms, 375 ms), 0 from its end on")

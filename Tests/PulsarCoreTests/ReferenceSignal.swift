@@ -288,8 +288,8 @@ struct ReferenceSignal {
         self.gain = gain
 
         // §4.1 Extent.
-        let A = pattern.continuousPattern.amplitude
-        let F = pattern.continuousPattern.frequency
+        let A = Self.oneTime(pattern.continuousPattern.amplitude)
+        let F = Self.oneTime(pattern.continuousPattern.frequency)
         amplitude = A
         frequency = F
         let tEnd = (A + F).map(\.time).max() ?? 0
@@ -405,6 +405,21 @@ struct ReferenceSignal {
         precondition(nextOnset == transients.count)
         self.transients = transients
         self.pieces = pieces
+    }
+
+    /// §3: a point less than 1e-6 ms after the first point of its group belongs to the group; a
+    /// group of several points is a step at the first one's time, from its value to the last's.
+    static func oneTime(_ points: [ValuePoint]) -> [ValuePoint] {
+        var result: [ValuePoint] = []
+        var first = 0
+        for k in points.indices {
+            let endsGroup = k + 1 == points.count || !(points[k + 1].time - points[first].time < 1e-6)
+            guard endsGroup else { continue }
+            result.append(points[first])
+            if k > first { result.append(ValuePoint(time: points[first].time, value: points[k].value)) }
+            first = k + 1
+        }
+        return result
     }
 
     // MARK: - The signal

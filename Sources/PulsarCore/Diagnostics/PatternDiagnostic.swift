@@ -18,6 +18,7 @@ public enum PatternRule: String, DiagnosticRule, CaseIterable {
     case valueOutOfRange = "value-out-of-range"
     case unsorted = "unsorted"
     case duplicateTime = "duplicate-time"
+    case nearCoincident = "near-coincident"
     case emptyPattern = "empty-pattern"
     case tooLong = "too-long"
     case tooManyPoints = "too-many-points"

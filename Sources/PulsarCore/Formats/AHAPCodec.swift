@@ -30,23 +30,31 @@ import Darwin
 enum AHAPCodec {
     static let maximumControlPoints = 16
 
+    /// Every time below is in milliseconds, each computed one way only (docs/signal-model.md §10):
+    /// an event's `Time` as `fl(Time · 1000)`, its end as `fl(start + fl(EventDuration · 1000))`,
+    /// every envelope time as `fl(start + offset)`, so the end of the duration and the envelope's
+    /// point there are the same double.
     private struct Event {
-        var time: Double        // seconds
-        var end: Double         // seconds; == time for transients
+        var time: Double
+        var end: Double         // == time for transients
         var intensity: Double
         var sharpness: Double
         var isTransient: Bool
         var order: Int
-        /// The envelope's gain, in seconds from `time` (continuous events).
+        /// The envelope's gain at absolute times (continuous events).
         var envelope = Curve([])
         /// The end of the release: the event sounds on `[time, releaseEnd)`.
-        var releaseEnd: Double { time + (envelope.points.last?.time ?? (end - time)) }
+        var releaseEnd: Double { envelope.points.last?.time ?? end }
 
         /// The event's amplitude before the intensity control at `t` (or just before it).
         func gain(at t: Double, left: Bool) -> Double {
-            intensity * (left ? envelope.valueBefore(t - time) : envelope.value(at: t - time))
+            intensity * (left ? envelope.valueBefore(t) : envelope.value(at: t))
         }
     }
+
+    /// An AHAP time in seconds as the model's milliseconds: `fl(seconds · 1000)`, the one rounding
+    /// every importer of seconds uses.
+    static func milliseconds(_ seconds: Double) -> Double { seconds * 1000 }
 
     /// Core Haptics' envelope parameters of one event (docs/signal-model.md §10).
     struct Envelope: Equatable {
@@ -54,25 +62,26 @@ enum AHAPCodec {
         var attack = 0.0, decay = 0.0, release = 0.0
         var sustained = true
 
-        /// A parameter value's duration in seconds: `(2^(10 p) − 1)` ms — 0 at 0, 31 ms at 0.5,
-        /// 1.023 s at 1, each tenth doubling it.
-        static func seconds(_ p: Double) -> Double { (pow(2, 10 * p) - 1) / 1000 }
+        /// A parameter value's duration in milliseconds: `2^(10 p) − 1` — 0 at 0, 31 ms at 0.5,
+        /// 1023 ms at 1, each tenth doubling it.
+        static func milliseconds(_ p: Double) -> Double { pow(2, 10 * p) - 1 }
 
-        /// The shortest decay: the model's smoothing width (§4.3), so that an unsustained event
-        /// with `DecayTime` 0 is still a felt blip.
-        static let shortestDecay = 0.008
+        /// The shortest decay (ms): the model's smoothing width (§4.3), so that an unsustained
+        /// event with `DecayTime` 0 is still a felt blip.
+        static let shortestDecay = 8.0
 
-        /// The gain over an event of `duration` seconds, as points in seconds from its start:
-        /// a linear attack from 0, then a hold (sustained) or a linear decay to 0, cut at the
-        /// end; then a linear release from the value reached to 0. A zero attack or release is a
-        /// step (which the model smooths over 8 ms).
-        func gain(duration d: Double) -> Curve {
+        /// The gain over an event that starts at `start` and lasts `d` (both ms), as points at
+        /// absolute times `fl(start + offset)`: a linear attack from 0, then a hold (sustained)
+        /// or a linear decay to 0, cut at the end; then a linear release from the value reached
+        /// to 0. A zero attack or release is a step (which the model smooths over 8 ms).
+        func gain(start: Double, duration d: Double) -> Curve {
             var points: [ValuePoint] = []
-            func add(_ t: Double, _ v: Double) {
+            func add(_ offset: Double, _ v: Double) {
+                let t = start + offset
                 if let last = points.last, last.time == t, last.value == v { return }
                 points.append(ValuePoint(time: t, value: v))
             }
-            let tA = Self.seconds(attack), tD = max(Self.seconds(decay), Self.shortestDecay), tR = Self.seconds(release)
+            let tA = Self.milliseconds(attack), tD = max(Self.milliseconds(decay), Self.shortestDecay), tR = Self.milliseconds(release)
             let a = min(tA, d)
             let peak = tA > 0 ? a / tA : 1
             if tA > 0 { add(0, 0) }
@@ -90,8 +99,8 @@ enum AHAPCodec {
     }
 
     private struct ControlCurve {
-        var start: Double                       // seconds
-        var points: Curve                       // absolute seconds; steps allowed
+        var start: Double                       // ms
+        var points: Curve                       // absolute ms; steps allowed
         var order: Int
     }
 
@@ -147,8 +156,9 @@ enum AHAPCodec {
                     _ = try reader.object(node, p)
                     let type = try reader.string(try reader.required("EventType", in: node, p), p + ".EventType")
                     let timeNode = try reader.required("Time", in: node, p)
-                    let time = try reader.number(timeNode, p + ".Time")
-                    guard time >= 0 else { throw reader.error(.negativeTime, at: timeNode, p + ".Time", "time \(JSONWriter.format(time)) is negative; times start at 0") }
+                    let seconds = try reader.number(timeNode, p + ".Time")
+                    let time = Self.milliseconds(seconds)
+                    guard seconds >= 0 else { throw reader.error(.negativeTime, at: timeNode, p + ".Time", "time \(JSONWriter.format(seconds)) is negative; times start at 0") }
                     var eventIntensity = 1.0, eventSharpness = 0.5
                     var envelope = Envelope()
                     if let params = node["EventParameters"] {
@@ -184,8 +194,9 @@ enum AHAPCodec {
                         if duration == 0 {
                             reader.warn(.ignored, at: node, p, "continuous event of zero duration ignored")
                         } else {
-                            events.append(Event(time: time, end: time + duration, intensity: eventIntensity, sharpness: eventSharpness,
-                                                isTransient: false, order: i, envelope: envelope.gain(duration: duration)))
+                            let length = Self.milliseconds(duration)
+                            events.append(Event(time: time, end: time + length, intensity: eventIntensity, sharpness: eventSharpness,
+                                                isTransient: false, order: i, envelope: envelope.gain(start: time, duration: length)))
                         }
                     default:
                         reader.warn(.ignored, at: node, p, "\(type) event ignored: only haptic events become a pattern")
@@ -233,8 +244,11 @@ enum AHAPCodec {
         }
         for c in rawCurves {
             let isIntensity = c.id == "HapticIntensityControl"
-            let pts = c.points.map { ValuePoint(time: absolute ? $0.0 : c.start + $0.0, value: clamp($0.1, isIntensity ? 0...1 : -1...1)) }
-            let curve = ControlCurve(start: c.start, points: Curve(pts), order: c.order)
+            let start = Self.milliseconds(c.start)
+            let pts = c.points.map {
+                ValuePoint(time: absolute ? Self.milliseconds($0.0) : start + Self.milliseconds($0.0), value: clamp($0.1, isIntensity ? 0...1 : -1...1))
+            }
+            let curve = ControlCurve(start: start, points: Curve(pts), order: c.order)
             if isIntensity { intensity.curves.append(curve) } else { sharpness.curves.append(curve) }
         }
         intensity.curves.sort { ($0.start, $0.order) < ($1.start, $1.order) }
@@ -246,20 +260,59 @@ enum AHAPCodec {
         var pattern = PatternData()
         let transients = events.filter(\.isTransient).sorted { ($0.time, $0.order) < ($1.time, $1.order) }
         for t in transients {
-            let point = DiscretePoint(time: t.time * 1000, amplitude: t.intensity, frequency: t.sharpness)
+            let point = DiscretePoint(time: t.time, amplitude: t.intensity, frequency: t.sharpness)
             if let last = pattern.discretePattern.last, last.time == point.time {
-                reader.warn(.duplicateTime, at: nil, "$.Pattern", "transients at the same time \(JSONWriter.format(t.time)) s merged, keeping the stronger")
+                reader.warn(.duplicateTime, at: nil, "$.Pattern", "transients at the same time \(JSONWriter.format(t.time)) ms merged, keeping the stronger")
                 if point.amplitude > last.amplitude { pattern.discretePattern[pattern.discretePattern.count - 1] = point }
                 continue
             }
             pattern.discretePattern.append(point)
         }
         let continuous = events.filter { !$0.isTransient }
-        pattern.continuousPattern = buildCurves(continuous, intensity: intensity, sharpness: sharpness)
+        let snap = TimeSnap(continuous.flatMap { [$0.time, $0.end] + $0.envelope.points.map(\.time) }
+                            + intensity.breakpoints + sharpness.breakpoints)
+        pattern.continuousPattern = buildCurves(continuous.map { snap.event($0) }, intensity: snap.control(intensity),
+                                                sharpness: snap.control(sharpness))
         if pattern.pointCount > maximumPoints {
             throw reader.error(.tooManyPoints, at: doc, "$", "\(pattern.pointCount) points, more than the limit of \(maximumPoints)")
         }
         return DecodedPattern(pattern: pattern, locate: { location in (location.wirePath, nil) })
+    }
+
+    /// Times that meet in decimal but not in binary — an event's end `fl(fl(0.001·1000) +
+    /// fl(1.002·1000))` and the next one's start `fl(1.003·1000)`, 1.1e-13 ms apart — are made
+    /// one: every curve time is moved to the first of its group as the model groups points
+    /// (`Curve.coincidenceMilliseconds`, docs/signal-model.md §3), so the curves written out are
+    /// the ones the model reads, with a step where two events meet.
+    private struct TimeSnap {
+        private var moved: [Double: Double] = [:]
+
+        init(_ times: [Double]) {
+            let sorted = Set(times).sorted()
+            var first = 0
+            for (i, t) in sorted.enumerated() {
+                if t - sorted[first] >= Curve.coincidenceMilliseconds { first = i }
+                if i != first { moved[t] = sorted[first] }
+            }
+        }
+
+        func time(_ t: Double) -> Double { moved[t] ?? t }
+
+        func curve(_ c: Curve) -> Curve { Curve(c.points.map { ValuePoint(time: time($0.time), value: $0.value) }) }
+
+        func event(_ e: Event) -> Event {
+            var e = e
+            e.time = time(e.time)
+            e.end = time(e.end)
+            e.envelope = curve(e.envelope)
+            return e
+        }
+
+        func control(_ c: Control) -> Control {
+            var c = c
+            c.curves = c.curves.map { ControlCurve(start: time($0.start), points: curve($0.points), order: $0.order) }
+            return c
+        }
     }
 
     /// Samples the piecewise-linear amplitude and frequency functions at every time where one of
@@ -325,7 +378,7 @@ enum AHAPCodec {
             for e in events {
                 times.insert(e.time)
                 times.insert(e.end)
-                for p in e.envelope.points { times.insert(e.time + p.time) }
+                for p in e.envelope.points { times.insert(p.time) }
             }
             var sorted = times.filter { $0 >= 0 && $0 <= finalEnd }.sorted()
             var extra: [Double] = []
@@ -350,7 +403,7 @@ enum AHAPCodec {
             if !extra.isEmpty { sorted = Set(sorted + extra).sorted() }
             var points: [ValuePoint] = []
             func emit(_ t: Double, _ v: Double) {
-                points.append(ValuePoint(time: t * 1000, value: min(max(v, 0), 1)))
+                points.append(ValuePoint(time: t, value: min(max(v, 0), 1)))
             }
             var sweep = Sweep(events: byStart)
             for t in sorted {

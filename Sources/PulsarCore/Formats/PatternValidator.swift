@@ -60,6 +60,13 @@ public struct PatternValidator: Sendable {
         if c.amplitude.isEmpty && !c.frequency.isEmpty {
             warn(.ignored, PatternLocation(.frequency, 0), "a frequency curve without an amplitude curve is silent")
         }
+        for (points, part) in [(c.amplitude, PatternLocation.Part.amplitude), (c.frequency, .frequency)] {
+            let moved = Curve.coincidentCount(points)
+            if moved > 0 {
+                warn(.nearCoincident, nil, "\(moved) \(part.rawValue) point(s) less than "
+                     + "\(JSONWriter.format(Curve.coincidenceMilliseconds)) ms after another are read at its time (a step)")
+            }
+        }
         return warnings
     }
 

@@ -24,16 +24,18 @@ struct CarrierEnvelope: Sendable {
 
     init(_ pattern: ContinuousPattern, profile: ActuatorProfile) {
         self.profile = profile
-        amplitudePoints = pattern.amplitude
-        frequency = Curve(pattern.frequency)
-        let end = max(pattern.amplitude.last?.time ?? 0, pattern.frequency.last?.time ?? 0)
-        guard !pattern.amplitude.isEmpty, end > 0, end.isFinite else {
+        // §3: points closer than a nanosecond are read as one time before anything else.
+        let amplitude = Curve.coalesced(pattern.amplitude)
+        amplitudePoints = amplitude
+        frequency = Curve(Curve.coalesced(pattern.frequency))
+        let end = max(amplitude.last?.time ?? 0, frequency.points.last?.time ?? 0)
+        guard !amplitude.isEmpty, end > 0, end.isFinite else {
             pieces = []
             curveEndMilliseconds = 0
             return
         }
         curveEndMilliseconds = end
-        pieces = TentSmoothing(curve: Curve(pattern.amplitude), end: end, width: Self.smoothingMilliseconds).pieces()
+        pieces = TentSmoothing(curve: Curve(amplitude), end: end, width: Self.smoothingMilliseconds).pieces()
     }
 
     /// Times (ms) where the carrier's frequency changes slope: every point of the frequency curve.
