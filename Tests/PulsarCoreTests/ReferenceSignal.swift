@@ -19,29 +19,22 @@ import PulsarCore
 ///
 /// Times are compared exactly: a sample `n` (at `n / R` s) and a file time `T` (ms) are ordered by
 /// the sign of `1000·n − T·R` (or `1000·n − 4R − T·R`, …), evaluated with one fused multiply-add
-/// (exact sign). The exception is §1's rule for where a curve breakpoint takes effect, used by the
-/// silence test of §4.3 and by `N_K` (§8): sample `n` is at or after a point time `T` iff
-/// `n >= ceil(fl(fl(T·R)/1000))` (`pointOrder`), at or after `T + ρ` iff
-/// `n >= ceil(fl(fl(fl(T + 8)·R)/1000))`.
+/// (exact sign). Where §1's table of arithmetic names a rounding — `N_K` (§8), the silence test of
+/// §4.3 on `m = fl(fl(1000·n)/R)`, `ν_i`, `D_i`, `L_i`, the lra band — this file follows it.
 ///
-/// Readings chosen where the document leaves room (see the report that came with this file):
+/// Readings of the text:
 /// - `a(t)` itself is evaluated in real time (it is continuous and C1, so which side of a change a
-///   sample is counted on changes nothing); §1's first-sample rule decides the silence test of
-///   §4.3 (points against `t`, points and `T_end` plus `ρ` against `t`, so the carrier is silent
-///   exactly from `N_K` on); the frequency curve's points are placed in real time (the phase is a
-///   real-time integral);
-/// - in §8 and the silence test the sum `T + 8` is rounded to a double before the product, as §8
-///   writes it (`fl(fl(fl(T + 8)·R)/1000)`);
-/// - when no amplitude point lies at or before `max(t − ρ, 0)`, the silence test starts at the
-///   first point (the curve holds `v_0` before it);
+///   sample is counted on changes nothing); the frequency curve's points are placed in real time
+///   (the phase is a real-time integral);
+/// - the curves are first read as §3 groups them (points less than a nanosecond apart are one time);
 /// - the silence test is the file-value rule as written, also where it disagrees with `a(t) = 0`:
 ///   a curve ending in a step up at `T_end` (`(T_end, 0), (T_end, v > 0)`) is not silent on
 ///   `(T_end, T_end + ρ)` although `A⁰` is 0 there;
 /// - a carrier whose `T_end <= 0` is "no carrier" (`N_K = 0`); with no carrier, every `t` is silent;
 /// - a riding transient whose onset is shared with an earlier at-rest one takes `φ` from the phase
 ///   that transient has just set;
-/// - `hz`, `3 / ν_i` and `D_i` are evaluated in double before `fl(D_i · R)`;
-/// - `N_a = round(0.004 · R)` is evaluated exactly (`R / 250` in integers).
+/// - `N_a = round(0.004 · R)` is evaluated exactly (`R / 250` in integers), which §1's table says
+///   equals `round(fl(0.004 · R))` at every supported rate.
 struct ReferenceSignal {
     let pattern: PatternData
     /// `R` as an integer and as a double.
@@ -98,17 +91,6 @@ struct ReferenceSignal {
 
     private static func sign(_ x: Double) -> Int { x < 0 ? -1 : (x > 0 ? 1 : 0) }
 
-    /// Sign of `T − t` for a point time `T` (ms) of the amplitude curve, where §1 decides on which
-    /// side of the point a sample lies: sample `n` is at or after `T` iff `n >= ceil(x(T))`
-    /// ("where a curve breakpoint takes effect"). That is the real order except when `T · R / 1000`
-    /// lies within rounding of an integer `k` from above: then sample `k` already counts as at or
-    /// after `T` (§1 can only move a point's sample earlier, never later).
-    func pointOrder(_ T: Double, _ t: Instant) -> Int {
-        guard case let .frame(n) = t else { return order(.ms(T), t) }
-        if n < Self.firstSampleAtOrAfter(T, rate: sampleRate) { return 1 }
-        return order(.ms(T), t) == 0 ? 0 : -1
-    }
-
     /// `b − a` in milliseconds.
     func msBetween(_ a: Instant, _ b: Instant) -> Double {
         switch (a, b) {
@@ -152,6 +134,18 @@ struct ReferenceSignal {
     }
 
     static func frac(_ x: Double) -> Double { x - x.rounded(.down) }
+
+    /// §2's band of a profile named as on the command line: `wideband`, `lra`, `lra:HZ`
+    /// (`fl(HZ·0.9)`, `fl(HZ·1.1)`) or `FMIN:FMAX`.
+    static func band(_ profile: String) -> (fmin: Double, fmax: Double) {
+        if profile == "wideband" { return (60, 300) }
+        if profile.hasPrefix("lra") {
+            let hz = profile == "lra" ? 170 : Double(profile.dropFirst(4))!
+            return (hz * 0.9, hz * 1.1)
+        }
+        let parts = profile.split(separator: ":").map { Double($0)! }
+        return (parts[0], parts[1])
+    }
 
     /// `S(x) = 3x² − 2x³` (§5).
     static func smoothstep(_ x: Double) -> Double { 3 * x * x - 2 * x * x * x }
@@ -376,9 +370,9 @@ struct ReferenceSignal {
                     // Riding.
                     let phi = Self.frac(phase)
                     let x = 0.25 - phi - nu * Ta
-                    let delta = x - (2 * x + 0.5).rounded(.down) / 2
+                    let delta = x - (2 * x + 0.5 + 0x1p-20).rounded(.down) / 2
                     var rise = nu + delta / Ta
-                    if rise <= 0 { rise += 1 / (2 * Ta) }
+                    if rise * Ta < 0x1p-20 { rise += 1 / (2 * Ta) }
                     transients[i].nuRise = rise
                 }
                 nextOnset += 1
@@ -424,29 +418,25 @@ struct ReferenceSignal {
 
     // MARK: - The signal
 
-    /// §4.3 "silent at t", decided on the file's values: `t <= 0`, or `t − ρ >= T_end`, or every
-    /// amplitude point from the last one at or before `max(t − ρ, 0)` to the first one at or after
-    /// `t` (the last point if there is none) is 0.
+    /// §4.3 "silent at t", decided on the file's values with §1's table: with `m = fl(fl(1000·n)/R)`
+    /// and `m₋ = fl(m − 8)`, silent when there is no carrier, `m <= 0`, `m₋ >= T_end`, or every
+    /// amplitude point from the last one at or before `max(m₋, 0)` (the first if none) to the
+    /// first one at or after `m` (the last if none) is 0.
     func carrierSilent(atFrame n: Int) -> Bool {
         guard hasCarrier else { return true }
-        if n <= 0 || n >= carrierEnd { return true }
-        let A = amplitude, m = A.count
-        // The last point at or before max(t − ρ, 0): T <= 0, or sample n at or after T + ρ.
-        var lo = 0, hi = m
+        let m = Double(1000 * n) / rate
+        let mMinus = m - 8
+        if m <= 0 || mMinus >= tEnd { return true }
+        let A = amplitude
+        var lo = 0, hi = A.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            let T = A[mid].time
-            if T <= 0 || n >= Self.firstSampleAtOrAfterPlusRho(T, rate: sampleRate) { lo = mid + 1 } else { hi = mid }
+            if A[mid].time <= max(mMinus, 0) { lo = mid + 1 } else { hi = mid }
         }
-        let first = max(lo - 1, 0)  // none: from the first point (v_0 is held before it)
-        // The first point at or after t.
-        lo = 0; hi = m
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if pointOrder(A[mid].time, .frame(n)) < 0 { lo = mid + 1 } else { hi = mid }
-        }
-        let last = min(lo, m - 1)
-        return A[min(first, last)...max(first, last)].allSatisfy { $0.value == 0 }
+        let first = max(lo - 1, 0)
+        var last = first
+        while last + 1 < A.count && A[last].time < m { last += 1 }
+        return A[first...last].allSatisfy { $0.value == 0 }
     }
 
     /// §4.3 `a(t_n)`: `A⁰(t − ρ/2)` plus, for each change with `t − ρ < T_j <= t` (`x = t − T_j`),

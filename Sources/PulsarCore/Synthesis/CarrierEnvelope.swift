@@ -55,13 +55,14 @@ struct CarrierEnvelope: Sendable {
     }
 
     /// §4.3: silent at `ms` when the amplitude curve (0 outside `[0, T_end)`) is 0 on all of
-    /// `[ms − ρ, ms)` — so the smoothed envelope is 0 at `ms` — decided on the pattern's own values:
-    /// every point from the last one at or before `max(ms − ρ, 0)` to the first one at or after
-    /// `ms` is exactly 0.
+    /// `[ms − ρ, ms)` — so the smoothed envelope is 0 at `ms` — decided on the pattern's own values
+    /// in the arithmetic §1's table gives: no carrier, `ms <= 0`, `fl(ms − ρ) >= T_end`, or every
+    /// point from the last one at or before `max(fl(ms − ρ), 0)` to the first one at or after `ms`
+    /// is exactly 0.
     func isSilent(atMilliseconds ms: Double) -> Bool {
         let points = amplitudePoints
         let lo = ms - Self.smoothingMilliseconds
-        guard !points.isEmpty, ms > 0, lo < curveEndMilliseconds else { return true }
+        guard !pieces.isEmpty, ms > 0, lo < curveEndMilliseconds else { return true }
         let first = max(0, Self.lastIndex(atOrBefore: max(lo, 0), in: points))
         var last = first
         while last + 1 < points.count && points[last].time < ms { last += 1 }

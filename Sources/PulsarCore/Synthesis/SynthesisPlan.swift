@@ -111,6 +111,9 @@ struct SynthesisPlan: Sendable {
         var inRise: [Bool]
         var riseHertz: [Double]
         var carrierPiece = 0
+        /// `2⁻²⁰` cycles: far above the phase's rounding (below 1e-8 cycles over 24 h of 300 Hz)
+        /// and far below anything felt (docs/signal-model.md §6).
+        static let tieMargin = 0x1p-20
 
         init(carrier: CarrierEnvelope, shapes: [TransientShape], rate: SampleRate) {
             self.carrier = carrier
@@ -182,10 +185,12 @@ struct SynthesisPlan: Sendable {
                     phase = anchor - anchor.rounded(.down)
                     riseHertz[i] = s.hertz
                 } else {
+                    // §6 with §1's table: a tie (the phase half-way between a crest and a trough)
+                    // is taken by the margin, never by which way the phase's rounding fell.
                     let x = 0.25 - phase - s.hertz * riseSeconds
-                    let delta = x - (2 * x + 0.5).rounded(.down) / 2
+                    let delta = x - (2 * x + 0.5 + Self.tieMargin).rounded(.down) / 2
                     var hz = s.hertz + delta / riseSeconds
-                    if hz <= 0 { hz += 0.5 / riseSeconds }
+                    if hz * riseSeconds < Self.tieMargin { hz += 0.5 / riseSeconds }
                     riseHertz[i] = hz
                 }
                 transients = transients + s.rise(at: position, rate: rate)
