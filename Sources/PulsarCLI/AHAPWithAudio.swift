@@ -94,7 +94,7 @@ enum AHAPWithAudio {
         var presetObject: [(key: String, value: JSONValue)] = [("id", .str(id)), ("name", .str(stem)), ("haptics", .str("haptics/\(id).json"))]
         if let audio {
             presetObject.append(("audio", .obj(["src": .str("audio/\(audio.name)"), "volume": .num(audio.event.volume),
-                                               "offset": .num((audio.event.time * 1000 * 1e6).rounded() / 1e6)])))
+                                               "offset": .num(audio.event.milliseconds)])))
         }
         let manifest: JSONValue = JSONValue(.object([
             ("schema", .str("pulsar.bundle/1")), ("generator", .str("pulsar convert")), ("id", .str("dev.pulsar.converted.\(id)")),
@@ -124,7 +124,7 @@ enum AHAPWithAudio {
             throw CommandFailure(.ioError, "pulsar: error: cannot write \(folder): \(error.localizedDescription)")
         }
         if !setup.quiet {
-            Console.error("wrote \(folder): a bundle folder, preset \(id)\(audio.map { " with its sound audio/\($0.name) at \($0.event.time * 1000) ms" } ?? " (the AHAP has no AudioCustom event: no audio)")")
+            Console.error("wrote \(folder): a bundle folder, preset \(id)\(audio.map { " with its sound audio/\($0.name) at \(JSONWriter.format($0.event.milliseconds)) ms" } ?? " (the AHAP has no AudioCustom event: no audio)")")
         }
     }
 

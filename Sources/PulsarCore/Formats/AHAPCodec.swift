@@ -514,6 +514,11 @@ public struct AHAPAudioEvent: Hashable, Sendable {
         self.volume = volume
     }
 
+    /// The start in the model's milliseconds, `fl(time · 1000)`: the rounding every AHAP time
+    /// gets (docs/signal-model.md §10), so a sound and a haptic event written at one `Time` start
+    /// at one instant.
+    public var milliseconds: Double { AHAPCodec.milliseconds(time) }
+
     /// The `AudioCustom` events of the AHAP document in `bytes` (trailing commas allowed, as
     /// AHAP readers do), in file order; events without a usable time or path are left out. Nil
     /// when `bytes` is not JSON with a `Pattern` array.
