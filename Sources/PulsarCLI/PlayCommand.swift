@@ -516,6 +516,9 @@ final class PlayLoop {
         Console.error("\(PlayCommand.command): real-time thread: \(rt)")
     }
 
+    /// Script lines sent between two polls of the engine's reports.
+    static let linesPerPoll = 256
+
     /// Sends the script lines whose time has come, in order; a line the engine cannot take yet waits.
     private func sendDueLines() throws(CommandFailure) {
         let elapsedMs = monotonic.now().seconds(since: start) * 1000
@@ -535,6 +538,10 @@ final class PlayLoop {
                 break
             }
             nextLine += 1
+            // The real-time thread may take lines as fast as they are sent, each leaving a report:
+            // take the reports in as they come, or a long script at one instant would fill the
+            // event queue (65 536) and the log would lose them.
+            if nextLine % Self.linesPerPoll == 0 { engine.poll() }
             if case .position = next.command { lastPosition = monotonic.now() }
             if case .pause = next.command { paused = true }
             if case .resume = next.command { paused = false }

@@ -39,6 +39,29 @@ import Testing
         #expect(next[2] == nil)
     }
 
+    @Test("Commands whose reports the full queue refused are not waited for: 70 000 seeks taken with no poll between them end",
+          .timeLimit(.minutes(2)))
+    func lostCommandReportsAreNotPending() throws {
+        let clock = ManualClock()
+        let engine = try HapticEngine(device: SimulatedDevice(clock: clock), sampleRate: SampleRate(48_000)!, channels: 1,
+                                      monotonic: clock, periodFrames: 256, bufferFrames: 1024, voiceLimit: 2)
+        let voice = try engine.makeVoice(try steadyMixer(milliseconds: 2_000))
+        #expect(voice.play())
+        // As a real-time thread draining the command queue as fast as a script fills it: 200
+        // seeks a step, never a poll, 350 steps — more command reports than the event queue holds.
+        for _ in 0..<350 {
+            for _ in 0..<200 { #expect(voice.seek(toMs: 0)) }
+            try engine.step()
+            clock.advance(seconds: 256.0 / 48_000)
+        }
+        engine.poll()
+        #expect(!engine.hasPendingCommands, "every command was taken; none is still awaited")
+        try engine.step()  // reports the count of what the queue refused, now that it has room
+        engine.poll()
+        #expect(engine.eventsLost > 0, "the queue of 65 536 overflowed")
+        #expect(!engine.hasPendingCommands)
+    }
+
     @Test("A log that lost events says so in its text, and the replay counts them")
     func lossIsLogged() throws {
         let header = EngineLog.Header(input: "p.json", preset: nil, layout: "haptic", sampleRate: 48_000, profile: "wideband")

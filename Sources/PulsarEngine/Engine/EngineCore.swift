@@ -267,6 +267,11 @@ public final class EngineCore: @unchecked Sendable {
     public var droppedCommands: Int { dropped.load(ordering: .acquiring) }
     private let dropped = Atomic<Int>(0)
 
+    /// Commands the real-time thread applied but whose report the full event queue refused
+    /// (nobody polled for 65 536 events): counted here so that no one waits for their reports.
+    public var unreportedCommands: Int { lostCommandReports.load(ordering: .acquiring) }
+    private let lostCommandReports = Atomic<Int>(0)
+
     // MARK: Real-time thread
 
     /// One wake-up of the real-time thread.
@@ -597,12 +602,17 @@ public final class EngineCore: @unchecked Sendable {
     private func report(_ event: EngineEvent) {
         if unreportedLosses > 0 {
             guard events.push(.eventsLost(count: unreportedLosses)) else {
-                unreportedLosses += 1
+                lost(event)
                 return
             }
             unreportedLosses = 0
         }
-        if !events.push(event) { unreportedLosses += 1 }
+        if !events.push(event) { lost(event) }
+    }
+
+    private func lost(_ event: EngineEvent) {
+        unreportedLosses += 1
+        if case .command = event { lostCommandReports.add(1, ordering: .releasing) }
     }
 
     /// After an underrun: what was queued is lost; the device restarts at stream frame `streamWritten`.

@@ -410,7 +410,9 @@ public final class HapticEngine: @unchecked Sendable {
     /// True while a command or mix change sent has not yet taken effect as far as `poll()` has
     /// seen. Control thread.
     /// (A command the real-time thread could not apply counts as seen: `droppedCommands`.)
-    public var hasPendingCommands: Bool { sending { sentCommands } > observedCommands + core.droppedCommands }
+    public var hasPendingCommands: Bool {
+        sending { sentCommands } > observedCommands + core.droppedCommands + core.unreportedCommands
+    }
 
     /// Commands the real-time thread took and could not apply. Zero unless a producer's rule
     /// was broken; any thread.
