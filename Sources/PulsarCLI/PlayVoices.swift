@@ -31,9 +31,10 @@ final class PlayVoices {
         initialMix = contents[0].mixer.live
     }
 
-    /// Voice `v`'s instance in the engine (0-based), if it has one.
+    /// Voice `v`'s instance in the engine (0-based), if it has one that takes commands (not one
+    /// fading out after a steal: a start makes a new instance at once instead of waiting for it).
     func live(_ v: Int) -> HapticVoice? {
-        guard let last = instances[v].last, !last.hasEnded else { return nil }
+        guard let last = instances[v].last, !last.hasEnded, !last.isStolen else { return nil }
         return last
     }
 

@@ -54,6 +54,30 @@ import Testing
         }
     }
 
+    @Test("10 000 starts at one instant at a limit of one voice take effect within a few periods, the stolen ones silent, and the log replays to the recording byte for byte",
+          .timeLimit(.minutes(3)))
+    func burstOfSteals() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let (pattern, script) = try Self.files(dir, count: 10_000, kinds: ["start 1", "start 2"])
+        let run = try CLI.runMeasured(["play", pattern, pattern, "--voices", "1", "--device", "sim:record=\(dir.file("r.wav"))",
+                                       "--script", script, "--log", dir.file("l.jsonl"), "--quiet"])
+        #expect(!run.killed && run.result.status == 0, "\(run.result)")
+        // Engine time from the first start's effective frame to the last's. Each start used to
+        // wait for the voice it stole to fade out and leave: one device period each, 75 s in all.
+        let plays = try String(contentsOfFile: dir.file("l.jsonl"), encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains(#""name": "play""#) }
+            .compactMap { line in line.range(of: #""effectiveFrame": "#).map { Int(line[$0.upperBound...].prefix { $0.isNumber })! } }
+        #expect(plays.count == 10_000)
+        let span = Double((plays.last ?? 0) - (plays.first ?? 0)) / 48
+        print("note: 10 000 starts at one instant at a limit of one voice: \(span) ms of engine time (debug build)")
+        #expect(span < 3_000, "\(span) ms of engine time")
+        let replay = try CLI.run(["render", "--replay", dir.file("l.jsonl"), "-o", dir.file("p.wav"), "--quiet"])
+        #expect(replay.status == 0, "\(replay)")
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: dir.file("r.wav")))
+        #expect(recorded == (try Data(contentsOf: URL(fileURLWithPath: dir.file("p.wav")))), "the files are identical, byte for byte")
+    }
+
     @Test("200 000 lines of every kind at one instant end, idle and with a core kept busy, on one and two devices",
           .timeLimit(.minutes(5)))
     func everyKindMixed() throws {

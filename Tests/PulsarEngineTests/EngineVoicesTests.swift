@@ -235,6 +235,28 @@ import Testing
         #expect(end == at + FrameIndex(fade))
         #expect(played.count / 3 > Int(end.index) + 1000)
     }
+
+    @Test("A voice stolen before any block mixed it leaves at once and silent: twenty starts in one period at a limit of one sound as the last alone")
+    func unheardSteal() throws {
+        func session(_ which: [Int]) throws -> (recording: [Float], events: [EngineEvent], slotsFree: Bool) {
+            let (engine, device, clock) = try Self.engine(voiceLimit: 1, canRewind: false, periods: 60)
+            let mixers = try Self.mixers(loops: PlaybackTimeline.endless)
+            var rng = SplitMix64(seed: 3)
+            for k in which { #expect(try engine.makeVoice(mixers[k % mixers.count]).play()) }
+            for _ in 0..<40 { try Self.tick(engine, clock, &rng) }
+            return (device.recording, engine.loggedEvents, engine.activeVoices.count == 1)
+        }
+        let burst = try session(Array(0..<20))
+        let alone = try session([19])
+        #expect(burst.slotsFree, "the nineteen stolen voices have left")
+        let steals = burst.events.compactMap { e -> TransportState? in
+            if case let .command(.steal, _, _, _, state) = e { return state } else { return nil }
+        }
+        #expect(steals.count == 19 && steals.allSatisfy { $0.ramp == .none }, "no fade for a voice never heard")
+        #expect(burst.recording == alone.recording, "only the last voice sounds")
+        let leftAtOnce = burst.events.filter { if case .detached = $0 { return true } else { return false } }.count
+        #expect(leftAtOnce == 19)
+    }
 }
 
 extension Array {

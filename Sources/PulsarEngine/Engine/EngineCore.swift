@@ -287,6 +287,7 @@ public final class EngineCore: @unchecked Sendable {
             try apply(queued)
             voice(Int(queued.voice))?.applied()
         }
+        releaseUnheardSteals()
         try fill()
         let reading = try device.position()
         let heard = streamFrame(of: reading)
@@ -379,7 +380,15 @@ public final class EngineCore: @unchecked Sendable {
         // A realtime voice has no timeline to run off: it plays until stopped.
         voice.pendingCompletion = voice.realtime == nil ? voice.renderer.endStreamFrame(of: voice.state) : nil
         if command == .steal {
-            voice.stolenUntil = effective + FrameIndex(fadeLength)
+            if voice.mixed {
+                voice.stolenUntil = effective + FrameIndex(fadeLength)
+            } else {
+                // Never mixed, never heard (a start stolen in the period it was made): it leaves
+                // at once and silent — its fade would sound the first millisecond of its sound.
+                voice.state.ramp = .none
+                voice.state.rampOffset = 0
+                voice.stolenUntil = effective
+            }
         } else if command == .stop {
             voice.ended = true
         } else if voice.state.mode != .stopped {
@@ -414,6 +423,25 @@ public final class EngineCore: @unchecked Sendable {
             // It leaves only while no command for it is in flight (one is applied next step).
             if voice.endsByItself, voice.ended, heard >= voice.state.anchor, voice.leave() {
                 report(.detached(voice: slot, streamFrame: heard))
+                detach(at: i)
+                continue
+            }
+            i += 1
+        }
+    }
+
+    /// Stolen voices no block ever mixed leave now, before the next block: their slots are free
+    /// for the next burst of starts at once (a voice fading out waits until its fade is heard).
+    private func releaseUnheardSteals() {
+        var i = 0
+        while i < attachedCount {
+            let slot = attached[i]
+            let voice = slots[slot]!
+            if let until = voice.stolenUntil, !voice.mixed, voice.leave() {
+                report(.completion(voice: slot, finished: false, streamFrame: until))
+                report(.detached(voice: slot, streamFrame: until))
+                voice.stolenUntil = nil
+                voice.ended = true
                 detach(at: i)
                 continue
             }
@@ -581,6 +609,7 @@ public final class EngineCore: @unchecked Sendable {
         for i in 0..<attachedCount {
             let slot = attached[i]
             let voice = slots[slot]!
+            voice.mixed = true
             // Preloaded audio only copies; should a read fail all the same, the voice is silent
             // for the block and says so.
             do {

@@ -105,8 +105,8 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     /// An engine on `device` at `sampleRate` with `channels` channels (every voice's layout must
-    /// have as many). `voiceLimit`: most voices playing at once; as many slots again, up to 16,
-    /// hold voices fading out after a steal. `realtime`: ask for SCHED_FIFO for the real-time
+    /// have as many). `voiceLimit`: most voices playing at once; `EngineLimits.stealSlots` more
+    /// slots hold stolen voices on their way out. `realtime`: ask for SCHED_FIFO for the real-time
     /// thread (for hardware and sound servers; a simulated device does not need it, and a FIFO
     /// thread that is slow — a debug build — would starve the machine's other threads). `wake`:
     /// what the real-time thread sleeps on between steps — a timer by default: on PipeWire's ALSA
@@ -121,9 +121,9 @@ public final class HapticEngine: @unchecked Sendable {
     public convenience init(device: OutputDevice, sampleRate: SampleRate, channels: Int, monotonic: MonotonicClock = SystemMonotonicClock(),
                             periodFrames: Int = 256, bufferFrames: Int = 1024, voiceLimit: Int = 32,
                             realtime: Bool = false, wake: WakeSource = .timer, hapticDevice: HapticDeviceOutput? = nil) throws(DeviceError) {
-        let limit = min(max(voiceLimit, 1), EngineLimits.maximumVoices / 2)
+        let limit = min(max(voiceLimit, 1), EngineLimits.maximumVoiceLimit)
         let configuration = DeviceConfiguration(sampleRate: sampleRate, channels: channels, periodFrames: periodFrames, bufferFrames: bufferFrames)
-        let core = try EngineCore(device: device, clock: monotonic, configuration: configuration, slotCount: limit + min(limit, 16),
+        let core = try EngineCore(device: device, clock: monotonic, configuration: configuration, slotCount: limit + EngineLimits.stealSlots, commandCapacity: 4096,
                                   hapticDevice: hapticDevice)
         self.init(core: core, voiceLimit: limit, monotonic: monotonic, realtime: realtime, wake: wake)
     }
@@ -289,11 +289,20 @@ public final class HapticEngine: @unchecked Sendable {
                                                         profile: own.settings.profile))
             : nil
         let result: Result<HapticVoice, VoiceError> = sending {
-            let playing = voices.compactMap { $0 }.filter { !$0.isLeaving }
+            // One pass, no copies: a burst of starts at a full engine walks every slot each time.
+            var playing = 0
+            var candidate: Int?
+            for i in voices.indices {
+                guard let v = voices[i], !v.isLeaving else { continue }
+                playing += 1
+                if v.priority <= priority, candidate.map({ (v.priority, v.id) < (voices[$0]!.priority, voices[$0]!.id) }) ?? true {
+                    candidate = i
+                }
+            }
             var victim: HapticVoice?
-            if playing.count >= voiceLimit {
-                victim = playing.filter { $0.priority <= priority }.min { ($0.priority, $0.id) < ($1.priority, $1.id) }
-                guard victim != nil else { return .failure(.full) }
+            if playing >= voiceLimit {
+                guard let candidate else { return .failure(.full) }
+                victim = voices[candidate]
             }
             guard let slot = voices.firstIndex(where: { $0 == nil }) else { return .failure(.busy) }
             if let victim {

@@ -60,6 +60,9 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
     /// True once the voice has left the engine. Control thread.
     public var hasEnded: Bool { engine.sending { isGone } }
 
+    /// True once a newer voice has stolen this one: it is fading out and takes no more commands.
+    public var isStolen: Bool { engine.sending { isLeaving && !isGone } }
+
     /// The newest mixer (what the next live change starts from).
     public var mixer: PresetMixer { engine.sending { mixers.newestMixer } }
 

@@ -26,6 +26,9 @@ public final class VoiceCore: @unchecked Sendable {
     /// It has ended (completed, stopped or its steal's fade over) and not started again
     /// (real-time thread).
     var ended = false
+    /// A block has mixed it: from then on what it sounded reached the device, and a steal fades
+    /// it out (real-time thread).
+    var mixed = false
     /// Its intensity, a multiplier on its haptics (real-time thread).
     public internal(set) var intensity = ParameterTrack(initial: 1, capacity: 256)
     /// Its sharpness, an offset of its frequency parameter, and the oscillator its haptics run
