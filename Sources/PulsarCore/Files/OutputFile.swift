@@ -43,9 +43,24 @@ public enum OutputFile {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw Failure(path: source, message: String(cString: strerror(errno))) }
         defer { close(input) }
-        let output = open(path, O_WRONLY | O_CLOEXEC)
-        guard output >= 0 else { throw Failure(path: path, message: "cannot open for writing: \(String(cString: strerror(errno)))") }
+        let output = try openWithoutWaiting(path)
         defer { close(output) }
+        // A reader that leaves midway makes a write fail with EPIPE, not kill the process (a
+        // game's engine stop must return): SIGPIPE is held for this thread and any raised here
+        // is taken back before it is let through.
+        var pipeSignal = sigset_t(), previous = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var now = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress!, $0.count) }
@@ -64,6 +79,21 @@ public enum OutputFile {
                 written += m
             }
         }
+    }
+
+    /// Opens a device or FIFO for writing without waiting for a reader: a FIFO nobody reads is
+    /// refused at once (`O_NONBLOCK` gives ENXIO) instead of blocking the open for ever; one
+    /// with a reader is then written with ordinary blocking writes, at the reader's pace.
+    private static func openWithoutWaiting(_ path: String) throws(Failure) -> Int32 {
+        let output = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK)
+        guard output >= 0 else {
+            if errno == ENXIO {
+                throw Failure(path: path, message: "is a FIFO no process is reading: start its reader first (nothing was written)")
+            }
+            throw Failure(path: path, message: "cannot open for writing: \(String(cString: strerror(errno)))")
+        }
+        _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) & ~O_NONBLOCK)
+        return output
     }
 
     /// Where an output is built before `commit`: the hidden sibling `DIR/.NAME.partial-PID`, or
