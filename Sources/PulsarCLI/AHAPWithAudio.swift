@@ -80,16 +80,20 @@ enum AHAPWithAudio {
         let id = presetID(stem)
         var audio: (name: String, data: [UInt8], event: AHAPAudioEvent)?
         if let sound = sounds.first {
-            guard !sound.path.hasPrefix("/"), !sound.path.split(separator: "/").contains(".."), !sound.path.contains("\\") else {
-                throw CommandFailure(.dataError, "pulsar: error: \(ahap): EventWaveformPath '\(MessageText.excerpt(sound.path))' leaves the AHAP's folder [unsafe-path]")
-            }
-            let source = URL(fileURLWithPath: ahap).deletingLastPathComponent().appendingPathComponent(sound.path).path
+            let source = try soundInside(ahap: ahap, path: sound.path)
+            let data: [UInt8]
             do {
-                let data = try InputFile.read(source, limit: 256 << 20)
-                audio = (URL(fileURLWithPath: sound.path).lastPathComponent, data, sound)
+                data = try InputFile.read(source, limit: 256 << 20)
             } catch {
                 throw CommandFailure(.noInput, "pulsar: error: \(ahap): its AudioCustom sound: \(error)")
             }
+            // Only a sound is copied: a file libsndfile cannot read as audio is refused.
+            do {
+                _ = try AudioFormatInfo(bytes: MemoryByteSource(data), name: sound.path)
+            } catch {
+                throw CommandFailure(.dataError, "pulsar: error: \(ahap): its AudioCustom sound \(error)")
+            }
+            audio = (URL(fileURLWithPath: sound.path).lastPathComponent, data, sound)
         }
         var presetObject: [(key: String, value: JSONValue)] = [("id", .str(id)), ("name", .str(stem)), ("haptics", .str("haptics/\(id).json"))]
         if let audio {
@@ -126,6 +130,32 @@ enum AHAPWithAudio {
         if !setup.quiet {
             Console.error("wrote \(folder): a bundle folder, preset \(id)\(audio.map { " with its sound audio/\($0.name) at \(JSONWriter.format($0.event.milliseconds)) ms" } ?? " (the AHAP has no AudioCustom event: no audio)")")
         }
+    }
+
+    /// The real path of an AudioCustom `EventWaveformPath`, which must stay in the AHAP's folder
+    /// once every link and `..` is resolved: `sub/../s.wav` does, a link to `/etc/passwd` does not.
+    /// A path written absolute or with a backslash is refused as written.
+    static func soundInside(ahap: String, path: String) throws(CommandFailure) -> String {
+        let leaves = CommandFailure(.dataError, "pulsar: error: \(ahap): EventWaveformPath '\(MessageText.excerpt(path))' leaves the AHAP's folder [unsafe-path]")
+        guard !path.hasPrefix("/"), !path.contains("\\") else { throw leaves }
+        let folder = URL(fileURLWithPath: ahap).deletingLastPathComponent().path
+        guard let realFolder = realPath(folder) else {
+            throw CommandFailure(.noInput, "pulsar: error: \(ahap): its folder cannot be resolved")
+        }
+        guard let real = realPath(folder + "/" + path) else {
+            // Missing: a path that leaves even as written says so first.
+            let written = URL(fileURLWithPath: folder + "/" + path).standardized.path
+            guard written.hasPrefix(URL(fileURLWithPath: folder).standardized.path + "/") else { throw leaves }
+            throw CommandFailure(.noInput, "pulsar: error: \(ahap): its AudioCustom sound \(MessageText.excerpt(path)): no such file")
+        }
+        guard real.hasPrefix(realFolder == "/" ? "/" : realFolder + "/") else { throw leaves }
+        return real
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// A preset id from a file's stem: letters, digits, `_` and `$`, not starting with a digit.
