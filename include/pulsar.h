@@ -187,7 +187,9 @@ int pulsar_engine_stop(pulsar_engine *engine);
  * outlives its engine only as a handle (its commands fail). */
 void pulsar_engine_free(pulsar_engine *engine);
 
-/* A new voice playing `mix` (its layout must be the engine's), stopped until played. `priority`:
+/* A new voice playing `mix`, stopped until played. The mix must be at the engine's rate and its
+ * layout have the engine's channels: PULSAR_ERROR_ARGUMENT otherwise (nothing is converted: a
+ * mix at another rate would play too fast or slow). `priority`:
  * when voice_limit voices play, a new one steals the lowest priority, oldest first, with a 1 ms
  * fade. `realtime` non-zero: the app moves its content (pulsar_voice_set_content_time) and
  * the transients it passes fire, either way. PULSAR_ERROR_BUSY when every voice has a higher
@@ -199,7 +201,9 @@ int pulsar_engine_voice(pulsar_engine *engine, pulsar_mix *mix, int priority, in
 void pulsar_voice_free(pulsar_voice *voice);
 
 /* Transport: each takes effect at a device frame. PULSAR_ERROR_STATE when the voice has ended
- * (played out, stopped or stolen), PULSAR_ERROR_BUSY when the queue is full. Any thread. */
+ * (played out, stopped or stolen) or its engine was stopped or freed, PULSAR_ERROR_BUSY when the
+ * queue is full. Times within 24 h; play_at at most 24 h ahead of pulsar_engine_time. Any
+ * thread. */
 int pulsar_voice_play(pulsar_voice *voice, double from_ms);
 int pulsar_voice_play_at(pulsar_voice *voice, double engine_time);
 int pulsar_voice_pause(pulsar_voice *voice);
@@ -207,8 +211,9 @@ int pulsar_voice_resume(pulsar_voice *voice);
 int pulsar_voice_stop(pulsar_voice *voice);
 int pulsar_voice_seek(pulsar_voice *voice, double to_ms);
 
-/* Live parameters, ramped per sample over `seconds` (0: 4 ms): intensity multiplies the voice's
- * haptics (0...4), sharpness moves its frequency (-1...1). A curve: `count` points (at most 1024)
+/* Live parameters, ramped per sample over `seconds` (0: 4 ms; at most 86400, the 24 h limit):
+ * intensity multiplies the voice's haptics (0...4), sharpness moves its frequency (-1...1) — the
+ * ranges of `pulsar play`'s script; outside them PULSAR_ERROR_ARGUMENT. A curve: `count` points (at most 1024)
  * at rising engine times (pulsar_engine_time), each reached at its time; it needs the device
  * clock (PULSAR_ERROR_STATE before the engine's first position reading: poll first). */
 int pulsar_voice_set_intensity(pulsar_voice *voice, double value, double seconds);
@@ -224,7 +229,7 @@ int pulsar_voice_set_content_time(pulsar_voice *voice, double ms);
 double pulsar_voice_content_ms(pulsar_voice *voice);
 double pulsar_voice_animation_frame(pulsar_voice *voice);
 
-/* 1 once the voice has left the engine, 0 before. */
+/* 1 once the voice has left the engine (or its engine was stopped or freed), 0 before. */
 int pulsar_voice_has_ended(pulsar_voice *voice);
 
 /* `callback(voice, finished, context)` when the voice's playback ends: finished 1 at its last

@@ -213,6 +213,10 @@ public func pulsar_engine_is_idle(_ engine: OpaquePointer?) -> Int32 {
 @_cdecl("pulsar_engine_set_master_gain")
 public func pulsar_engine_set_master_gain(_ engine: OpaquePointer?, _ value: Double, _ seconds: Double) -> Int32 {
     guard let box = Handles.object(engine, as: EngineBox.self) else { return Result.argument.failing("pulsar_engine_set_master_gain: not a live pulsar_engine") }
+    if let code = refusal("pulsar_engine_set_master_gain", { () throws(RangeError) in
+        _ = try Limits.number(value, "value", in: Limits.gain)
+        _ = try Limits.seconds(seconds, "seconds")
+    }) { return code }
     return box.engine.setMasterHapticGain(value, over: seconds > 0 ? seconds : nil) ? 0 : Result.busy.failing("pulsar_engine_set_master_gain: the command queue is full")
 }
 
@@ -225,6 +229,8 @@ public func pulsar_engine_stop(_ engine: OpaquePointer?) -> Int32 {
 
 @_cdecl("pulsar_engine_free")
 public func pulsar_engine_free(_ engine: OpaquePointer?) {
+    // Stopped now, whatever voice handles still hold the box: their commands then fail.
+    if let box = Handles.object(engine, as: EngineBox.self) { _ = box.stop() }
     Handles.free(engine, as: EngineBox.self, "pulsar_engine_free", kind: "pulsar_engine")
 }
 
@@ -257,7 +263,7 @@ public func pulsar_engine_voice(_ engine: OpaquePointer?, _ mix: OpaquePointer?,
         switch error {
         case .busy: return Result.busy.failing("pulsar_engine_voice: \(error)")
         case .full: return Result.busy.failing("pulsar_engine_voice: \(error)")
-        case .unsupported: return Result.argument.failing("pulsar_engine_voice: \(error) (the mix's layout must have the engine's channels)")
+        case .unsupported: return Result.argument.failing("pulsar_engine_voice: \(error) (a mix plays on an engine of its rate and its layout's channels)")
         }
     }
 }
@@ -279,6 +285,10 @@ public func pulsar_voice_free(_ voice: OpaquePointer?) {
 /// queue is full).
 func voiceCommand(_ handle: OpaquePointer?, _ function: String, _ command: (HapticVoice) -> Bool) -> Int32 {
     guard let box = Handles.object(handle, as: VoiceBox.self) else { return Result.argument.failing("\(function): not a live pulsar_voice") }
+    box.engine.lock.lock()
+    let stopped = box.engine.stopped
+    box.engine.lock.unlock()
+    if stopped { return Result.state.failing("\(function): its engine was stopped or freed") }
     if command(box.voice) { return Result.ok.rawValue }
     box.engine.lock.lock()
     let ended = box.voice.hasEnded
@@ -290,6 +300,24 @@ func voiceCommand(_ handle: OpaquePointer?, _ function: String, _ command: (Hapt
 /// `ms` as a content time a command takes, or nil (NaN, ±∞, beyond 24 h).
 func milliseconds(_ ms: Double) -> Double? { ms.isFinite && abs(ms) <= Limits.maximumMilliseconds ? ms : nil }
 
+/// Checks the arguments of `function` against `Limits` (the script's ranges): the refusal as a
+/// code, or nil when they fit.
+func refusal(_ function: String, _ check: () throws(RangeError) -> Void) -> Int32? {
+    do throws(RangeError) {
+        try check()
+        return nil
+    } catch {
+        return Result.argument.failing("\(function): \(error)")
+    }
+}
+
+/// An engine time (s) a command may be scheduled at: not before the engine's start, at most 24 h
+/// ahead of now.
+func checkEngineTime(_ t: Double, _ what: String, now: Double) throws(RangeError) {
+    guard t.isFinite, t >= 0 else { throw RangeError(what, t, .valueOutOfRange, "must be an engine time in seconds (pulsar_engine_time)") }
+    _ = try Limits.seconds(max(t - now, 0), "\(what) − now")
+}
+
 @_cdecl("pulsar_voice_play")
 public func pulsar_voice_play(_ voice: OpaquePointer?, _ fromMs: Double) -> Int32 {
     guard let ms = milliseconds(fromMs) else { return Result.argument.failing("pulsar_voice_play: from_ms must be a finite time within 24 h") }
@@ -298,7 +326,9 @@ public func pulsar_voice_play(_ voice: OpaquePointer?, _ fromMs: Double) -> Int3
 
 @_cdecl("pulsar_voice_play_at")
 public func pulsar_voice_play_at(_ voice: OpaquePointer?, _ engineTime: Double) -> Int32 {
-    guard engineTime.isFinite, engineTime >= 0, engineTime < 9e9 else { return Result.argument.failing("pulsar_voice_play_at: the time is an engine time in seconds (pulsar_engine_time)") }
+    guard let box = Handles.object(voice, as: VoiceBox.self) else { return Result.argument.failing("pulsar_voice_play_at: not a live pulsar_voice") }
+    let now = Double(box.engine.engine.now().nanoseconds) / 1e9
+    if let code = refusal("pulsar_voice_play_at", { () throws(RangeError) in try checkEngineTime(engineTime, "time", now: now) }) { return code }
     return voiceCommand(voice, "pulsar_voice_play_at") { $0.play(at: MonotonicTime(nanoseconds: Int64(engineTime * 1e9))) }
 }
 
@@ -319,13 +349,19 @@ public func pulsar_voice_seek(_ voice: OpaquePointer?, _ toMs: Double) -> Int32 
 
 @_cdecl("pulsar_voice_set_intensity")
 public func pulsar_voice_set_intensity(_ voice: OpaquePointer?, _ value: Double, _ seconds: Double) -> Int32 {
-    guard value.isFinite, seconds.isFinite else { return Result.argument.failing("pulsar_voice_set_intensity: value and seconds must be finite") }
+    if let code = refusal("pulsar_voice_set_intensity", { () throws(RangeError) in
+        _ = try Limits.number(value, "value", in: Limits.gain)
+        _ = try Limits.seconds(seconds, "seconds")
+    }) { return code }
     return voiceCommand(voice, "pulsar_voice_set_intensity") { $0.setIntensity(value, over: seconds > 0 ? seconds : nil) }
 }
 
 @_cdecl("pulsar_voice_set_sharpness")
 public func pulsar_voice_set_sharpness(_ voice: OpaquePointer?, _ value: Double, _ seconds: Double) -> Int32 {
-    guard value.isFinite, seconds.isFinite else { return Result.argument.failing("pulsar_voice_set_sharpness: value and seconds must be finite") }
+    if let code = refusal("pulsar_voice_set_sharpness", { () throws(RangeError) in
+        _ = try Limits.number(value, "value", in: Limits.sharpness)
+        _ = try Limits.seconds(seconds, "seconds")
+    }) { return code }
     return voiceCommand(voice, "pulsar_voice_set_sharpness") { $0.setSharpness(value, over: seconds > 0 ? seconds : nil) }
 }
 
@@ -333,10 +369,15 @@ public func pulsar_voice_set_sharpness(_ voice: OpaquePointer?, _ value: Double,
 public func pulsar_voice_set_intensity_curve(_ voice: OpaquePointer?, _ times: UnsafePointer<Double>?, _ values: UnsafePointer<Double>?, _ count: Int32) -> Int32 {
     guard let times, let values, count > 0, count <= 1024 else { return Result.argument.failing("pulsar_voice_set_intensity_curve: 1…1024 points, times and values not NULL") }
     var points: [(time: MonotonicTime, value: Double)] = []
+    let now = Handles.object(voice, as: VoiceBox.self).map { Double($0.engine.engine.now().nanoseconds) / 1e9 } ?? 0
     for i in 0..<Int(count) {
         guard times[i].isFinite, times[i] >= 0, times[i] < 9e9, values[i].isFinite, i == 0 || times[i] >= times[i - 1] else {
             return Result.argument.failing("pulsar_voice_set_intensity_curve: point \(i): times are rising engine times in seconds, values finite")
         }
+        if let code = refusal("pulsar_voice_set_intensity_curve", { () throws(RangeError) in
+            _ = try Limits.number(values[i], "point \(i)'s value", in: Limits.gain)
+            try checkEngineTime(times[i], "point \(i)'s time", now: now)
+        }) { return code }
         points.append((MonotonicTime(nanoseconds: Int64(times[i] * 1e9)), values[i]))
     }
     if let box = Handles.object(voice, as: VoiceBox.self), box.engine.engine.streamFrame(at: box.engine.engine.now()) == nil {
@@ -374,7 +415,7 @@ public func pulsar_voice_has_ended(_ voice: OpaquePointer?) -> Int32 {
     guard let box = Handles.object(voice, as: VoiceBox.self) else { return Result.argument.failing("pulsar_voice_has_ended: not a live pulsar_voice") }
     box.engine.lock.lock()
     defer { box.engine.lock.unlock() }
-    return box.voice.hasEnded ? 1 : 0
+    return box.voice.hasEnded || box.engine.stopped ? 1 : 0
 }
 
 @_cdecl("pulsar_voice_on_completion")

@@ -204,13 +204,13 @@ public struct TransportScript {
             guard args.count == 1, args[0] == "on" || args[0] == "off" else { throw bad("'haptics' takes on or off") }
             return .haptics(args[0] == "on")
         case "intensity":
-            let (v, over) = try Self.ramp(name, args, range: 0...4, bad: bad)
+            let (v, over) = try Self.ramp(name, args, range: Limits.gain, bad: bad)
             return .intensity(v, overMs: over)
         case "sharpness":
-            let (v, over) = try Self.ramp(name, args, range: -1...1, bad: bad)
+            let (v, over) = try Self.ramp(name, args, range: Limits.sharpness, bad: bad)
             return .sharpness(v, overMs: over)
         case "gain" where args.first == "master":
-            let (v, over) = try Self.ramp("gain master", Array(args.dropFirst()), range: 0...4, bad: bad)
+            let (v, over) = try Self.ramp("gain master", Array(args.dropFirst()), range: Limits.gain, bad: bad)
             return .masterGain(v, overMs: over)
         case "gain":
             guard args.count == 2, args[0] == "audio" || args[0] == "haptic", let v = Double(args[1]) else {

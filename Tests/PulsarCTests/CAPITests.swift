@@ -150,6 +150,30 @@ struct CAPITests {
         pulsar_voice_free(v);
         pulsar_engine_free(e);
         pulsar_mix_free(m);
+        /* A mix at 8 kHz on a 48 kHz engine is refused (it would play six times too fast). */
+        eo.log_path = NULL;
+        row("engine-sim", pulsar_engine_create(&eo, &e));
+        pulsar_mix_options slow = PULSAR_MIX_OPTIONS_INIT;
+        slow.sample_rate = 8000;
+        pulsar_mix_from_pattern(p, &slow, &m);
+        row("voice-other-rate", pulsar_engine_voice(e, m, 0, 0, &v));
+        pulsar_mix_free(m);
+        pulsar_mix_from_pattern(p, NULL, &m);
+        pulsar_engine_voice(e, m, 0, 0, &v);
+        /* Ranges shared with the script: a ramp of more than 24 h, a time past 24 h ahead. */
+        row("intensity-ramp-86401s", pulsar_voice_set_intensity(v, 0.5, 86401));
+        row("sharpness-ramp-1e300s", pulsar_voice_set_sharpness(v, 0.5, 1e300));
+        row("intensity-above-4", pulsar_voice_set_intensity(v, 5, 0));
+        row("play-at-1e9s-ahead", pulsar_voice_play_at(v, pulsar_engine_time(e) + 1e9));
+        row("master-ramp-negative", pulsar_engine_set_master_gain(e, 1, -1));
+        /* After the engine is freed its voices' commands fail and they have ended. */
+        pulsar_engine_free(e);
+        row("play-after-free", pulsar_voice_play(v, 0));
+        row("seek-after-free", pulsar_voice_seek(v, 10));
+        row("intensity-after-free", pulsar_voice_set_intensity(v, 0.5, 0));
+        row("ended-after-free", pulsar_voice_has_ended(v));
+        pulsar_voice_free(v);
+        pulsar_mix_free(m);
         pulsar_pattern_free(p);
         printf("alive\n");
         return 0;
@@ -182,6 +206,11 @@ struct CAPITests {
             ("duration-freed", -1, "not a live pulsar_pattern"),
             ("engine-missing-device", -5, "no-such-pcm"), ("engine-log-bad-utf8", -1, "log_path"), ("engine-older-options", 0, ""),
             ("engine-log-ok", 0, ""), ("engine-voice", 0, ""), ("engine-log-unwritable", -4, "event log"),
+            ("engine-sim", 0, ""), ("voice-other-rate", -1, "8000 Hz"),
+            ("intensity-ramp-86401s", -1, "24 h"), ("sharpness-ramp-1e300s", -1, "24 h"), ("intensity-above-4", -1, "0...4"),
+            ("play-at-1e9s-ahead", -1, "24 h"), ("master-ramp-negative", -1, "0 or more"),
+            ("play-after-free", -7, "freed"), ("seek-after-free", -7, "freed"), ("intensity-after-free", -7, "freed"),
+            ("ended-after-free", 1, ""),
         ]
         for (name, code, says) in expected {
             let row = try #require(rows[name], "\(name) missing from \(r.out)")

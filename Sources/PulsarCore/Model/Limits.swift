@@ -40,6 +40,22 @@ public enum Limits {
     }
 
     /// A number within `range` (a gain, a rate in hertz, a fraction).
+    /// A live intensity or master gain (past 1 the haptics go through the limiter): one range for
+    /// the transport script, the C API and the engine.
+    public static let gain: ClosedRange<Double> = 0...4
+    /// A live sharpness: an offset of the frequency parameter.
+    public static let sharpness: ClosedRange<Double> = -1...1
+
+    /// A duration in seconds (a ramp, a time ahead): finite, 0 or more, within 24 h.
+    public static func seconds(_ value: Double, _ what: String) throws(RangeError) -> Double {
+        guard value.isFinite else { throw RangeError(what, value, .nonFinite, "must be a finite number") }
+        guard value >= 0 else { throw RangeError(what, value, .negativeTime, "must be 0 or more") }
+        guard value <= maximumMilliseconds / 1000 else {
+            throw RangeError(what, value, .tooLong, "is beyond the 24 h limit (\(JSONWriter.format(maximumMilliseconds / 1000)) s)")
+        }
+        return value
+    }
+
     public static func number(_ value: Double, _ what: String, in range: ClosedRange<Double>) throws(RangeError) -> Double {
         guard value.isFinite else { throw RangeError(what, value, .nonFinite, "must be a finite number") }
         guard range.contains(value) else {

@@ -152,7 +152,7 @@ public final class EngineCore: @unchecked Sendable {
     public convenience init(renderer: TransportRenderer, device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration,
                             safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536,
                             realtime: RealtimeTrack? = nil, hapticDevice: HapticDeviceOutput? = nil) throws(DeviceError) {
-        try Self.check(renderer.mixer, channels: configuration.channels)
+        try Self.check(renderer.mixer, configuration)
         try self.init(device: device, clock: clock, configuration: configuration, slotCount: 1, safetyMargin: safetyMargin,
                       commandCapacity: commandCapacity, eventCapacity: eventCapacity, hapticDevice: hapticDevice)
         slots[0] = VoiceCore(renderer: renderer, id: 0, endsByItself: false, realtime: realtime)
@@ -201,12 +201,17 @@ public final class EngineCore: @unchecked Sendable {
     }
 
     /// Why `mixer` cannot play on an engine of `channels` channels, if it cannot.
-    static func check(_ mixer: PresetMixer, channels: Int) throws(DeviceError) {
+    static func check(_ mixer: PresetMixer, _ configuration: DeviceConfiguration) throws(DeviceError) {
         guard mixer.isRealtimeSafe else {
             throw .unsupported("the mixer decodes its audio while it renders; a player needs it preloaded (MixSettings.preloadAudio)")
         }
-        guard channels == mixer.channelCount else {
-            throw .unsupported("the mixer has \(mixer.channelCount) channels, the device was asked for \(channels)")
+        guard configuration.channels == mixer.channelCount else {
+            throw .unsupported("the mixer has \(mixer.channelCount) channels, the device was asked for \(configuration.channels)")
+        }
+        // A mix at another rate would play that much too fast or slow, and log a stream the
+        // replay could not rebuild.
+        guard mixer.settings.sampleRate == configuration.sampleRate else {
+            throw .unsupported("the mixer renders at \(mixer.settings.sampleRate), the engine runs at \(configuration.sampleRate)")
         }
     }
 
@@ -229,7 +234,7 @@ public final class EngineCore: @unchecked Sendable {
 
     /// Puts `voice` in the empty `slot`; send `attach` for it next. Control thread.
     public func install(_ voice: VoiceCore, in slot: Int) throws(DeviceError) {
-        try Self.check(voice.renderer.mixer, channels: configuration.channels)
+        try Self.check(voice.renderer.mixer, configuration)
         precondition(slots[slot] == nil, "a voice slot is filled only while empty")
         slots[slot] = voice
     }

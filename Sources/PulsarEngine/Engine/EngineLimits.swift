@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// The bounds of an engine, checked where numbers enter (options, scripts, logs).
 public enum EngineLimits {
     /// Largest voice limit (voices playing at once).
@@ -10,5 +12,5 @@ public enum EngineLimits {
     /// Most voice slots an engine has: the voice limit plus the steal slots.
     public static let maximumVoices = maximumVoiceLimit + stealSlots
     /// Largest intensity or master gain (past 1 the haptics go through the limiter).
-    public static let maximumGain = 4.0
+    public static let maximumGain = Limits.gain.upperBound
 }

@@ -271,7 +271,7 @@ public final class HapticEngine: @unchecked Sendable {
     public func makeVoice(_ mixer: PresetMixer, priority: Int = 0, animationFrameRate: Double? = nil,
                           mode: HapticVoice.Mode = .pattern) throws(VoiceError) -> HapticVoice {
         do {
-            try EngineCore.check(mixer, channels: core.configuration.channels)
+            try EngineCore.check(mixer, core.configuration)
         } catch {
             throw .unsupported(error)
         }
