@@ -18,8 +18,8 @@ enum OnsetDetector {
         var sharpness: Double = 0
     }
 
-    /// Frames of the peak picking, in hops of 5 ms: ±30 ms for the maximum, −100 … +70 ms for the
-    /// mean, 30 ms between onsets.
+    /// Frames of the peak picking, in hops of 5 ms: 30 ms before for the maximum, −100 … +70 ms for
+    /// the mean, 30 ms between onsets.
     static let maximumReach = 6
     static let meanBefore = 20
     static let meanAfter = 14
@@ -77,9 +77,12 @@ enum OnsetDetector {
         return onsets
     }
 
-    /// Whether `odf[k]` is the largest value within ±`maximumReach` frames (of equal values the earliest).
+    /// Whether `odf[k]` is the largest value from `maximumReach` frames before it to the next frame
+    /// (of equal values the earliest). Not the largest of the 30 ms after it too: of two peaks
+    /// closer than the minimum gap — a plosive's burst and its voicing, a flam — the first is the
+    /// onset, where the later larger one would have been.
     static func isPeak(_ odf: [Double], _ k: Int) -> Bool {
-        let lo = max(0, k - maximumReach), hi = min(odf.count - 1, k + maximumReach)
+        let lo = max(0, k - maximumReach), hi = min(odf.count - 1, k + 1)
         for j in lo...hi where j != k && (odf[j] > odf[k] || (j < k && odf[j] == odf[k])) { return false }
         return true
     }
