@@ -182,7 +182,8 @@ public struct EnvelopeDeriver: Sendable {
             if loudest >= silenceLevel {
                 let k = Int((onset.time / hopMilliseconds).rounded())
                 let before = rms[min(max(k - riseBefore, 0), rms.count - 1)]
-                let after = riseAfter.map { rms[min(max(k + $0, 0), rms.count - 1)] }.max() ?? 0
+                var after = 0.0
+                for j in riseAfter { after = max(after, rms[min(max(k + j, 0), rms.count - 1)]) }
                 amplitude = min(1, gain * pow(max(0, after - before) / loudest, exponent))
             } else {
                 amplitude = strongest > 0 ? min(1, gain * pow(onset.strength / strongest, exponent)) : gain

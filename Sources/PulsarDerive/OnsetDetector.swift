@@ -12,10 +12,8 @@ enum OnsetDetector {
         var brightness: Double
         /// The energy after the flux peak against the energy before it, dB (`fall`).
         var fall: Double
-        /// The flux at the peak (nepers averaged over the bands) and the refinement's largest
-        /// rise of the 5 ms energy (dB).
-        var flux: Double = 0
-        var sharpness: Double = 0
+        /// The flux at the peak, nepers averaged over the bands.
+        var flux: Double
     }
 
     /// Frames of the peak picking, in hops of 5 ms: 30 ms before for the maximum, −100 … +70 ms for
@@ -69,9 +67,9 @@ enum OnsetDetector {
                 if curvature < 0 { offset = min(max(0.5 * (odf[k - 1] - odf[k + 1]) / curvature, -0.5), 0.5) }
             }
             let time = refined(5 * (Double(k) + offset), x, count: n, sampleRate: sampleRate)
-            if let last = onsets.last, time.time <= last.time { continue }
-            if time.time < startGuard && alreadyPlaying(at: time.time, x, count: n, sampleRate: sampleRate) { continue }
-            onsets.append(Onset(time: time.time, strength: odf[k] - mean, brightness: brightness[k], fall: change, flux: flux[k], sharpness: time.rise))
+            if let last = onsets.last, time <= last.time { continue }
+            if time < startGuard && alreadyPlaying(at: time, x, count: n, sampleRate: sampleRate) { continue }
+            onsets.append(Onset(time: time, strength: odf[k] - mean, brightness: brightness[k], fall: change, flux: flux[k]))
             lastFrame = k
         }
         return onsets
@@ -154,7 +152,7 @@ enum OnsetDetector {
     /// 5 ms before it — from 6 ms before the peak to 12 ms after. The flux of a 23 ms window
     /// peaks a few ms before the sound it finds (its log rises as soon as the new sound enters
     /// the window's edge); the energy's split marks where the new sound starts.
-    static func refined(_ peak: Double, _ x: UnsafePointer<Float>, count n: Int, sampleRate: Double) -> (time: Double, rise: Double) {
+    static func refined(_ peak: Double, _ x: UnsafePointer<Float>, count n: Int, sampleRate: Double) -> Double {
         let block = max(1, Int((sampleRate / 1000).rounded()))
         let centre = Int((peak * sampleRate / 1000).rounded())
         let first = centre - (refineBefore + refineSpan) * block
@@ -183,6 +181,6 @@ enum OnsetDetector {
             if rise > bestRise { bestRise = rise; best = j }
         }
         // The onset lies somewhere in the block: its centre.
-        return (max(0, (Double(first + best * block) + 0.5 * Double(block)) * 1000 / sampleRate), bestRise * 10 / log(10))
+        return max(0, (Double(first + best * block) + 0.5 * Double(block)) * 1000 / sampleRate)
     }
 }
