@@ -160,13 +160,36 @@ public struct EnvelopeDeriver: Sendable {
         let onsets = work.withUnsafeBufferPointer {
             OnsetDetector.detect($0.baseAddress!, count: n, sampleRate: rate, centres: centres, threshold: settings.threshold)
         }
-        let strongest = onsets.map(\.strength).max() ?? 0
-        pattern.discretePattern = onsets.map { onset in
-            let amplitude = strongest > 0 ? min(1, gain * pow(onset.strength / strongest, exponent)) : gain
-            return DiscretePoint(time: onset.time, amplitude: amplitude, frequency: onset.brightness)
-        }
+        pattern.discretePattern = Self.transients(onsets, rms: rms, loudest: loudest, gain: gain, exponent: exponent)
         return DerivedPattern(pattern: pattern, warnings: warnings, amplitudeError: amplitudeError, frequencyError: frequencyError,
                               frameCount: frames, durationMilliseconds: duration)
+    }
+
+    /// Frames of a transient's band strength, in hops from its onset: the band's RMS 15 ms before
+    /// it against its largest from 5 to 40 ms after it.
+    static let riseBefore = 3
+    static let riseAfter = 1...8
+
+    /// The transients at `onsets`. A transient's amplitude is the strength of its onset in the
+    /// band the actuator plays: the rise of the band-limited RMS across it, on the amplitude
+    /// curve's own scale, `G · (rise / r_max)^p` — so a cut-off's click or a hi-hat, with little
+    /// energy in the band, gives little amplitude however sharp its broadband flux. A sound whose
+    /// band is silent has its transients' amplitudes from the flux instead (its strongest at `G`).
+    static func transients(_ onsets: [OnsetDetector.Onset], rms: [Double], loudest: Double, gain: Double, exponent: Double) -> [DiscretePoint] {
+        let strongest = onsets.map(\.strength).max() ?? 0
+        return onsets.map { onset in
+            let amplitude: Double
+            if loudest >= silenceLevel {
+                let k = Int((onset.time / hopMilliseconds).rounded())
+                let before = rms[min(max(k - riseBefore, 0), rms.count - 1)]
+                var after = 0.0
+                for j in riseAfter { after = max(after, rms[min(max(k + j, 0), rms.count - 1)]) }
+                amplitude = min(1, gain * pow(max(0, after - before) / loudest, exponent))
+            } else {
+                amplitude = strongest > 0 ? min(1, gain * pow(onset.strength / strongest, exponent)) : gain
+            }
+            return DiscretePoint(time: onset.time, amplitude: amplitude, frequency: onset.brightness)
+        }
     }
 
     /// `y` = `x` through the three sections (transposed direct form II, 32-bit); `y²` into

@@ -10,18 +10,27 @@ enum OnsetDetector {
         /// Where the new energy lies, 0 (100 Hz) … 1 (8 kHz): the log-frequency centroid of the
         /// band-level rises, each weighted by its square, clamped.
         var brightness: Double
+        /// The energy after the flux peak against the energy before it, dB (`fall`).
+        var fall: Double
+        /// The flux at the peak, nepers averaged over the bands.
+        var flux: Double
     }
 
-    /// Frames of the peak picking, in hops of 5 ms: ±30 ms for the maximum, −100 … +70 ms for the
-    /// mean, 30 ms between onsets.
+    /// Frames of the peak picking, in hops of 5 ms: 30 ms before for the maximum, −100 … +70 ms for
+    /// the mean, 30 ms between onsets.
     static let maximumReach = 6
     static let meanBefore = 20
     static let meanAfter = 14
     static let minimumGap = 6
-    /// `L = ln(1 + λ·m)`: the knee at −60 dBFS.
-    static let logScale: Float = 1000
-    static let lowestHertz = 30.0
-    static let highestHertz = 16_000.0
+    /// A band's rise is taken above the highest of its levels in the frames 5 … 20 ms before.
+    static let referenceFrames = 4
+    /// A flux peak after which the sound's energy is this far below what it was before (dB, see
+    /// `fall`) is a sound cut off, not begun: not an onset.
+    static let offsetFall = -10.0
+    /// The least flux of an onset, nepers averaged over the bands (a rise of 2 nepers, 17 dB, in
+    /// one band of 25, or 0.7 dB in all): below it a peak is a tone's vibrato or beating, or
+    /// rounding noise in a steady sound, however it compares with the part's strongest.
+    static let minimumFlux = 0.08
 
     /// The STFT's length at a rate: `2^round(log2(0.023·R))`, within 64 … 16384.
     static func fftSize(sampleRate: Double) -> Int {
@@ -31,92 +40,13 @@ enum OnsetDetector {
 
     /// The onsets of `x` (`count` samples at `sampleRate`), on the frames centred at
     /// `centres` (the 5 ms grid).
-    static func detect(_ x: UnsafePointer<Float>, count n: Int, sampleRate: Double, centres: [Int], threshold: Double) -> [Onset] {
+    static func detect(_ x: UnsafePointer<Float>, count n: Int, sampleRate: Double, centres: [Int], threshold: Double,
+                       offsetFall: Double = offsetFall) -> [Onset] {
         let frames = centres.count
         guard frames >= 3 else { return [] }
-        let size = fftSize(sampleRate: sampleRate)
-        let fft = RealFFT(size: size)
-        // The work buffers, owned here: the window, a frame, this frame's and the last one's magnitudes.
-        let w = UnsafeMutablePointer<Float>.allocate(capacity: size)
-        let f = UnsafeMutablePointer<Float>.allocate(capacity: size)
-        var current = UnsafeMutablePointer<Float>.allocate(capacity: size / 2 + 1)
-        var before = UnsafeMutablePointer<Float>.allocate(capacity: size / 2 + 1)
-        defer { w.deallocate(); f.deallocate(); current.deallocate(); before.deallocate() }
-        for j in 0..<size { w[j] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(j) / Double(size))) }
-        before.initialize(repeating: 0, count: size / 2 + 1)
-        current.initialize(repeating: 0, count: size / 2 + 1)
-        let binHertz = sampleRate / Double(size)
-        let firstBin = max(1, Int((lowestHertz / binHertz).rounded(.up)))
-        let lastBin = min(size / 2 - 1, Int((highestHertz / binHertz).rounded(.down)))
-        guard firstBin <= lastBin else { return [] }
-        // Third-octave bands from 30 Hz; each bin in the band its centre falls in, empty bands dropped.
-        var bands: [Range<Int>] = []
-        var bandStart = firstBin
-        func bandIndex(_ b: Int) -> Int { Int((3 * log2(Double(b) * binHertz / lowestHertz)).rounded(.down)) }
-        for b in (firstBin + 1)...(lastBin + 1) where b > lastBin || bandIndex(b) != bandIndex(bandStart) {
-            bands.append(bandStart..<b)
-            bandStart = b
-        }
-        let bandWeights = bands.map { 1 / Float($0.count) }
-        // Each band's centre (the geometric mean of its first and last bins) on the brightness
-        // scale: ln(f / 100 Hz) / ln(80), 0 at 100 Hz and 1 at 8 kHz.
-        let bandPositions = bands.map { band in
-            Float(log((Double(band.lowerBound) * Double(band.upperBound - 1)).squareRoot() * binHertz / 100) / log(80.0))
-        }
-
-        // Each band's level one and two frames ago (0 before the part: levels are never negative,
-        // so at frame 1 the reference is frame 0's level alone).
-        var previousLevels = [Float](repeating: 0, count: bands.count)
-        var earlierLevels = [Float](repeating: 0, count: bands.count)
-        var flux = [Double](repeating: 0, count: frames)
-        var brightness = [Double](repeating: 0, count: frames)
-        let scale = 4 / Float(size)
-        let half = size / 2
-        let bins = lastBin - firstBin + 1
-        for k in 0..<frames {
-            let first = centres[k] - half
-            let lo = min(max(0, -first), size), hi = max(min(size, n - first), lo)
-            if lo > 0 { f.update(repeating: 0, count: lo) }
-            if hi < size { (f + hi).update(repeating: 0, count: size - hi) }
-            var j = lo
-            while j + 8 <= hi {
-                let v = UnsafeRawPointer(x + first + j).loadUnaligned(as: SIMD8<Float>.self)
-                    * UnsafeRawPointer(w + j).loadUnaligned(as: SIMD8<Float>.self)
-                UnsafeMutableRawPointer(f + j).storeBytes(of: v, as: SIMD8<Float>.self)
-                j += 8
-            }
-            while j < hi { f[j] = x[first + j] * w[j]; j += 1 }
-            fft.magnitudes(of: UnsafePointer(f), into: current)
-            // Magnitudes scaled so a full-scale sine reads 1.
-            let m = current + firstBin
-            j = 0
-            while j + 8 <= bins {
-                let v = UnsafeRawPointer(m + j).loadUnaligned(as: SIMD8<Float>.self) * scale
-                UnsafeMutableRawPointer(m + j).storeBytes(of: v, as: SIMD8<Float>.self)
-                j += 8
-            }
-            while j < bins { m[j] *= scale; j += 1 }
-            var sum: Float = 0, squares: Float = 0, moment: Float = 0
-            for (i, band) in bands.enumerated() {
-                var total: Float = 0
-                for b in band { total += current[b] }
-                let level = log1p(logScale * total * bandWeights[i])
-                // The part goes on before `from` as it begins: frame 0 has no flux.
-                if k > 0 {
-                    // A rise above both frames before: a level that dips for one frame (tones
-                    // beating in a band's few bins) is not new energy when it comes back.
-                    let rise = max(0, level - max(previousLevels[i], earlierLevels[i]))
-                    sum += rise
-                    squares += rise * rise
-                    moment += rise * rise * bandPositions[i]
-                }
-                earlierLevels[i] = previousLevels[i]
-                previousLevels[i] = level
-            }
-            flux[k] = Double(sum) / Double(bands.count)
-            brightness[k] = squares > 0 ? min(max(Double(moment / squares), 0), 1) : 0
-            swap(&current, &before)
-        }
+        let spectrum = OnsetSpectrum(x, count: n, sampleRate: sampleRate, centres: centres, size: fftSize(sampleRate: sampleRate))
+        guard spectrum.bandCount > 0 else { return [] }
+        let (flux, brightness) = fluxes(spectrum)
         let largest = flux.max() ?? 0
         guard largest > 0 else { return [] }
         let odf = flux.map { $0 / largest }
@@ -125,29 +55,90 @@ enum OnsetDetector {
         for k in 0..<frames { prefix[k + 1] = prefix[k] + odf[k] }
         var onsets: [Onset] = []
         var lastFrame = Int.min / 2
-        for k in 1..<frames where odf[k] > 0 {
-            let lo = max(0, k - maximumReach), hi = min(frames - 1, k + maximumReach)
-            var isPeak = true
-            for j in lo...hi where j != k && (odf[j] > odf[k] || (j < k && odf[j] == odf[k])) {
-                isPeak = false
-                break
-            }
-            guard isPeak else { continue }
+        for k in 1..<frames where odf[k] > 0 && isPeak(odf, k) {
             let a = max(0, k - meanBefore), b = min(frames - 1, k + meanAfter)
             let mean = (prefix[b + 1] - prefix[a]) / Double(b - a + 1)
-            guard odf[k] >= mean + threshold, k - lastFrame >= minimumGap else { continue }
+            guard odf[k] >= mean + threshold, k - lastFrame >= minimumGap, flux[k] >= minimumFlux else { continue }
+            let change = fall(5 * Double(k), x, count: n, sampleRate: sampleRate)
+            guard change >= offsetFall else { continue }
             var offset = 0.0
             if k + 1 < frames {
                 let curvature = odf[k - 1] - 2 * odf[k] + odf[k + 1]
                 if curvature < 0 { offset = min(max(0.5 * (odf[k - 1] - odf[k + 1]) / curvature, -0.5), 0.5) }
             }
-            let peak = 5 * (Double(k) + offset)
-            let time = refined(peak, x, count: n, sampleRate: sampleRate)
+            let time = refined(5 * (Double(k) + offset), x, count: n, sampleRate: sampleRate)
             if let last = onsets.last, time <= last.time { continue }
-            onsets.append(Onset(time: time, strength: odf[k] - mean, brightness: brightness[k]))
+            if time < startGuard && alreadyPlaying(at: time, x, count: n, sampleRate: sampleRate) { continue }
+            onsets.append(Onset(time: time, strength: odf[k] - mean, brightness: brightness[k], fall: change, flux: flux[k]))
             lastFrame = k
         }
         return onsets
+    }
+
+    /// Whether `odf[k]` is the largest value from `maximumReach` frames before it to the next frame
+    /// (of equal values the earliest). Not the largest of the 30 ms after it too: of two peaks
+    /// closer than the minimum gap — a plosive's burst and its voicing, a flam — the first is the
+    /// onset, where the later larger one would have been.
+    static func isPeak(_ odf: [Double], _ k: Int) -> Bool {
+        let lo = max(0, k - maximumReach), hi = min(odf.count - 1, k + 1)
+        for j in lo...hi where j != k && (odf[j] > odf[k] || (j < k && odf[j] == odf[k])) { return false }
+        return true
+    }
+
+    /// Each frame's flux, the mean over the bands of the rise above the four frames before, and its
+    /// brightness, the rises' log-frequency centroid weighted by their squares. Frame 0 has none:
+    /// the part goes on before its start as it begins.
+    static func fluxes(_ s: OnsetSpectrum) -> (flux: [Double], brightness: [Double]) {
+        var flux = [Double](repeating: 0, count: s.frameCount)
+        var brightness = [Double](repeating: 0, count: s.frameCount)
+        for k in 1..<s.frameCount {
+            var sum: Float = 0, squares: Float = 0, moment: Float = 0
+            for i in 0..<s.bandCount {
+                // A rise above the four frames before: a level that dips for up to 15 ms (tones
+                // beating in a band's few bins, a chord of detuned voices) is not new energy when
+                // it comes back.
+                var reference: Float = 0
+                for lag in 1...referenceFrames { reference = max(reference, s.level(k - lag, i)) }
+                let rise = max(0, s.level(k, i) - reference)
+                sum += rise
+                squares += rise * rise
+                moment += rise * rise * s.positions[i]
+            }
+            flux[k] = Double(sum) / Double(s.bandCount)
+            brightness[k] = squares > 0 ? min(max(Double(moment / squares), 0), 1) : 0
+        }
+        return (flux, brightness)
+    }
+
+    /// The energy of the 20 ms from 10 ms after `peak` against the 20 ms ending 10 ms before it,
+    /// in dB (the part's samples only; 0 when either side lies wholly outside it).
+    static func fall(_ peak: Double, _ x: UnsafePointer<Float>, count n: Int, sampleRate: Double) -> Double {
+        func energy(_ from: Double, _ to: Double) -> Double? {
+            let lo = max(0, Int((from * sampleRate / 1000).rounded())), hi = min(n, Int((to * sampleRate / 1000).rounded()))
+            guard lo < hi else { return nil }
+            var sum: Float = 0
+            for i in lo..<hi { sum += x[i] * x[i] }
+            return Double(sum) / Double(hi - lo)
+        }
+        guard let before = energy(peak - 30, peak - 10), let after = energy(peak + 10, peak + 30) else { return 0 }
+        return 10 * log10((after + 1e-12) / (before + 1e-12))
+    }
+
+    /// Within this many ms of the part's start, a sound that was already playing at its first
+    /// sample does not begin: it fades in, or swells, and is not an onset.
+    static let startGuard = 50.0
+    /// "Already playing": the part's first 5 ms within this many dB of the 5 ms from the onset.
+    static let playingWithin = 30.0
+
+    /// Whether the part's first 5 ms hold sound within `playingWithin` dB of the 5 ms from `time`.
+    static func alreadyPlaying(at time: Double, _ x: UnsafePointer<Float>, count n: Int, sampleRate: Double) -> Bool {
+        func energy(_ from: Double) -> Double {
+            let lo = min(n, Int((from * sampleRate / 1000).rounded())), hi = min(n, lo + Int((0.005 * sampleRate).rounded()))
+            var sum: Float = 0
+            for i in lo..<hi { sum += x[i] * x[i] }
+            return Double(sum)
+        }
+        return 10 * log10((energy(0) + 1e-20) / (energy(time) + 1e-20)) >= -playingWithin
     }
 
     /// The time-domain refinement: 1 ms blocks; a split searched from 6 ms before to 12 ms after
@@ -172,6 +163,13 @@ enum OnsetDetector {
             var sum: Float = 0
             if lo < hi { for i in lo..<hi { sum += x[i] * x[i] } }
             energy[j] = Double(sum)
+        }
+        // Before the part's start it goes on as it begins: its first millisecond's energy.
+        if first < 0 {
+            let start = min(-first / block, blocks - 1)
+            let lo = 0, hi = min(n, first + (start + 1) * block)
+            let whole = hi > lo ? energy[start] * Double(block) / Double(hi - lo) : 0
+            for j in 0...start { energy[j] = whole }
         }
         let floor = max((energy.max() ?? 0) * 1e-6, 1e-20)
         var best = refineSpan, bestRise = -Double.infinity

@@ -2,9 +2,10 @@
 // HapticGenerator chain) on a minute of drums, side by side with sox running a comparable filter
 // chain and aubio's onset detector on the same file in the same run, and the generator's
 // real-time path checked for allocations. Then how right: the envelope's transients and
-// aubioonset's onsets against the drums' true onsets.
+// aubioonset's onsets against the drums' true onsets, and on the onset sets of the test suite
+// (OnsetMaterial*.swift, linked from Tests/PulsarDeriveTests).
 //
-//   swift run -c release derive-throughput [--seconds 60] [--repeats 7] [--input FILE.wav]
+//   swift run -c release derive-throughput [--seconds 60] [--repeats 7] [--input FILE.wav] [--sets yes|no]
 import CAllocationCounter
 import Foundation
 import PulsarAudio
@@ -15,6 +16,8 @@ struct Options {
     var seconds = 60.0
     var repeats = 7
     var input: String?
+    /// Score ours and aubio on the test suite's onset sets too.
+    var sets = true
 }
 
 func parseOptions() -> Options {
@@ -26,6 +29,7 @@ func parseOptions() -> Options {
         case "--seconds": o.seconds = Double(v)!
         case "--repeats": o.repeats = Int(v)!
         case "--input": o.input = v
+        case "--sets": o.sets = v != "no"
         default: fatalError("unknown option \(a)")
         }
     }
@@ -232,6 +236,14 @@ if !accuracy.isEmpty {
     print("| input | onsets by | found | precision | recall | F1 (±10 ms) | median error |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     accuracy.forEach { print($0) }
+}
+if options.input == nil && options.sets {
+    print("")
+    print("| onset set (3 files of 6 s) | onsets by | found | precision | recall | F1 (±10 ms) |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    for rate in [44_100, 48_000] {
+        try materialRows(rate: rate, directory: directory, aubio: haveAubio).forEach { print($0) }
+    }
 }
 
 // The counter must see allocations at all, or a zero above would prove nothing.

@@ -1,0 +1,1 @@
+../../../Tests/PulsarDeriveTests/OnsetMaterial.swift

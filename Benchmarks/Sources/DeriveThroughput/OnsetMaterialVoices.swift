@@ -1,0 +1,1 @@
+../../../Tests/PulsarDeriveTests/OnsetMaterialVoices.swift
