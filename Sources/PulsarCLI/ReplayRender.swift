@@ -48,7 +48,13 @@ enum ReplayRender {
                 input = try PresetInput(d.input, setup: setup, strict: false)
                 inputs[d.input] = input
             }
-            let preset = try input.select(d.preset, command: command, derive: h.derivesHaptics, profile: profile, quiet: true)
+            let preset: PresetHandle
+            do {
+                preset = try input.select(d.preset, command: command, derive: h.derivesHaptics, profile: profile, quiet: true)
+            } catch where error.code == .usage {
+                // The log's data, not the command line, names the preset: a data error.
+                throw CommandFailure(.dataError, "pulsar: error: \(path): a logged voice plays preset '\(MessageText.excerpt(d.preset ?? "", limit: 200))', which \(MessageText.excerpt(d.input, limit: 200)) does not have")
+            }
             var settings = MixSettings(sampleRate: rate, layout: layout, profile: profile, audioOffset: d.audioOffset)
             settings.preloadAudio = true
             var range = PlaybackRange(duration: d.duration)

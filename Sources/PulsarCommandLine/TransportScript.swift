@@ -214,7 +214,7 @@ public struct TransportScript {
             return .masterGain(v, overMs: over)
         case "gain":
             guard args.count == 2, args[0] == "audio" || args[0] == "haptic", let v = Double(args[1]) else {
-                throw bad("'gain' takes audio or haptic and a gain in 0…16, or master and a gain in 0…4")
+                throw bad("'gain' takes audio and a gain in 0…16, haptic and a gain in (0, 16], or master and a gain in 0…4")
             }
             let g: Double
             do {
@@ -222,6 +222,8 @@ public struct TransportScript {
             } catch {
                 throw bad(error.description)
             }
+            // The haptic gain is the actuator profile's (docs/signal-model.md §2): above 0.
+            if args[0] == "haptic", g == 0 { throw bad("gain haptic 0 must be in (0, 16] (the profile's gain; 'haptics off' silences the haptics)") }
             return args[0] == "audio" ? .audioGain(g) : .hapticGain(g)
         case "loop":
             guard (1...2).contains(args.count), args.count == 1 || args[1] == "reverse" else {

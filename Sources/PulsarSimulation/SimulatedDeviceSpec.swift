@@ -40,8 +40,8 @@ public struct SimulatedDeviceSpec: Sendable {
             return v
         }
         switch key {
-        case "ppm": behaviour.rateErrorPPM = try number(-9_999.999...9_999.999, "must be a number")
-        case "jitter": behaviour.jitterSeconds = try number(0...99.999, "is in ms, 0...100") / 1000
+        case "ppm": behaviour.rateErrorPPM = try number(-9_999.999...9_999.999, "is a rate error in ppm, -9999.999...9999.999")
+        case "jitter": behaviour.jitterSeconds = try number(0...99.999, "is in ms, 0...99.999") / 1000
         case "latency": behaviour.latencyFrames = Int((try number(0...1000, "is in ms, 0...1000") / 1000 * Double(rate.hertz)).rounded())
         case "granularity":
             guard let v = Int(value), (1...65_536).contains(v) else { throw Failure(description: "granularity is in frames, 1...65536") }

@@ -410,7 +410,7 @@ public enum EngineLog {
         if kind == "end" {
             return .end(try frame(value, number, "playedFrames"))
         }
-        throw ParseError(line: number, message: kind.isEmpty ? "a line without \"event\"" : "unknown event \"\(kind)\"")
+        throw ParseError(line: number, message: kind.isEmpty ? "a line without \"event\"" : "unknown event \"\(MessageText.excerpt(kind, limit: 200))\"")
     }
 
     private static func commandEvent(_ value: JSONValue, _ number: Int) throws -> EngineEvent {
@@ -429,7 +429,7 @@ public enum EngineLog {
         } else if let c = Self.command(name, argument) {
             command = c
         } else {
-            throw ParseError(line: number, message: "unknown command \"\(name)\"")
+            throw ParseError(line: number, message: "unknown command \"\(MessageText.excerpt(name, limit: 200))\"")
         }
         let stateValue = value["state"] ?? JSONValue(.null)
         let modeName = stateValue["mode"]?.string
