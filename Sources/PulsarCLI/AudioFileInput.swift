@@ -12,6 +12,13 @@ enum AudioFileInput {
     /// Extensions read as audio rather than as a pattern.
     static let extensions: Set<String> = ["ogg", "oga", "opus", "wav", "flac", "mp3", "aif", "aiff"]
 
+    /// One warning when the file's `ANDROID_HAPTIC` comment is not read as written.
+    private static func warnAboutHapticComment(_ path: String, _ bytes: ByteSource, channels: Int) {
+        if let why = AudioStream.androidHapticWarning(of: bytes, channels: channels) {
+            Console.error("pulsar: warning: \(MessageText.oneLine(path)): \(why) [android-haptic]")
+        }
+    }
+
     static func isAudio(_ path: String) -> Bool {
         extensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
     }
@@ -35,6 +42,7 @@ enum AudioFileInput {
             throw CommandFailure(error, input: path)
         }
         let haptic = AudioStream.androidHapticChannels(of: bytes, channels: format.channels)
+        warnAboutHapticComment(path, bytes, channels: format.channels)
         let ms = Double(format.frames) * 1000 / Double(max(format.sampleRate, 1))
         if json {
             let doc: JSONValue = .obj([
@@ -78,6 +86,7 @@ enum AudioFileInput {
         }
         let usesAudio = generator != nil || layout.channels.joined().contains { $0 == .left || $0 == .right || $0 == .mono }
         var haptic: AudioStream?
+        if !quiet { warnAboutHapticComment(path, bytes, channels: audio.sourceFormat.channels) }
         if layout.usesHaptics, generator == nil {
             guard audio.androidHapticChannels != nil else {
                 throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(path)): has no haptic channels to extract (an Ogg Vorbis file with ANDROID_HAPTIC=1 or 2 has); layout \(layout.name) takes H [no-haptic-channels]")

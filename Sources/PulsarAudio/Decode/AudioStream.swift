@@ -374,6 +374,16 @@ public final class AudioStream {
         }
     }
 
+    /// `OggVorbisComments.androidHapticWarning` of an Ogg Vorbis file's comments, or nil.
+    public static func androidHapticWarning(of bytes: ByteSource, channels: Int) -> String? {
+        var head = [UInt8](repeating: 0, count: Int(min(bytes.size, Int64(OggVorbisComments.headerBytes))))
+        let got = (try? head.withUnsafeMutableBytes { try bytes.read(at: 0, into: $0) }) ?? 0
+        guard got >= 4 else { return nil }
+        return OggVorbisComments.read(Array(head.prefix(got))).flatMap {
+            OggVorbisComments.androidHapticWarning(channels: channels, comments: $0.comments)
+        }
+    }
+
     /// Writes `frames` frames from `workChannels` wide `source` to `channels` wide `out`.
     private func upmix(from source: UnsafeMutablePointer<Float>, frames: Int, into out: UnsafeMutablePointer<Float>) {
         let k = workChannels

@@ -179,6 +179,26 @@ public enum OggVorbisComments {
         return nil
     }
 
+    /// Why the `ANDROID_HAPTIC` comments of a stream with `channels` channels are not read as
+    /// they are written, in one sentence, or nil: a value that is not 1 or 2 (`999`, `0`, `x`,
+    /// ` 1`), one that leaves no channel of audio, and a second comment (the first is read).
+    public static func androidHapticWarning(channels: Int, comments: [String]) -> String? {
+        let values = comments.compactMap { c -> String? in
+            let parts = c.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return parts.count == 2 && parts[0].uppercased() == "ANDROID_HAPTIC" ? String(parts[1]) : nil
+        }
+        guard let first = values.first else { return nil }
+        var why: [String] = []
+        let shown = "ANDROID_HAPTIC=\(MessageText.excerpt(first, limit: 40))"
+        if let n = Int(first), (1...2).contains(n) {
+            if n >= channels { why.append("\(shown) leaves no channel of audio in \(channels) channel(s): no haptic channel is read") }
+        } else {
+            why.append("\(shown) is not 1 or 2: no haptic channel is read")
+        }
+        if values.count > 1 { why.append("\(values.count) ANDROID_HAPTIC comments: the first is read") }
+        return why.isEmpty ? nil : why.joined(separator: "; ")
+    }
+
     /// `androidHapticChannels` of the Ogg Vorbis stream starting in `bytes` (nil for anything else).
     public static func androidHapticChannels(_ bytes: [UInt8]) -> Int? {
         read(bytes).flatMap { androidHapticChannels(channels: $0.channels, comments: $0.comments) }
