@@ -58,8 +58,14 @@ enum AHAPWithAudio {
     /// it has an `AudioCustom` event, its sound (the file next to the AHAP, copied) at that
     /// event's time and volume. The folder is built beside, then renamed into place.
     static func bundleFolder(from ahap: String, to folder: String, setup: RenderSetup) throws(CommandFailure) {
-        guard !FileManager.default.fileExists(atPath: folder) || ((try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) ?? false) else {
-            throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not empty; a bundle folder is written only into a new or empty one")
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not a folder; a bundle folder is written only into a new or empty one")
+            }
+            guard (try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) ?? false else {
+                throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not empty; a bundle folder is written only into a new or empty one")
+            }
         }
         var silent = setup
         silent.quiet = true

@@ -49,7 +49,9 @@ enum ConvertCommand {
                 throw CommandFailure(.usage, "pulsar convert: a FOLDER/ output is a bundle folder made from an .ahap input")
             }
             try Arguments.refuseOverwriting([output], inputs: [input], command: "pulsar convert")
-            try AHAPWithAudio.bundleFolder(from: input, to: String(output.dropLast()), setup: try RenderSetup(args, command: "pulsar convert"))
+            // `-o /` is the root folder, not a folder with an empty name.
+            let folder = output == "/" ? "/" : String(output.dropLast())
+            try AHAPWithAudio.bundleFolder(from: input, to: folder, setup: try RenderSetup(args, command: "pulsar convert"))
             return
         }
         if PresetInput.looksLikeBundle(input) {

@@ -45,6 +45,25 @@ import Testing
         #expect(try CLI.run(["play", pattern, "--device", "sim", "--script", audio, "--quiet"]).status == 0)
     }
 
+    @Test("A pattern ending at exactly 24 h: plot names the content, not a loop nobody asked for")
+    func dayLongPattern() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let day = try dir.write(#"{"continuousPattern":{"amplitude":[{"time":0,"value":0.5},{"time":86400000,"value":0.5}],"frequency":[{"time":0,"value":0.5}]}}"#, to: "day.json")
+        let r = try CLI.runMeasured(["plot", day, "-o", dir.file("day.png")])
+        #expect(!r.killed && r.result.status == 64 && r.result.stderrLines.count == 1, "\(r.result)")
+        #expect(r.result.stderr.contains("the content") && r.result.stderr.contains("86400008") && !r.result.stderr.contains("loop"), "\(r.result.stderr)")
+    }
+
+    @Test("convert X.ahap -o / and -o FILE/ say what is in the way, in our words", arguments: [("/", "exists and is not empty"), ("/dev/null/", "exists and is not a folder")])
+    func convertFolderMessages(output: String, says: String) throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let ahap = try dir.write(#"{"Version":1,"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient"}}]}"#, to: "n.ahap")
+        let r = try CLI.run(["convert", ahap, "-o", output])
+        #expect(r.status == 74 && r.stderrLines.count == 1 && r.stderr.contains(says) && !r.stderr.contains("operation could not"), "\(r)")
+    }
+
     @Test("A simulated device's setting out of range says the range it has", arguments: [("jitter=100", "0...99.999"), ("ppm=10000", "-9999.999...9999.999")])
     func simulatedRanges(setting: String, says: String) throws {
         let dir = try TempDir()

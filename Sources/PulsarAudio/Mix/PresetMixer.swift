@@ -199,7 +199,10 @@ public final class PresetMixer {
         if timeline.loopCount != PlaybackTimeline.endless {
             let total = rate.milliseconds(atFrame: timeline.segmentLength) * Double(timeline.loopCount)
             guard total <= Limits.maximumMilliseconds else {
-                throw .outOfRange(RangeError("the loops' total (\(timeline.loopCount) × \(JSONWriter.format(to - from)) ms)", total, .tooLong,
+                // One pass names the content (a pattern ending at 24 h lasts 8 ms more: its fall).
+                let what = timeline.loopCount == 1 ? "the content, in ms,"
+                    : "the loops' total (\(timeline.loopCount) × \(JSONWriter.format(to - from)) ms)"
+                throw .outOfRange(RangeError(what, total, .tooLong,
                                              "is beyond the 24 h limit (\(JSONWriter.format(Limits.maximumMilliseconds)) ms)"))
             }
         }
