@@ -366,22 +366,21 @@ public final class AudioStream {
 
     /// `ANDROID_HAPTIC=N` of an Ogg Vorbis file (its first bytes' comment header), or nil.
     public static func androidHapticChannels(of bytes: ByteSource, channels: Int) -> Int? {
-        var head = [UInt8](repeating: 0, count: Int(min(bytes.size, Int64(OggVorbisComments.headerBytes))))
-        let got = (try? head.withUnsafeMutableBytes { try bytes.read(at: 0, into: $0) }) ?? 0
-        guard got >= 4 else { return nil }
-        return OggVorbisComments.read(Array(head.prefix(got))).flatMap {
-            OggVorbisComments.androidHapticChannels(channels: channels, comments: $0.comments)
-        }
+        oggComments(of: bytes).flatMap { OggVorbisComments.androidHapticChannels(channels: channels, comments: $0) }
     }
 
     /// `OggVorbisComments.androidHapticWarning` of an Ogg Vorbis file's comments, or nil.
     public static func androidHapticWarning(of bytes: ByteSource, channels: Int) -> String? {
+        oggComments(of: bytes).flatMap { OggVorbisComments.androidHapticWarning(channels: channels, comments: $0) }
+    }
+
+    /// The comments of the Ogg Vorbis stream starting in `bytes` (its first bytes' comment
+    /// header), or nil for anything else.
+    private static func oggComments(of bytes: ByteSource) -> [String]? {
         var head = [UInt8](repeating: 0, count: Int(min(bytes.size, Int64(OggVorbisComments.headerBytes))))
         let got = (try? head.withUnsafeMutableBytes { try bytes.read(at: 0, into: $0) }) ?? 0
         guard got >= 4 else { return nil }
-        return OggVorbisComments.read(Array(head.prefix(got))).flatMap {
-            OggVorbisComments.androidHapticWarning(channels: channels, comments: $0.comments)
-        }
+        return OggVorbisComments.read(Array(head.prefix(got)))?.comments
     }
 
     /// Writes `frames` frames from `workChannels` wide `source` to `channels` wide `out`.
