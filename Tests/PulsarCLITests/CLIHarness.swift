@@ -51,7 +51,7 @@ extension CLI {
 
     /// Runs `pulsar arguments` (stdin /dev/null, output to files) and reports its resource use
     /// as well as its result.
-    static func runMeasured(_ arguments: [String],
+    static func runMeasured(_ arguments: [String], hangLimit: Double = CLI.hangLimit,
                             sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIUsage {
         let executable = try CLI.executable()
         let scratch = try TempDir()

@@ -52,8 +52,7 @@ enum AHAPCodec {
         }
     }
 
-    /// An AHAP time in seconds as the model's milliseconds: `fl(seconds · 1000)`, the one rounding
-    /// every importer of seconds uses.
+    /// An AHAP time in seconds as the model's milliseconds: `fl(seconds · 1000)`, its one rounding.
     static func milliseconds(_ seconds: Double) -> Double { seconds * 1000 }
 
     /// Core Haptics' envelope parameters of one event (docs/signal-model.md §10).
@@ -279,11 +278,9 @@ enum AHAPCodec {
         return DecodedPattern(pattern: pattern, locate: { location in (location.wirePath, nil) })
     }
 
-    /// Times that meet in decimal but not in binary — an event's end `fl(fl(0.001·1000) +
-    /// fl(1.002·1000))` and the next one's start `fl(1.003·1000)`, 1.1e-13 ms apart — are made
-    /// one: every curve time is moved to the first of its group as the model groups points
-    /// (`Curve.coincidenceMilliseconds`, docs/signal-model.md §3), so the curves written out are
-    /// the ones the model reads, with a step where two events meet.
+    /// Times that meet in decimal but not in binary (an end `0.001 + 1.002` s and a start at
+    /// `1.003` s, 1.1e-13 ms apart) made one, as the model groups points (docs/signal-model.md
+    /// §3): a step where two events meet, in the curves written out too.
     private struct TimeSnap {
         private var moved: [Double: Double] = [:]
 
@@ -498,45 +495,5 @@ enum AHAPCodec {
             start += maximumControlPoints - 1
         } while start < points.count - 1
         return curves
-    }
-}
-
-/// An `AudioCustom` event of an AHAP file: a sound file (its `EventWaveformPath`, relative to the
-/// AHAP's folder) started at `time` seconds at `volume` (`AudioVolume`, 0…1, default 1).
-public struct AHAPAudioEvent: Hashable, Sendable {
-    public var time: Double
-    public var path: String
-    public var volume: Double
-
-    public init(time: Double, path: String, volume: Double = 1) {
-        self.time = time
-        self.path = path
-        self.volume = volume
-    }
-
-    /// The start in the model's milliseconds, `fl(time · 1000)`: the rounding every AHAP time
-    /// gets (docs/signal-model.md §10), so a sound and a haptic event written at one `Time` start
-    /// at one instant.
-    public var milliseconds: Double { AHAPCodec.milliseconds(time) }
-
-    /// The `AudioCustom` events of the AHAP document in `bytes` (trailing commas allowed, as
-    /// AHAP readers do), in file order; events without a usable time or path are left out. Nil
-    /// when `bytes` is not JSON with a `Pattern` array.
-    public static func events(inAHAP bytes: [UInt8]) -> [AHAPAudioEvent]? {
-        guard let doc = try? JSONParser(allowsTrailingCommas: true).parse(bytes), case .array(let entries)? = doc["Pattern"]?.kind else {
-            return nil
-        }
-        return entries.compactMap { entry in
-            guard let event = entry["Event"], event["EventType"]?.string == "AudioCustom",
-                  let time = event["Time"]?.number, time.isFinite, time >= 0, time <= Limits.maximumMilliseconds / 1000,
-                  let path = event["EventWaveformPath"]?.string, !path.isEmpty else { return nil }
-            var volume = 1.0
-            if case .array(let parameters)? = event["EventParameters"]?.kind {
-                for p in parameters where p["ParameterID"]?.string == "AudioVolume" {
-                    if let v = p["ParameterValue"]?.number, v.isFinite { volume = min(max(v, 0), 1) }
-                }
-            }
-            return AHAPAudioEvent(time: time, path: path, volume: volume)
-        }
     }
 }
