@@ -78,7 +78,11 @@ enum AHAPWithAudio {
         } catch {
             throw CommandFailure(.noInput, "pulsar: error: \(error)")
         }
-        let sounds = AHAPAudioEvent.events(inAHAP: bytes) ?? []
+        let found = AHAPAudioEvent.read(bytes)
+        let sounds = found?.events ?? []
+        if let leftOut = found?.leftOut, !leftOut.isEmpty, !setup.quiet {
+            Console.error("pulsar: warning: \(ahap): \(leftOut.count) AudioCustom event(s) left out: \(MessageText.excerpt(leftOut.joined(separator: "; "), limit: 300))")
+        }
         if sounds.count > 1, !setup.quiet {
             Console.error("pulsar: warning: \(ahap): \(sounds.count) AudioCustom events; a preset has one audio: the first is kept")
         }
@@ -134,7 +138,7 @@ enum AHAPWithAudio {
             throw CommandFailure(.ioError, "pulsar: error: cannot write \(folder): \(error.localizedDescription)")
         }
         if !setup.quiet {
-            Console.error("wrote \(folder): a bundle folder, preset \(id)\(audio.map { " with its sound audio/\($0.name) at \(JSONWriter.format($0.event.milliseconds)) ms" } ?? " (the AHAP has no AudioCustom event: no audio)")")
+            Console.error("wrote \(folder): a bundle folder, preset \(id)\(audio.map { " with its sound audio/\($0.name) at \(JSONWriter.format($0.event.milliseconds)) ms" } ?? (found?.leftOut.isEmpty == false ? " (no usable AudioCustom event: no audio)" : " (the AHAP has no AudioCustom event: no audio)"))")
         }
     }
 

@@ -64,6 +64,19 @@ import Testing
         #expect(r.status == 74 && r.stderrLines.count == 1 && r.stderr.contains(says) && !r.stderr.contains("operation could not"), "\(r)")
     }
 
+    @Test("AudioCustom events past 24 h or with a path that is not a string are named as left out, not as absent")
+    func unusableAudioCustom() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let ahap = try dir.write(#"{"Version":1,"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient"}},{"Event":{"Time":1e10,"EventType":"AudioCustom","EventWaveformPath":"a.wav"}},{"Event":{"Time":0,"EventType":"AudioCustom","EventWaveformPath":5}}]}"#, to: "y.ahap")
+        let r = try CLI.run(["convert", ahap, "-o", dir.file("out") + "/"])
+        #expect(r.status == 0, "\(r)")
+        let warning = r.stderrLines.filter { $0.contains("warning") }
+        #expect(warning.count == 1 && warning[0].contains("2 AudioCustom event(s) left out") && warning[0].contains("$.Pattern[1]: its Time")
+                && warning[0].contains("$.Pattern[2]: its EventWaveformPath"), "\(r.stderr)")
+        #expect(r.stderr.contains("no usable AudioCustom event") && !r.stderr.contains("has no AudioCustom event"))
+    }
+
     @Test("A simulated device's setting out of range says the range it has", arguments: [("jitter=100", "0...99.999"), ("ppm=10000", "-9999.999...9999.999")])
     func simulatedRanges(setting: String, says: String) throws {
         let dir = try TempDir()
