@@ -524,15 +524,14 @@ final class PlayLoop {
         let elapsedMs = monotonic.now().seconds(since: start) * 1000
         while nextLine < pending.count, pending[nextLine].at <= elapsedMs {
             let next = pending[nextLine]
-            let accepted: Bool
-            do {
-                accepted = try voices.perform(next.command, voice: (next.voice ?? 1) - 1)
-            } catch {
-                engine.shutdown()
-                throw CommandFailure(error.code, next.line > 0 ? error.message.replacingOccurrences(of: "pulsar: error: ", with: "pulsar: error: \(options.scriptPath ?? "script"):\(next.line): ") : error.message)
+            // The engine is full: what the real-time thread has taken meanwhile (a queue
+            // drained, stolen voices gone) is taken in and the line tried once more; then it
+            // waits (never dropped) for the next wake.
+            var accepted = try perform(next)
+            if !accepted {
+                engine.poll()
+                accepted = try perform(next)
             }
-            // The engine is full: the line waits (never dropped) until the real-time thread
-            // has taken what is queued.
             guard accepted else {
                 delayedLines += 1
                 break
@@ -545,6 +544,16 @@ final class PlayLoop {
             if case .position = next.command { lastPosition = monotonic.now() }
             if case .pause = next.command { paused = true }
             if case .resume = next.command { paused = false }
+        }
+    }
+
+    /// One script line to the voices: false when the engine cannot take it yet.
+    private func perform(_ line: TransportScript.Line) throws(CommandFailure) -> Bool {
+        do {
+            return try voices.perform(line.command, voice: (line.voice ?? 1) - 1)
+        } catch {
+            engine.shutdown()
+            throw CommandFailure(error.code, line.line > 0 ? error.message.replacingOccurrences(of: "pulsar: error: ", with: "pulsar: error: \(options.scriptPath ?? "script"):\(line.line): ") : error.message)
         }
     }
 
