@@ -12,17 +12,14 @@ import Testing
     /// The matches of the envelope's transients on `seeds` of `set` at `rate`, within ±10 ms.
     static func score(_ set: OnsetMaterial.Set, rate: Int, seeds: [UInt64], gainDB: Double = 0) throws -> (TestSignals.Match, [TestSignals.Match]) {
         let deriver = try EnvelopeDeriver()
-        var total = TestSignals.Match(truePositives: 0, detections: 0, truths: 0, errors: [])
+        var total = TestSignals.Match.none
         var each: [TestSignals.Match] = []
         for seed in seeds {
             let sound = OnsetMaterial.make(set, rate: rate, seed: seed, gainDB: gainDB)
             let result = try deriver.derive(sound.samples, sampleRate: rate)
             let found = result.pattern.discretePattern.map { $0.time / 1000 }
             let m = TestSignals.match(detected: found, truth: sound.onsets, tolerance: 0.010)
-            total.truePositives += m.truePositives
-            total.detections += m.detections
-            total.truths += m.truths
-            total.errors += m.errors
+            total.add(m)
             each.append(m)
         }
         return (total, each)
@@ -50,14 +47,12 @@ import Testing
     @Test("hats and rides with a lower threshold (0.03): F1 >= 0.95", arguments: rates)
     func cymbalsAtLowerThreshold(rate: Int) throws {
         let deriver = try EnvelopeDeriver(settings: DeriveSettings(threshold: 0.03))
-        var total = TestSignals.Match(truePositives: 0, detections: 0, truths: 0, errors: [])
+        var total = TestSignals.Match.none
         for seed in [1, 2, 3] as [UInt64] {
             let sound = OnsetMaterial.make(.cymbals, rate: rate, seed: seed)
             let found = try deriver.derive(sound.samples, sampleRate: rate).pattern.discretePattern.map { $0.time / 1000 }
             let m = TestSignals.match(detected: found, truth: sound.onsets, tolerance: 0.010)
-            total.truePositives += m.truePositives
-            total.detections += m.detections
-            total.truths += m.truths
+            total.add(m)
         }
         print("note: onset set cymbals at \(rate) Hz, threshold 0.03: precision \(f(total.precision)), recall \(f(total.recall)), F1 \(f(total.f1))")
         #expect(total.f1 >= 0.95)

@@ -9,16 +9,13 @@ import Testing
     @Test("transients match the true onsets with F1 >= 0.95 within ±10 ms", arguments: [44_100, 48_000])
     func onsets(rate: Int) throws {
         let deriver = try EnvelopeDeriver()
-        var total = TestSignals.Match(truePositives: 0, detections: 0, truths: 0, errors: [])
+        var total = TestSignals.Match.none
         for seed in [11, 12, 13] as [UInt64] {
             let track = TestSignals.track(rate: rate, seconds: 20, seed: seed)
             let result = try deriver.derive(track.samples, sampleRate: rate)
             let detected = result.pattern.discretePattern.map { $0.time / 1000 }
             let m = TestSignals.match(detected: detected, truth: track.onsets, tolerance: 0.010)
-            total.truePositives += m.truePositives
-            total.detections += m.detections
-            total.truths += m.truths
-            total.errors += m.errors
+            total.add(m)
             #expect(m.f1 >= 0.9, "seed \(seed): F1 \(m.f1)")
             #expect(result.pattern.discretePattern.allSatisfy { (0...1).contains($0.amplitude) && (0...1).contains($0.frequency) })
         }

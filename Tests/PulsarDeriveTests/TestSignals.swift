@@ -150,6 +150,16 @@ enum TestSignals {
         var truths: Int
         var errors: [Double]
 
+        static let none = Match(truePositives: 0, detections: 0, truths: 0, errors: [])
+
+        /// Adds another file's matches to these.
+        mutating func add(_ m: Match) {
+            truePositives += m.truePositives
+            detections += m.detections
+            truths += m.truths
+            errors += m.errors
+        }
+
         var precision: Double { detections == 0 ? 0 : Double(truePositives) / Double(detections) }
         var recall: Double { truths == 0 ? 0 : Double(truePositives) / Double(truths) }
         var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
