@@ -371,13 +371,13 @@ public func pulsar_voice_set_intensity_curve(_ voice: OpaquePointer?, _ times: U
     var points: [(time: MonotonicTime, value: Double)] = []
     let now = Handles.object(voice, as: VoiceBox.self).map { Double($0.engine.engine.now().nanoseconds) / 1e9 } ?? 0
     for i in 0..<Int(count) {
-        guard times[i].isFinite, times[i] >= 0, times[i] < 9e9, values[i].isFinite, i == 0 || times[i] >= times[i - 1] else {
-            return Result.argument.failing("pulsar_voice_set_intensity_curve: point \(i): times are rising engine times in seconds, values finite")
-        }
         if let code = refusal("pulsar_voice_set_intensity_curve", { () throws(RangeError) in
             _ = try Limits.number(values[i], "point \(i)'s value", in: Limits.gain)
             try checkEngineTime(times[i], "point \(i)'s time", now: now)
         }) { return code }
+        guard i == 0 || times[i] >= times[i - 1] else {
+            return Result.argument.failing("pulsar_voice_set_intensity_curve: point \(i): times are rising engine times in seconds")
+        }
         points.append((MonotonicTime(nanoseconds: Int64(times[i] * 1e9)), values[i]))
     }
     if let box = Handles.object(voice, as: VoiceBox.self), box.engine.engine.streamFrame(at: box.engine.engine.now()) == nil {

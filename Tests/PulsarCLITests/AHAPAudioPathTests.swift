@@ -19,13 +19,17 @@ import Testing
         return try dir.write(ahap, to: "ahap/x.ahap")
     }
 
+    /// `pulsar convert` of that AHAP into the folder `out/`.
+    static func convert(_ dir: TempDir, path: String) throws -> CLIResult {
+        try CLI.run(["convert", try folder(dir, path: path), "-o", dir.file("out") + "/"])
+    }
+
     @Test("A link out of the folder, a file that is not audio and an empty one are refused (exit 65, one line, nothing written)",
           arguments: ["passwd.wav", "garbage.wav", "empty.wav", "sub/../../p.json", "/etc/passwd"])
     func refused(path: String) throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let ahap = try Self.folder(dir, path: path)
-        let r = try CLI.run(["convert", ahap, "-o", dir.file("out") + "/"])
+        let r = try Self.convert(dir, path: path)
         #expect(r.status == 65, "\(path): \(r)")
         #expect(r.stderrLines.filter { $0.contains("error") }.count == 1, "\(r.stderr)")
         #expect(!dir.exists(dir.file("out")), "nothing written for \(path)")
@@ -36,8 +40,7 @@ import Testing
     func accepted(path: String) throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let ahap = try Self.folder(dir, path: path)
-        let r = try CLI.run(["convert", ahap, "-o", dir.file("out") + "/"])
+        let r = try Self.convert(dir, path: path)
         #expect(r.status == 0, "\(path): \(r)")
         let copied = dir.contents(of: dir.file("out/audio"))
         #expect(copied.count == 1, "\(copied)")

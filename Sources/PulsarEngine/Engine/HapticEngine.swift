@@ -291,18 +291,15 @@ public final class HapticEngine: @unchecked Sendable {
         let result: Result<HapticVoice, VoiceError> = sending {
             // One pass, no copies: a burst of starts at a full engine walks every slot each time.
             var playing = 0
-            var candidate: Int?
-            for i in voices.indices {
-                guard let v = voices[i], !v.isLeaving else { continue }
-                playing += 1
-                if v.priority <= priority, candidate.map({ (v.priority, v.id) < (voices[$0]!.priority, voices[$0]!.id) }) ?? true {
-                    candidate = i
-                }
-            }
             var victim: HapticVoice?
-            if playing >= voiceLimit {
-                guard let candidate else { return .failure(.full) }
-                victim = voices[candidate]
+            for case let v? in voices where !v.isLeaving {
+                playing += 1
+                if v.priority <= priority, victim.map({ (v.priority, v.id) < ($0.priority, $0.id) }) ?? true { victim = v }
+            }
+            if playing < voiceLimit {
+                victim = nil
+            } else if victim == nil {
+                return .failure(.full)
             }
             guard let slot = voices.firstIndex(where: { $0 == nil }) else { return .failure(.busy) }
             if let victim {
@@ -412,7 +409,7 @@ public final class HapticEngine: @unchecked Sendable {
     static func target(_ parameter: LiveParameter, _ value: Double, over seconds: Double?, rate: SampleRate) -> ParameterTrack.Target {
         let v = value.isNaN ? 0 : min(max(value, parameter.range.lowerBound), parameter.range.upperBound)
         guard let seconds else { return .init(value: v) }
-        let s = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
+        let s = seconds.isNaN ? 0 : min(max(seconds, 0), Limits.maximumMilliseconds / 1000)
         return .init(value: v, reach: .after(FrameIndex((s * Double(rate.hertz)).rounded())))
     }
 
@@ -532,51 +529,4 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// The engine's time now (the monotonic clock the device clock is read against).
     public func now() -> MonotonicTime { monotonic.now() }
-}
-
-/// Why no voice was made. Nothing of it stays behind.
-public enum VoiceError: Error, Sendable, CustomStringConvertible {
-    /// The mixer cannot play on this engine (its audio is not preloaded, or its channel count
-    /// is not the engine's).
-    case unsupported(DeviceError)
-    /// `voiceLimit` voices are playing and every one has a higher priority than the new one.
-    case full
-    /// The command queue, or every spare slot (voices still fading out after steals), is
-    /// taken: try again after the next `poll()`.
-    case busy
-
-    public var description: String {
-        switch self {
-        case .unsupported(let error): return "\(error)"
-        case .full: return "every voice is taken by a higher priority [voice-limit]"
-        case .busy: return "too many voices or commands in flight; try again [busy]"
-        }
-    }
-}
-
-/// The haptic device's clock on the control thread: its position readings (a
-/// `DevicePositionFilter`) and the segments by which its frames read the stream, so that any
-/// instant maps to the stream position it makes felt. Guarded by the engine's lock.
-struct HapticDeviceClock {
-    var filter: DevicePositionFilter
-    let latency: Double
-    /// Recent segments in frame order (the last 256: a minute at least).
-    private(set) var segments: [FeedSegment] = []
-
-    init(rate: SampleRate, latency: Double) {
-        filter = DevicePositionFilter(nominalRate: Double(rate.hertz))
-        self.latency = latency
-    }
-
-    mutating func take(_ segment: FeedSegment) {
-        segments.append(segment)
-        if segments.count > 512 { segments.removeFirst(256) }
-    }
-
-    /// The stream position felt at `time`, or nil before a reading or a segment.
-    mutating func streamFrame(at time: MonotonicTime) -> Double? {
-        guard let heard = filter.frame(at: time.adding(seconds: -latency)) else { return nil }
-        return FeedSegment.streamPosition(atDevicePosition: heard, in: segments)
-    }
-
 }

@@ -61,5 +61,5 @@ public enum LiveParameter: String, Hashable, Sendable, CaseIterable {
     case sharpness
 
     /// The values a target may take.
-    public var range: ClosedRange<Double> { self == .sharpness ? -1...1 : 0...EngineLimits.maximumGain }
+    public var range: ClosedRange<Double> { self == .sharpness ? Limits.sharpness : Limits.gain }
 }
