@@ -255,7 +255,7 @@ final class PipeWireServer: @unchecked Sendable {
     /// signal mask and default dispositions. (Foundation's `Process` passes on the calling
     /// thread's mask, and the threads tests run on block SIGTERM: daemons started that way
     /// ignore a plain `kill`.)
-    private static func spawn(_ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
+    static func spawn(_ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -292,7 +292,7 @@ final class PipeWireServer: @unchecked Sendable {
     }
 
     /// Waits for a child; its exit status (128 + signal when killed).
-    private static func wait(_ pid: pid_t) -> Int32 {
+    static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7F
