@@ -202,8 +202,8 @@ void pulsar_voice_free(pulsar_voice *voice);
 
 /* Transport: each takes effect at a device frame. PULSAR_ERROR_STATE when the voice has ended
  * (played out, stopped or stolen) or its engine was stopped or freed, PULSAR_ERROR_BUSY when the
- * queue is full. Times within 24 h; play_at at most 24 h ahead of pulsar_engine_time. Any
- * thread. */
+ * queue is full. from_ms and to_ms: 0 or more, within 24 h (PULSAR_ERROR_ARGUMENT otherwise, as
+ * the script's play and seek); play_at at most 24 h ahead of pulsar_engine_time. Any thread. */
 int pulsar_voice_play(pulsar_voice *voice, double from_ms);
 int pulsar_voice_play_at(pulsar_voice *voice, double engine_time);
 int pulsar_voice_pause(pulsar_voice *voice);
@@ -220,7 +220,8 @@ int pulsar_voice_set_intensity(pulsar_voice *voice, double value, double seconds
 int pulsar_voice_set_sharpness(pulsar_voice *voice, double value, double seconds);
 int pulsar_voice_set_intensity_curve(pulsar_voice *voice, const double *times, const double *values, int count);
 
-/* A realtime voice's content position, ms. */
+/* A realtime voice's content position, ms, within 24 h either side of 0 (the script's
+ * `position`): before 0 the voice is silent, and a ramp across 0 reaches the first events. */
 int pulsar_voice_set_content_time(pulsar_voice *voice, double ms);
 
 /* The voice's clock, from the device's position: the content time heard now (ms) and the

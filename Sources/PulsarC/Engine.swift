@@ -297,9 +297,6 @@ func voiceCommand(_ handle: OpaquePointer?, _ function: String, _ command: (Hapt
         : Result.busy.failing("\(function): the command queue is full; poll and try again")
 }
 
-/// `ms` as a content time a command takes, or nil (NaN, ±∞, beyond 24 h).
-func milliseconds(_ ms: Double) -> Double? { ms.isFinite && abs(ms) <= Limits.maximumMilliseconds ? ms : nil }
-
 /// Checks the arguments of `function` against `Limits` (the script's ranges): the refusal as a
 /// code, or nil when they fit.
 func refusal(_ function: String, _ check: () throws(RangeError) -> Void) -> Int32? {
@@ -320,8 +317,8 @@ func checkEngineTime(_ t: Double, _ what: String, now: Double) throws(RangeError
 
 @_cdecl("pulsar_voice_play")
 public func pulsar_voice_play(_ voice: OpaquePointer?, _ fromMs: Double) -> Int32 {
-    guard let ms = milliseconds(fromMs) else { return Result.argument.failing("pulsar_voice_play: from_ms must be a finite time within 24 h") }
-    return voiceCommand(voice, "pulsar_voice_play") { $0.send(.play(fromTimelineFrame: $0.timelineFrame(atMs: ms))) }
+    if let code = refusal("pulsar_voice_play", { () throws(RangeError) in _ = try Limits.timelineMilliseconds(fromMs, "from_ms") }) { return code }
+    return voiceCommand(voice, "pulsar_voice_play") { $0.send(.play(fromTimelineFrame: $0.timelineFrame(atMs: fromMs))) }
 }
 
 @_cdecl("pulsar_voice_play_at")
@@ -343,8 +340,8 @@ public func pulsar_voice_stop(_ voice: OpaquePointer?) -> Int32 { voiceCommand(v
 
 @_cdecl("pulsar_voice_seek")
 public func pulsar_voice_seek(_ voice: OpaquePointer?, _ toMs: Double) -> Int32 {
-    guard let ms = milliseconds(toMs) else { return Result.argument.failing("pulsar_voice_seek: to_ms must be a finite time within 24 h") }
-    return voiceCommand(voice, "pulsar_voice_seek") { $0.seek(toMs: ms) }
+    if let code = refusal("pulsar_voice_seek", { () throws(RangeError) in _ = try Limits.timelineMilliseconds(toMs, "to_ms") }) { return code }
+    return voiceCommand(voice, "pulsar_voice_seek") { $0.seek(toMs: toMs) }
 }
 
 @_cdecl("pulsar_voice_set_intensity")
@@ -390,7 +387,7 @@ public func pulsar_voice_set_intensity_curve(_ voice: OpaquePointer?, _ times: U
 public func pulsar_voice_set_content_time(_ voice: OpaquePointer?, _ ms: Double) -> Int32 {
     guard let box = Handles.object(voice, as: VoiceBox.self) else { return Result.argument.failing("pulsar_voice_set_content_time: not a live pulsar_voice") }
     guard box.voice.mode == .realtime else { return Result.state.failing("pulsar_voice_set_content_time: the voice was not made realtime") }
-    guard milliseconds(ms) != nil else { return Result.argument.failing("pulsar_voice_set_content_time: ms must be a finite time within 24 h") }
+    if let code = refusal("pulsar_voice_set_content_time", { () throws(RangeError) in _ = try Limits.contentMilliseconds(ms, "ms") }) { return code }
     return voiceCommand(voice, "pulsar_voice_set_content_time") { $0.setContentTime(ms) }
 }
 

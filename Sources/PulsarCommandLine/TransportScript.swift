@@ -179,10 +179,10 @@ public struct TransportScript {
 
     private static func command(_ name: String, _ args: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> Command {
         /// The one argument, a time in ms within `Limits` (negative only when `signed`).
-        func milliseconds(_ what: String, signed: Bool = false) throws(CommandFailure) -> Double {
+        func milliseconds(_ what: String, _ rule: (Double, String) throws(RangeError) -> Double = Limits.timelineMilliseconds) throws(CommandFailure) -> Double {
             guard args.count == 1, let v = Double(args[0]) else { throw bad("'\(name)' needs \(what)") }
             do {
-                return try Limits.milliseconds(v, name, signed: signed)
+                return try rule(v, name)
             } catch {
                 throw bad(error.description)
             }
@@ -197,9 +197,9 @@ public struct TransportScript {
         case "seek":
             return .seek(try milliseconds("a time in ms"))
         case "position":
-            return .position(try milliseconds("a content time in ms", signed: true))
+            return .position(try milliseconds("a content time in ms", Limits.contentMilliseconds))
         case "offset":
-            return .offset(try milliseconds("a haptic offset in ms", signed: true))
+            return .offset(try milliseconds("a haptic offset in ms") { v, what throws(RangeError) in try Limits.milliseconds(v, what, signed: true) })
         case "haptics":
             guard args.count == 1, args[0] == "on" || args[0] == "off" else { throw bad("'haptics' takes on or off") }
             return .haptics(args[0] == "on")

@@ -117,6 +117,10 @@ struct VoicesCLITests {
         (["--mode", "sideways"], "", 64, "--mode"), (["--mode", "3=realtime"], "", 64, "--mode"),
         ([], "at 0 position 1 100\n", 65, "realtime"), ([], "at 0 position\n", 65, "position"),
         (["--mode", "2=realtime"], "at 0 sharpness 2 0.5\n", 65, "realtime"),
+        // The ranges the C API shares (Limits): a content time within 24 h either side of 0,
+        // play and seek from 0 on.
+        (["--mode", "2=realtime"], "at 0 position 2 -86400001\n", 65, "24 h"),
+        ([], "at 0 seek 2 -1\n", 65, "0 or more"), ([], "at 0 start 2 -0.5\n", 65, "0 or more"),
     ])
     func badModes(extra: [String], script text: String, status: Int32, says: String) throws {
         let dir = try TempDir()

@@ -166,6 +166,15 @@ struct CAPITests {
         row("intensity-above-4", pulsar_voice_set_intensity(v, 5, 0));
         row("play-at-1e9s-ahead", pulsar_voice_play_at(v, pulsar_engine_time(e) + 1e9));
         row("master-ramp-negative", pulsar_engine_set_master_gain(e, 1, -1));
+        /* The script's play and seek take 0 or more; its position (a realtime voice's content
+           time) lies within 24 h either side of 0. */
+        row("play-from-negative", pulsar_voice_play(v, -1));
+        row("seek-negative", pulsar_voice_seek(v, -0.5));
+        pulsar_voice *rt = NULL;
+        pulsar_engine_voice(e, m, 0, 1, &rt);
+        row("content-time-negative", pulsar_voice_set_content_time(rt, -1));
+        row("content-time-past-24h", pulsar_voice_set_content_time(rt, -86400001));
+        pulsar_voice_free(rt);
         /* After the engine is freed its voices' commands fail and they have ended. */
         pulsar_engine_free(e);
         row("play-after-free", pulsar_voice_play(v, 0));
@@ -209,6 +218,8 @@ struct CAPITests {
             ("engine-sim", 0, ""), ("voice-other-rate", -1, "8000 Hz"),
             ("intensity-ramp-86401s", -1, "24 h"), ("sharpness-ramp-1e300s", -1, "24 h"), ("intensity-above-4", -1, "0...4"),
             ("play-at-1e9s-ahead", -1, "24 h"), ("master-ramp-negative", -1, "0 or more"),
+            ("play-from-negative", -1, "from_ms"), ("seek-negative", -1, "0 or more"),
+            ("content-time-negative", 0, ""), ("content-time-past-24h", -1, "24 h"),
             ("play-after-free", -7, "freed"), ("seek-after-free", -7, "freed"), ("intensity-after-free", -7, "freed"),
             ("ended-after-free", 1, ""),
         ]

@@ -27,6 +27,19 @@ public enum Limits {
         return value
     }
 
+    /// A place on a voice's timeline a transport command moves to (`play FROM`, `seek TO`, the C
+    /// API's `from_ms` and `to_ms`): 0 or more, within 24 h.
+    public static func timelineMilliseconds(_ value: Double, _ what: String) throws(RangeError) -> Double {
+        try milliseconds(value, what)
+    }
+
+    /// A realtime voice's content time (`position MS`, `pulsar_voice_set_content_time`): within
+    /// 24 h either side of 0. A negative time lies before the content's start: the voice is
+    /// silent there, and a ramp across 0 reaches the content's first events.
+    public static func contentMilliseconds(_ value: Double, _ what: String) throws(RangeError) -> Double {
+        try milliseconds(value, what, signed: true)
+    }
+
     /// A whole number (a count, a size, a pixel dimension, a frame) within `range`.
     public static func integer(_ value: Double, _ what: String, in range: ClosedRange<Int>) throws(RangeError) -> Int {
         guard value.isFinite else { throw RangeError(what, value, .nonFinite, "must be a finite number") }
