@@ -77,10 +77,13 @@ enum ReplayRender {
         var hapticCursor = Replay.HapticDeviceCursor(streamFrames: parsed.playedFrames + lostFrames + StreamRing.defaultCapacity)
         let mixChannels = layout.channelCount
         var mixBlock: [Float] = []
+        // As `render`: a bar on a terminal when the stream is over ten minutes (a day-long log
+        // takes minutes and many gigabytes: README, "render --replay").
+        var bar = ProgressBar(label: "replaying", enabled: !quiet && Console.stderrIsTerminal && stream.frames > FrameIndex(stream.rate.hertz) * 600)
         do {
             let container = WAVExporter.Container(forOutput: output, layout: stream.layout)
             _ = try WAVExporter(format: format, container: container).export(to: output, sampleRate: stream.rate, channels: stream.layout.channelCount,
-                                                       frames: stream.frames) { block, _ throws(AudioFileError) in
+                                                       frames: stream.frames, progress: { bar.update($0) }) { block, _ throws(AudioFileError) in
                 switch (device, parsed.header.hapticDevice) {
                 case (.haptic, _):
                     try replay.renderHapticDevice(into: block, layout: stream.layout, cursor: &hapticCursor, renderers: renderers)
@@ -99,8 +102,10 @@ enum ReplayRender {
                 return 0
             }
         } catch {
+            bar.finish()
             throw CommandFailure(error, input: parsed.description(ofVoice: 0).input)
         }
+        bar.finish()
         if !quiet {
             Console.error("wrote \(output): \(stream.frames) frames × \(stream.layout.channelCount) channels of the \(device == .haptic ? "haptic" : "main") device replayed from \(path)")
         }
