@@ -122,7 +122,7 @@ enum PlayCommand {
         let options = try PlayOptions(words)
         let contents = try PlayContent.all(options)
         let output = try openOutput(options, contents)
-        let voices = PlayVoices(engine: output.engine, contents: contents, modes: options.modes)
+        let voices = PlayVoices(engine: output.engine, contents: contents, modes: options.modes, keepsFirstVoiceHistory: options.clockLogPath != nil)
         let loop = PlayLoop(options: options, output: output, voices: voices, durationMs: contents[0].mixer.durationMilliseconds)
         defer { loop.restoreTerminal() }
         try loop.run()
@@ -182,7 +182,7 @@ enum PlayCommand {
             try writing { try OutputFile.write(Array(loopSyncText.utf8), to: syncLogPath) }
         }
         if let clockLogPath = options.clockLogPath {
-            try writeClockLog(clockLogPath, ticks: ticks, device: sim, engine: engine, voice: voices.instances[0], rate: options.setup.rate)
+            try writeClockLog(clockLogPath, ticks: ticks, device: sim, engine: engine, voice: voices.firstVoiceHistory, rate: options.setup.rate)
         }
         if let log = options.logPath {
             let h = hapticPlayed.map { EngineLog.Header.HapticDevice(layout: (options.hapticLayout ?? .haptic).name, sampleRate: options.setup.rate.hertz, playedFrames: $0) }
@@ -196,7 +196,7 @@ enum PlayCommand {
         }
         if !options.setup.quiet {
             let deviceName = output.name
-            let made = voices.instances.map(\.count).reduce(0, +)
+            let made = voices.madeCount
             let voiceCount = voices.contents.count > 1 || made > 1 ? "; \(made) voices" : ""
             func named(_ n: String) -> String { n == "sim" ? "the simulated device" : "ALSA '\(n)'" }
             let touch = hapticPlayed.map { ", touch: \($0) frames × \(hapticChannels) channels on \(named(output.hapticName ?? "?")) (\(engine.hapticDeviceUnderruns) underruns)" } ?? ""

@@ -12,8 +12,16 @@ import PulsarEngine
 final class PlayVoices {
     let engine: HapticEngine
     let contents: [PlayContent]
-    /// Every instance made, per voice, in order (the current one last).
-    private(set) var instances: [[HapticVoice]]
+    /// Each voice's newest instance (in the engine or gone). An older one is let go as soon as
+    /// a newer one is made: a burst of starts that steal each other holds one voice's memory,
+    /// not one per start.
+    private var newestInstances: [HapticVoice?]
+    /// How many instances were made, all voices together.
+    private(set) var madeCount = 0
+    /// Voice 1's instances in order, kept only when `keepsFirstVoiceHistory` (the clock log reads
+    /// which one was heard when).
+    private(set) var firstVoiceHistory: [HapticVoice] = []
+    let keepsFirstVoiceHistory: Bool
     /// What each instance made plays, for the log's `voice` lines: all but those the header
     /// describes (the first INPUT with the settings of the command line).
     private(set) var made: [EngineLog.Voice] = []
@@ -23,35 +31,36 @@ final class PlayVoices {
     /// Each voice's mode (`--mode`).
     let modes: [HapticVoice.Mode]
 
-    init(engine: HapticEngine, contents: [PlayContent], modes: [HapticVoice.Mode]) {
+    init(engine: HapticEngine, contents: [PlayContent], modes: [HapticVoice.Mode], keepsFirstVoiceHistory: Bool = false) {
         self.engine = engine
         self.contents = contents
         self.modes = modes
-        instances = Array(repeating: [], count: contents.count)
+        self.keepsFirstVoiceHistory = keepsFirstVoiceHistory
+        newestInstances = Array(repeating: nil, count: contents.count)
         initialMix = contents[0].mixer.live
     }
 
     /// Voice `v`'s instance in the engine (0-based), if it has one that takes commands (not one
     /// fading out after a steal: a start makes a new instance at once instead of waiting for it).
     func live(_ v: Int) -> HapticVoice? {
-        guard let last = instances[v].last, !last.hasEnded, !last.isStolen else { return nil }
+        guard let last = newestInstances[v], !last.hasEnded, !last.isStolen else { return nil }
         return last
     }
 
     /// Voice `v`'s newest instance, in the engine or gone (its clock still answers).
-    func newest(_ v: Int) -> HapticVoice? { instances[v].last }
+    func newest(_ v: Int) -> HapticVoice? { newestInstances[v] }
 
     /// Every voice instance in the engine.
-    var liveVoices: [HapticVoice] { instances.indices.compactMap(live) }
+    var liveVoices: [HapticVoice] { newestInstances.indices.compactMap(live) }
 
     /// True when no voice plays by itself: every one made has ended, or is paused or stopped,
     /// or is a realtime voice (only the script's positions move it).
     var isIdle: Bool {
-        instances.indices.allSatisfy { v in live(v).map { $0.track.isIdle || $0.mode == .realtime } ?? true }
+        newestInstances.indices.allSatisfy { v in live(v).map { $0.track.isIdle || $0.mode == .realtime } ?? true }
     }
 
     /// True once a voice has been made.
-    var anyMade: Bool { instances.contains { !$0.isEmpty } }
+    var anyMade: Bool { madeCount > 0 }
 
     /// Starts voice `v` from `ms` of content (nil: its segment's start): on its instance in the
     /// engine, or on a new one. False when the engine cannot take it yet (the caller retries).
@@ -60,7 +69,7 @@ final class PlayVoices {
         if let current = live(v) {
             voice = current
         } else {
-            let mixer = instances[v].last?.mixer ?? contents[v].mixer
+            let mixer = newestInstances[v]?.mixer ?? contents[v].mixer
             do {
                 voice = try engine.makeVoice(mixer, animationFrameRate: contents[v].timing?.frameRate, mode: modes[v])
             } catch {
@@ -70,7 +79,9 @@ final class PlayVoices {
                     throw CommandFailure(.unavailable, "pulsar: error: voice \(v + 1): \(error)")
                 }
             }
-            instances[v].append(voice)
+            newestInstances[v] = voice
+            madeCount += 1
+            if v == 0 && keepsFirstVoiceHistory { firstVoiceHistory.append(voice) }
             let c = contents[v]
             if v != 0 || mixer.live != initialMix || modes[v] != .pattern {
                 made.append(EngineLog.Voice(id: voice.id, input: c.input.path, preset: c.input.isBundle ? c.preset.id : nil,
