@@ -81,6 +81,20 @@ public final class HapticEngine: @unchecked Sendable {
         let failed = Atomic<Bool>(false)
         let scheduling = Atomic<SchedulingState>(.notAsked)
         var error: DeviceError?
+        /// True from a ring until the real-time thread's next step begins: commands queued in
+        /// between need no ring of their own, since that step takes them in (a burst of
+        /// thousands of commands rings once, not once each, and does not wake the thread for each).
+        let rung = Atomic<Bool>(false)
+
+        /// Wakes the real-time thread unless a ring is pending. Called after a command is queued.
+        func ring() {
+            // Acquiring-and-releasing: the step that clears the flag sees every command queued
+            // before this exchange.
+            if !rung.exchange(true, ordering: .acquiringAndReleasing) { pulsar_wakeup_ring(wakeup) }
+        }
+
+        /// The real-time thread, before it takes in commands: later ones ring again.
+        func stepBegins() { _ = rung.exchange(false, ordering: .acquiringAndReleasing) }
     }
 
     /// One start of the real-time thread: its own `running` flag, so a thread of an earlier run
@@ -177,6 +191,7 @@ public final class HapticEngine: @unchecked Sendable {
         let periodNs = Int64(Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) * 1e9)
         let descriptors = wake == .device ? core.device.pollDescriptors : UnsafeMutableBufferPointer(start: nil, count: 0)
         while run.running.load(ordering: .acquiring) {
+            flags.stepBegins()
             do throws(DeviceError) {
                 try core.step()
             } catch {
@@ -326,7 +341,7 @@ public final class HapticEngine: @unchecked Sendable {
             voices[slot] = voice
             return .success(voice)
         }
-        pulsar_wakeup_ring(flags.wakeup)
+        flags.ring()
         return try result.get()
     }
 
@@ -344,7 +359,7 @@ public final class HapticEngine: @unchecked Sendable {
             if accepted { sentCommands += 1 }
             return accepted
         }
-        if sent { pulsar_wakeup_ring(flags.wakeup) }
+        if sent { flags.ring() }
         return sent
     }
 
@@ -369,7 +384,7 @@ public final class HapticEngine: @unchecked Sendable {
             }
             switch sending({ open() ? install(next, in: mixers, slot: slot, replacing: generation, installed: installed) : .busy }) {
             case .sent:
-                pulsar_wakeup_ring(flags.wakeup)
+                flags.ring()
                 return
             case .stale:
                 continue
