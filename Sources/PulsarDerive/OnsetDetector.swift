@@ -17,11 +17,12 @@ enum OnsetDetector {
     }
 
     /// Frames of the peak picking, in hops of 5 ms: 30 ms before for the maximum, −100 … +70 ms for
-    /// the mean, 30 ms between onsets.
+    /// the mean, 40 ms between onsets (a syllable's consonant and the vowel 25–35 ms after it are
+    /// one event, as are a flam's two strokes).
     static let maximumReach = 6
     static let meanBefore = 20
     static let meanAfter = 14
-    static let minimumGap = 6
+    static let minimumGap = 8
     /// A band's rise is taken above the highest of its levels in the frames 5 … 20 ms before.
     static let referenceFrames = 4
     /// A flux peak after which the sound's energy is this far below what it was before (dB, see
@@ -29,8 +30,41 @@ enum OnsetDetector {
     static let offsetFall = -10.0
     /// The least flux of an onset, nepers averaged over the bands (a rise of 2 nepers, 17 dB, in
     /// one band of 25, or 0.7 dB in all): below it a peak is a tone's vibrato or beating, or
-    /// rounding noise in a steady sound, however it compares with the part's strongest.
+    /// rounding noise in a steady sound, however it compares with the part's strongest — unless
+    /// the sound after it is `onsetRise` louder than before.
     static let minimumFlux = 0.08
+
+    /// The high bands, from 3 kHz (on the brightness scale): cymbals, hats and a fricative's hiss
+    /// rise there alone, and a hat on a kick's tail is small against the kick in the flux of all bands.
+    static let airPosition = Float(log(30.0) / log(80.0))
+    /// A flux peak after which the sound's energy is this far above what it was before (dB, see
+    /// `fall`) is new sound however small its flux: a slow bow or a quiet note whose rise spreads
+    /// over the window. The mirror of `offsetFall`.
+    static let onsetRise = 10.0
+    /// The least flux of an onset in the high bands alone: the sum of their rises at least half
+    /// the full-band floor's sum (`minimumFlux` times the number of bands), 1.2 nepers at 44.1 kHz.
+    static let airFloorShare = 0.5
+
+    /// A flux normalised by its largest, and the running sums of its neighbourhood means.
+    struct Novelty {
+        let flux: [Double]
+        let largest: Double
+        let odf: [Double]
+        let prefix: [Double]
+        init(_ flux: [Double]) {
+            self.flux = flux
+            largest = flux.max() ?? 0
+            let l = largest
+            odf = l > 0 ? flux.map { $0 / l } : flux
+            var p = [Double](repeating: 0, count: flux.count + 1)
+            for k in 0..<flux.count { p[k + 1] = p[k] + odf[k] }
+            prefix = p
+        }
+        func mean(_ k: Int) -> Double {
+            let a = max(0, k - meanBefore), b = min(odf.count - 1, k + meanAfter)
+            return (prefix[b + 1] - prefix[a]) / Double(b - a + 1)
+        }
+    }
 
     /// The STFT's length at a rate: `2^round(log2(0.023·R))`, within 64 … 16384.
     static func fftSize(sampleRate: Double) -> Int {
@@ -47,20 +81,28 @@ enum OnsetDetector {
         let spectrum = OnsetSpectrum(x, count: n, sampleRate: sampleRate, centres: centres, size: fftSize(sampleRate: sampleRate))
         guard spectrum.bandCount > 0 else { return [] }
         let (flux, brightness) = fluxes(spectrum)
-        let largest = flux.max() ?? 0
-        guard largest > 0 else { return [] }
-        let odf = flux.map { $0 / largest }
-        // Running sums for the neighbourhood means.
-        var prefix = [Double](repeating: 0, count: frames + 1)
-        for k in 0..<frames { prefix[k + 1] = prefix[k] + odf[k] }
+        let full = Novelty(flux)
+        guard full.largest > 0 else { return [] }
+        // The high bands alone, normalised by their own strongest onset (rules 1–3 on them).
+        let air = Novelty(fluxes(spectrum, from: airPosition).flux)
+        let airBands = Double(spectrum.positions.filter { $0 >= airPosition }.count)
+        let airFloor = airFloorShare * minimumFlux * Double(spectrum.bandCount)
+        /// Rules 1 and 2 on `novelty`: a peak standing `threshold` above its neighbourhood's mean.
+        func stands(_ novelty: Novelty, _ k: Int) -> Bool {
+            novelty.largest > 0 && novelty.odf[k] > 0 && isPeak(novelty.odf, k) && novelty.odf[k] >= novelty.mean(k) + threshold
+        }
         var onsets: [Onset] = []
         var lastFrame = Int.min / 2
-        for k in 1..<frames where odf[k] > 0 && isPeak(odf, k) {
-            let a = max(0, k - meanBefore), b = min(frames - 1, k + meanAfter)
-            let mean = (prefix[b + 1] - prefix[a]) / Double(b - a + 1)
-            guard odf[k] >= mean + threshold, k - lastFrame >= minimumGap, flux[k] >= minimumFlux else { continue }
+        for k in 1..<frames {
+            let peakAll = stands(full, k)
+            let byAir = stands(air, k) && air.flux[k] * airBands >= airFloor
+            guard peakAll || byAir, k - lastFrame >= minimumGap else { continue }
             let change = fall(5 * Double(k), x, count: n, sampleRate: sampleRate)
             guard change >= offsetFall else { continue }
+            let byAll = peakAll && (flux[k] >= minimumFlux || change >= onsetRise)
+            guard byAll || byAir else { continue }
+            let found = byAll ? full : air
+            let odf = found.odf
             var offset = 0.0
             if k + 1 < frames {
                 let curvature = odf[k - 1] - 2 * odf[k] + odf[k + 1]
@@ -69,7 +111,7 @@ enum OnsetDetector {
             let time = refined(5 * (Double(k) + offset), x, count: n, sampleRate: sampleRate)
             if let last = onsets.last, time <= last.time { continue }
             if time < startGuard && alreadyPlaying(at: time, x, count: n, sampleRate: sampleRate) { continue }
-            onsets.append(Onset(time: time, strength: odf[k] - mean, brightness: brightness[k], fall: change, flux: flux[k]))
+            onsets.append(Onset(time: time, strength: odf[k] - found.mean(k), brightness: brightness[k], fall: change, flux: flux[k]))
             lastFrame = k
         }
         return onsets
@@ -88,12 +130,14 @@ enum OnsetDetector {
     /// Each frame's flux, the mean over the bands of the rise above the four frames before, and its
     /// brightness, the rises' log-frequency centroid weighted by their squares. Frame 0 has none:
     /// the part goes on before its start as it begins.
-    static func fluxes(_ s: OnsetSpectrum) -> (flux: [Double], brightness: [Double]) {
+    static func fluxes(_ s: OnsetSpectrum, from lowest: Float = -.infinity) -> (flux: [Double], brightness: [Double]) {
         var flux = [Double](repeating: 0, count: s.frameCount)
         var brightness = [Double](repeating: 0, count: s.frameCount)
+        let bands = (0..<s.bandCount).filter { s.positions[$0] >= lowest }
+        guard !bands.isEmpty else { return (flux, brightness) }
         for k in 1..<s.frameCount {
             var sum: Float = 0, squares: Float = 0, moment: Float = 0
-            for i in 0..<s.bandCount {
+            for i in bands {
                 // A rise above the four frames before: a level that dips for up to 15 ms (tones
                 // beating in a band's few bins, a chord of detuned voices) is not new energy when
                 // it comes back.
@@ -104,7 +148,7 @@ enum OnsetDetector {
                 squares += rise * rise
                 moment += rise * rise * s.positions[i]
             }
-            flux[k] = Double(sum) / Double(s.bandCount)
+            flux[k] = Double(sum) / Double(bands.count)
             brightness[k] = squares > 0 ? min(max(Double(moment / squares), 0), 1) : 0
         }
         return (flux, brightness)

@@ -32,16 +32,8 @@ import Testing
         print("note: onset set \(set.rawValue) at \(rate) Hz (\(total.truths) true, \(total.detections) found): precision \(f(total.precision)), recall \(f(total.recall)), F1 \(f(total.f1)), median error \(f(total.medianError * 1000)) ms")
         #expect(total.truths >= 20, "enough onsets to measure")
         #expect(abs(total.medianError) <= 0.002)
-        if set == .cymbals {
-            // Hats on a ride's or an open hat's tail, and right after a kick, rise in a few high
-            // bands only: their flux stays under the default threshold's 0.1 of the kicks'.
-            // The goal, F1 >= 0.95 at the default threshold, is not met here (recall 0.72-0.75;
-            // 0.98 at threshold 0.03, below): this holds the level reached against regressions.
-            #expect(total.f1 >= 0.8 && total.precision >= 0.95)
-        } else {
-            #expect(total.f1 >= 0.95)
-            for (seed, m) in zip(1..., each) { #expect(m.f1 >= 0.85, "seed \(seed): F1 \(m.f1)") }
-        }
+        #expect(total.f1 >= 0.95)
+        for (seed, m) in zip(1..., each) { #expect(m.f1 >= 0.85, "seed \(seed): F1 \(m.f1)") }
     }
 
     @Test("hats and rides with a lower threshold (0.03): F1 >= 0.95", arguments: rates)
@@ -58,14 +50,30 @@ import Testing
         #expect(total.f1 >= 0.95)
     }
 
-    /// Seeds and a level the rules were not tuned on, looked at once the rules were set: a guard
-    /// against regressions, at the level they reached then.
-    @Test("held out: other seeds, 9 dB quieter", arguments: OnsetMaterial.Set.allCases)
+    /// Seeds and levels the rules were not tuned on, looked at once the rules were set: 9 dB
+    /// quieter (seeds 101–102), and 4 dB quieter (seeds 301–303, looked at once, after the high
+    /// bands' own novelty, the 40 ms gap and the 10 dB rise were added).
+    @Test("held out: other seeds, 4 and 9 dB quieter", arguments: OnsetMaterial.Set.allCases)
     func heldOut(_ set: OnsetMaterial.Set) throws {
         for rate in Self.rates {
-            let (total, _) = try Self.score(set, rate: rate, seeds: [101, 102], gainDB: -9)
-            print("note: held-out onset set \(set.rawValue) at \(rate) Hz (\(total.truths) true, \(total.detections) found): precision \(f(total.precision)), recall \(f(total.recall)), F1 \(f(total.f1))")
-            #expect(total.f1 >= 0.85, "\(rate) Hz")
+            for (seeds, gain) in [([101, 102] as [UInt64], -9.0), ([301, 302, 303], -4.0)] {
+                let (total, _) = try Self.score(set, rate: rate, seeds: seeds, gainDB: gain)
+                print("note: held-out onset set \(set.rawValue) at \(rate) Hz, \(gain) dB (\(total.truths) true, \(total.detections) found): precision \(f(total.precision)), recall \(f(total.recall)), F1 \(f(total.f1))")
+                #expect(total.f1 >= 0.95, "\(rate) Hz, \(gain) dB")
+            }
+        }
+    }
+
+    /// 15 dB quieter (seeds 401–402, looked at once): the goal is not met on every set — soft
+    /// bow strokes and drums under the pad lose flux as their bands near the level scale's knee
+    /// (−60 dBFS): measured bowed 0.897, drums under a pad 0.923, hats and rides 0.950, the rest
+    /// 0.97–1.00. This holds the level reached against regressions.
+    @Test("held out: other seeds, 15 dB quieter", arguments: OnsetMaterial.Set.allCases)
+    func heldOutQuiet(_ set: OnsetMaterial.Set) throws {
+        for rate in Self.rates {
+            let (total, _) = try Self.score(set, rate: rate, seeds: [401, 402], gainDB: -15)
+            print("note: held-out onset set \(set.rawValue) at \(rate) Hz, -15 dB: precision \(f(total.precision)), recall \(f(total.recall)), F1 \(f(total.f1))")
+            #expect(total.f1 >= 0.88, "\(rate) Hz")
         }
     }
 
