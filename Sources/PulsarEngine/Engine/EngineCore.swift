@@ -35,11 +35,11 @@ public final class EngineCore: @unchecked Sendable {
     public let configuration: DeviceConfiguration
     /// The two-device mode's haptic device and the stream ring both read (nil: one device).
     let feed: HapticDeviceFeed?
-    private let ring: StreamRing?
+    let ring: StreamRing?
     /// The main device's channels (the mix's, less the haptic device's one in two-device mode).
     public let mainChannels: Int
-    private let mainBuffer: UnsafeMutableBufferPointer<Float>
-    private var mainWrittenBoth = StreamFrame.zero
+    let mainBuffer: UnsafeMutableBufferPointer<Float>
+    var mainWrittenBoth = StreamFrame.zero
     /// Frames kept between the hardware position and an effective frame (rewinding devices).
     public let safetyMargin: Int
     /// How many voices can be in the mix at once.
@@ -60,16 +60,16 @@ public final class EngineCore: @unchecked Sendable {
 
     /// Voices by slot: written by the control thread while the real-time thread does not hold
     /// the slot (before `attach`, after `detached`).
-    private let slots: UnsafeMutablePointer<VoiceCore?>
+    let slots: UnsafeMutablePointer<VoiceCore?>
     /// The attached slots in ascending order, and how many (real-time thread).
-    private let attached: UnsafeMutablePointer<Int>
-    private var attachedCount = 0
+    let attached: UnsafeMutablePointer<Int>
+    var attachedCount = 0
 
     /// Monotonic time of the first frame written to the device (nil before): the moment the
     /// device starts. Written once by the real-time thread; read it after `shutdown`.
-    public private(set) var firstWriteTime: MonotonicTime?
+    public internal(set) var firstWriteTime: MonotonicTime?
     /// Stream frames written (and not rewound); in two-device mode, rendered into the ring.
-    public private(set) var streamWritten = StreamFrame.zero
+    public internal(set) var streamWritten = StreamFrame.zero
     /// Stream frames the main device was given.
     public var mainWritten: StreamFrame { feed == nil ? streamWritten : mainWrittenBoth }
     /// Frames the haptic device was given (two-device mode).
@@ -79,17 +79,17 @@ public final class EngineCore: @unchecked Sendable {
     /// The latest effective frame a command took: no rewind reaches before it.
     private var lastEffective = StreamFrame.zero
     /// Stream frame at the device's frame 0 (moves on every re-prepare).
-    private var deviceBase = StreamFrame.zero
+    var deviceBase = StreamFrame.zero
     /// When the previous `step` began; a longer gap than the buffer lasts means the device ran dry.
     private var lastStep: MonotonicTime?
     /// The device ran dry while this thread was held up, and has not said so itself yet.
-    private var unreportedStall = false
-    private let buffer: UnsafeMutableBufferPointer<Float>
-    private let mix: VoiceMix
-    private let clock: MonotonicClock
+    var unreportedStall = false
+    let buffer: UnsafeMutableBufferPointer<Float>
+    let mix: VoiceMix
+    let clock: MonotonicClock
     /// Events the queue refused since the last one it took; reported as `eventsLost` first
     /// thing when it takes one again.
-    private var unreportedLosses = 0
+    var unreportedLosses = 0
     private let fadeLength: Int
     /// How late the steps came, for any thread to read.
     public let wakeups = WakeupStatistics()
@@ -275,7 +275,7 @@ public final class EngineCore: @unchecked Sendable {
     /// Commands the real-time thread applied but whose report the full event queue refused
     /// (nobody polled for 65 536 events): counted here so that no one waits for their reports.
     public var unreportedCommands: Int { lostCommandReports.load(ordering: .acquiring) }
-    private let lostCommandReports = Atomic<Int>(0)
+    let lostCommandReports = Atomic<Int>(0)
 
     // MARK: Real-time thread
 
@@ -492,189 +492,7 @@ public final class EngineCore: @unchecked Sendable {
     }
 
     /// The stream frame a device reading stands at: the device counts from its last prepare.
-    private func streamFrame(of reading: DevicePosition) -> StreamFrame {
+    func streamFrame(of reading: DevicePosition) -> StreamFrame {
         deviceBase + reading.framesPlayed
-    }
-
-    /// Writes what the device can take, at most one buffer's worth: a device that consumes
-    /// faster than this thread renders (a slow build, a starved machine) must not keep the step
-    /// from returning to its commands and to `shutdown`.
-    private func fill() throws(DeviceError) {
-        if let feed, let ring { return try fillBoth(feed, ring) }
-        let channels = configuration.channels
-        var budget = configuration.bufferFrames
-        while budget > 0 {
-            let available: Int
-            do {
-                available = try device.availableFrames()
-            } catch .underrun {
-                try recoverUnderrun()
-                budget -= configuration.periodFrames
-                continue
-            }
-            let n = min(available, configuration.periodFrames, budget)
-            guard n > 0 else { return }
-            budget -= n
-            let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * channels)])
-            render(block, frames: n)
-            let written: Int
-            do {
-                written = try device.write(UnsafeBufferPointer(block))
-            } catch .underrun {
-                try recoverUnderrun()
-                continue
-            }
-            streamWritten += FrameIndex(written)
-            if firstWriteTime == nil, written > 0 { firstWriteTime = clock.now() }
-            if written < n { return }
-        }
-    }
-
-    /// Two devices: renders the stream into the ring as far as either device's next period
-    /// needs (never so far that it would overwrite what either still reads), then gives each its
-    /// frames — at most a buffer's worth of periods in one step.
-    private func fillBoth(_ feed: HapticDeviceFeed, _ ring: StreamRing) throws(DeviceError) {
-        let period = configuration.periodFrames
-        for _ in 0...(configuration.bufferFrames / period) {
-            let a = min(try mainRoom(), period)
-            let b = min(try hapticRoom(feed), feed.configuration.periodFrames)
-            guard a > 0 || b > 0 else { return }
-            if b > 0, let segment = feed.update() { report(.hapticDeviceSegment(segment)) }
-            var need = mainWrittenBoth + FrameIndex(a)
-            if b > 0 { need = max(need, feed.streamNeeded(for: b)) }
-            let kept = b > 0 ? min(mainWrittenBoth, max(feed.streamLowest, ring.oldest)) : mainWrittenBoth
-            need = min(need, kept + FrameIndex(ring.capacity - period))
-            while streamWritten < need {
-                let n = Int(min(need - streamWritten, FrameIndex(period)))
-                let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * configuration.channels)])
-                render(block, frames: n)
-                ring.append(block)
-                streamWritten += FrameIndex(n)
-            }
-            var full = true
-            let n = min(a, Int(streamWritten - mainWrittenBoth))
-            if n > 0 {
-                ring.copy(from: mainWrittenBoth, frames: n, channels: mainChannels, into: mainBuffer.baseAddress!)
-                var written = 0
-                do {
-                    written = try device.write(UnsafeBufferPointer(rebasing: mainBuffer[0..<(n * mainChannels)]))
-                } catch .underrun {
-                    try recoverUnderrun()
-                }
-                mainWrittenBoth += FrameIndex(written)
-                if firstWriteTime == nil, written > 0 { firstWriteTime = clock.now() }
-                full = written == n
-            }
-            if b > 0 {
-                do throws(DeviceError) {
-                    full = try feed.write(b, from: ring) == b && full
-                } catch .underrun {
-                    try recoverHapticDevice(feed)
-                } catch {
-                    throw Self.onHapticDevice(error)
-                }
-            }
-            if !full { return }
-        }
-    }
-
-    /// Frames the main device takes now (0 after an underrun it recovered from).
-    private func mainRoom() throws(DeviceError) -> Int {
-        do {
-            return try device.availableFrames()
-        } catch .underrun {
-            try recoverUnderrun()
-            return 0
-        }
-    }
-
-    /// Frames the haptic device takes now (0 after an underrun it recovered from).
-    private func hapticRoom(_ feed: HapticDeviceFeed) throws(DeviceError) -> Int {
-        do throws(DeviceError) {
-            return try feed.device.availableFrames()
-        } catch .underrun {
-            try recoverHapticDevice(feed)
-            return 0
-        } catch {
-            throw Self.onHapticDevice(error)
-        }
-    }
-
-    /// After the haptic device's underrun: what it had queued is lost; it restarts where it was
-    /// written to, and its clock starts over (the feed jumps back onto the main clock).
-    private func recoverHapticDevice(_ feed: HapticDeviceFeed) throws(DeviceError) {
-        let lost: Range<HapticDeviceFrame>
-        do throws(DeviceError) { lost = try feed.recover() } catch { throw Self.onHapticDevice(error) }
-        report(.hapticDeviceUnderrun(lostFrom: lost.lowerBound, lostTo: lost.upperBound, time: clock.now()))
-    }
-
-    /// The mix of every attached voice for stream frames `streamWritten ..< + frames`.
-    private func render(_ block: UnsafeMutableBufferPointer<Float>, frames: Int) {
-        mix.begin(block, from: streamWritten)
-        for i in 0..<attachedCount {
-            let slot = attached[i]
-            let voice = slots[slot]!
-            voice.mixed = true
-            // Preloaded audio only copies; should a read fail all the same, the voice is silent
-            // for the block and says so.
-            do {
-                if let realtime = voice.realtime {
-                    mix.add(voice.state, realtime: realtime, of: voice.renderer, intensity: voice.intensity, master: master, to: block)
-                } else {
-                    try mix.add(voice.state, of: voice.renderer, intensity: voice.intensity, master: master, sharpness: voice.sharpness,
-                                oscillator: voice.oscillator, to: block)
-                }
-            } catch {
-                report(.renderFailed(voice: slot, from: streamWritten, to: streamWritten + FrameIndex(frames)))
-            }
-        }
-        mix.finish(block)
-    }
-
-    /// Queues `event` for the control thread; when the queue is full, counts it instead, and
-    /// reports the count before the next event that fits. Real-time thread.
-    private func report(_ event: EngineEvent) {
-        if unreportedLosses > 0 {
-            guard events.push(.eventsLost(count: unreportedLosses)) else {
-                lost(event)
-                return
-            }
-            unreportedLosses = 0
-        }
-        if !events.push(event) { lost(event) }
-    }
-
-    private func lost(_ event: EngineEvent) {
-        unreportedLosses += 1
-        if case .command = event { lostCommandReports.add(1, ordering: .releasing) }
-    }
-
-    /// After an underrun: what was queued is lost; the device restarts at stream frame `streamWritten`.
-    private func recoverUnderrun() throws(DeviceError) {
-        unreportedStall = false
-        let played = streamFrame(of: try device.position())
-        report(.underrun(lostFrom: min(played, mainWritten), lostTo: mainWritten, time: clock.now()))
-        try device.prepare()
-        deviceBase = mainWritten
-        feed?.main.reset()
-    }
-}
-
-/// The gaps between an engine's steps: a wake-up is late when it comes more than half a period
-/// after the period it was due (a gap over 1.5 periods; commands and the device's descriptors
-/// only ever wake the thread earlier). Written by the real-time thread (two relaxed atomic
-/// updates, no lock), read from any thread.
-public final class WakeupStatistics: Sendable {
-    private let late = Atomic<Int>(0)
-    private let longest = Atomic<Int64>(0)
-
-    /// Steps that came late so far.
-    public var lateWakeups: Int { late.load(ordering: .relaxed) }
-    /// The longest gap between two steps so far, seconds.
-    public var longestGap: Double { Double(longest.load(ordering: .relaxed)) / 1e9 }
-
-    func note(gapNanoseconds gap: Int64, periodNanoseconds period: Int64) {
-        if gap > period + period / 2 { late.add(1, ordering: .relaxed) }
-        if gap > longest.load(ordering: .relaxed) { longest.store(gap, ordering: .relaxed) }
     }
 }

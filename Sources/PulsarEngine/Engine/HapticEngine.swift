@@ -73,51 +73,6 @@ public final class HapticEngine: @unchecked Sendable {
     /// The real-time thread of the current run (nil when stopped), joined by `shutdown`.
     private var run: Run?
 
-    /// What the two threads share across runs: the wake-up the real-time thread sleeps on, and
-    /// the error written once before `failed` is set.
-    private final class Flags: @unchecked Sendable {
-        let wakeup = pulsar_wakeup_create()!
-        deinit { pulsar_wakeup_destroy(wakeup) }
-        let failed = Atomic<Bool>(false)
-        let scheduling = Atomic<SchedulingState>(.notAsked)
-        var error: DeviceError?
-        /// True from a ring until the real-time thread's next step begins: commands queued in
-        /// between need no ring of their own, since that step takes them in (a burst of
-        /// thousands of commands rings once, not once each, and does not wake the thread for each).
-        let rung = Atomic<Bool>(false)
-
-        /// Wakes the real-time thread unless a ring is pending. Called after a command is queued.
-        func ring() {
-            // Acquiring-and-releasing: the step that clears the flag sees every command queued
-            // before this exchange.
-            if !rung.exchange(true, ordering: .acquiringAndReleasing) { pulsar_wakeup_ring(wakeup) }
-        }
-
-        /// The real-time thread, before it takes in commands: later ones ring again.
-        func stepBegins() { _ = rung.exchange(false, ordering: .acquiringAndReleasing) }
-    }
-
-    /// One start of the real-time thread: its own `running` flag, so a thread of an earlier run
-    /// can never be revived by a later `start()`.
-    private final class Run: @unchecked Sendable {
-        let running = Atomic<Bool>(true)
-        var thread: JoinableThread?
-    }
-
-    /// What wakes the real-time thread between steps.
-    public enum WakeSource: Sendable {
-        /// The device's poll descriptors (ALSA's), when it has them: the thread sleeps until the
-        /// device wants a period or a command arrives. A device without them falls back to `timer`.
-        case device
-        /// A timer once a period, or a command.
-        case timer
-    }
-
-    /// What became of the request for SCHED_FIFO.
-    enum SchedulingState: UInt8, AtomicRepresentable {
-        case notAsked, granted, refused
-    }
-
     /// An engine on `device` at `sampleRate` with `channels` channels (every voice's layout must
     /// have as many). `voiceLimit`: most voices playing at once; `EngineLimits.stealSlots` more
     /// slots hold stolen voices on their way out. `realtime`: ask for SCHED_FIFO for the real-time
@@ -186,38 +141,6 @@ public final class HapticEngine: @unchecked Sendable {
         self.run = run
     }
 
-    /// The real-time thread's body: a step, then a wait for the next.
-    private static func realtimeLoop(core: EngineCore, run: Run, flags: Flags, monotonic: MonotonicClock, wake: WakeSource) {
-        let periodNs = Int64(Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) * 1e9)
-        let descriptors = wake == .device ? core.device.pollDescriptors : UnsafeMutableBufferPointer(start: nil, count: 0)
-        while run.running.load(ordering: .acquiring) {
-            flags.stepBegins()
-            do throws(DeviceError) {
-                try core.step()
-            } catch {
-                flags.error = error
-                flags.failed.store(true, ordering: .releasing)
-                run.running.store(false, ordering: .releasing)
-                return
-            }
-            let now = monotonic.now().nanoseconds
-            guard descriptors.count > 0 else {
-                // Once a period to top up the device, or at once when a command arrives.
-                _ = pulsar_wakeup_sleep_until(flags.wakeup, now + periodNs)
-                continue
-            }
-            // When the device wants a period, or a command arrives; two periods at most, should
-            // the descriptors stay silent.
-            let woke = pulsar_wakeup_wait(flags.wakeup, descriptors.baseAddress, Int32(descriptors.count), now + 2 * periodNs)
-            // Asking the device what its descriptors mean also clears a plugin's wake event
-            // (PipeWire's is an eventfd), so the next wait blocks until the next period.
-            if woke & Int32(PULSAR_WAKE_DEVICE) != 0, !core.device.wantsData(), woke & Int32(PULSAR_WAKE_RUNG) == 0 {
-                // The descriptors fired for nothing the device wants: no spinning on them.
-                _ = pulsar_wakeup_sleep_until(flags.wakeup, now + periodNs / 2)
-            }
-        }
-    }
-
     /// Stops the real-time thread and joins it: when this returns the thread has ended and the
     /// device is no longer written. Idempotent; the device stays open until the engine goes.
     /// Control thread.
@@ -260,18 +183,6 @@ public final class HapticEngine: @unchecked Sendable {
         case .refused: return false
         case .notAsked: return nil
         }
-    }
-
-    /// Priority of the real-time thread under SCHED_FIFO: above ordinary threads, below the
-    /// sound server's own data thread (PipeWire's runs at 88) and the kernel's IRQ threads (50
-    /// is their default, so stay above them only where an ALSA driver needs it: not here).
-    public static let realtimePriority: Int32 = 40
-
-    /// Asks for SCHED_FIFO for the calling thread; false when refused (no CAP_SYS_NICE or rtprio limit).
-    private static func requestRealtimeScheduling() -> Bool {
-        var param = sched_param()
-        param.sched_priority = realtimePriority
-        return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0
     }
 
     // MARK: Voices (control thread)
