@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments)
+[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play)
 bin=Fuzz/.build/release
 work=.build/fuzz
 corpus=../shared/corpus
@@ -54,14 +54,36 @@ PY
             # Two devices: the haptic device's segments and underrun lines too.
             "$pulsar" play Resources/patterns/demo.json --layout H --device sim:ppm=100 --haptic-device sim:ppm=-100 --quiet \
                 --script "$work/seed-script.txt" --log "$dir/two-devices.jsonl" >/dev/null 2>&1
+            # Several voices (one realtime, two at once: a third start steals), alone and on two devices.
+            voices_script "$work/seed-voices.txt"
+            local three=(Resources/patterns/demo.json Resources/patterns/demo.json Resources/patterns/demo.json)
+            "$pulsar" play "${three[@]}" --mode 3=realtime --voices 2 --device sim --quiet \
+                --script "$work/seed-voices.txt" --log "$dir/voices.jsonl" >/dev/null 2>&1
+            "$pulsar" play "${three[@]}" --mode 3=realtime --voices 2 --layout H --device sim:ppm=100 --haptic-device sim:ppm=-100 --quiet \
+                --script "$work/seed-voices.txt" --log "$dir/voices-two-devices.jsonl" >/dev/null 2>&1
         fi ;;
     script)
         printf 'at 0 play\nat 150 loop 3 reverse\nat 300 seek 1200\nat 420 pause\nat 520 resume\nat 760 offset 30\nat 1150 haptics off\nat 2200 gain audio 0.7\nat 2600 loop off\nat 3100 stop\n' >"$dir/busy.txt"
         printf '# comment\r\nat 0 play 100\r\nat 10 loop forever\r\nat 20 gain haptic 2\r\n' >"$dir/crlf.txt" ;;
+    script-play)
+        voices_script "$dir/voices.txt"
+        printf 'at 0 start 1\nat 0 start 2\nat 0 start 3\nat 5 start 1 40\nat 10 stop 2\nat 12 start 2\nat 300 stop 1\n' >"$dir/steals.txt"
+        printf 'at 0 play\nat 0 start 3\nat 10 sharpness 3 0.5\n' >"$dir/refused.txt"
+        printf 'at 0 play 2 100\nat 50 loop forever reverse\nat 90 intensity 0 over 86400000\nat 100 loop off\n' >"$dir/ramps.txt"
+        printf 'at 0 play\nat 150 loop 3 reverse\nat 300 seek 1200\nat 420 pause\nat 520 resume\nat 760 offset 30\nat 1150 haptics off\nat 1800 gain audio 0.7\nat 1900 loop off\nat 2000 stop\n' >"$dir/busy.txt" ;;
     arguments)
         printf 'x.json\0--offset\0-12.5\0--duration\0900\0--loop\0003\0-o\0out.wav\0--quiet' >"$dir/render"
         printf 'b.pulsar\0--preset\0tap\0--from=100\0--to=900\0--reverse\0--\0-x' >"$dir/play" ;;
     esac
+}
+
+# A script of three voices and every command (voice 3 realtime; two play at once).
+voices_script() { # file
+    printf '%s\n' '# three voices' 'at 0 play' 'at 0 start 2' 'at 20 start 3 50' 'at 40 position 3 120' 'at 60 intensity 2 0.5 over 100' \
+        'at 80 sharpness 0.3 over 50' 'at 100 gain master 0.8 over 200' 'at 120 pause 2' 'at 150 resume 2' 'at 160 seek 1 100' \
+        'at 180 loop 2 3 reverse' 'at 200 loop off' 'at 220 offset 2 15' 'at 240 haptics 2 off' 'at 260 gain audio 0.5' \
+        'at 280 gain 2 haptic 1.5' 'at 300 haptics 2 on' 'at 320 position 3 -40' 'at 400 stop 1' 'at 420 start 1' 'at 500 stop 2' \
+        'at 500 stop 3' 'at 600 stop' >"$1"
 }
 
 status=0

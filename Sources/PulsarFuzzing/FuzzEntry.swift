@@ -20,6 +20,7 @@ public enum FuzzEntry {
     /// The targets by name: the name is the fixture folder and the `make fuzz` target.
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "pattern": pattern, "bundle": bundle, "lottie": lottie, "replay": replay, "script": script, "arguments": arguments,
+        "script-play": scriptPlay,
     ]
 
     /// Pulsar JSON, AHAP and Lofelt `.haptic`: decoded as each format and by content; a pattern
@@ -85,6 +86,12 @@ public enum FuzzEntry {
     /// A transport script.
     public static func script(_ bytes: [UInt8]) {
         _ = try? TransportScript(text: String(decoding: bytes, as: UTF8.self), name: "script")
+    }
+
+    /// A transport script played by `pulsar play`'s voices on an engine stepped offline
+    /// (`ScriptPlay`): three voices, every command.
+    public static func scriptPlay(_ bytes: [UInt8]) {
+        ScriptPlay.run(String(decoding: bytes, as: UTF8.self))
     }
 
     /// A command line (words separated by NUL bytes) against `render`'s and `play`'s options,
