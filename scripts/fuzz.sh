@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play)
+[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play ogg)
 bin=Fuzz/.build/release
 work=.build/fuzz
 corpus=../shared/corpus
@@ -71,6 +71,8 @@ PY
         printf 'at 0 play\nat 0 start 3\nat 10 sharpness 3 0.5\n' >"$dir/refused.txt"
         printf 'at 0 play 2 100\nat 50 loop forever reverse\nat 90 intensity 0 over 86400000\nat 100 loop off\n' >"$dir/ramps.txt"
         printf 'at 0 play\nat 150 loop 3 reverse\nat 300 seek 1200\nat 420 pause\nat 520 resume\nat 760 offset 30\nat 1150 haptics off\nat 1800 gain audio 0.7\nat 1900 loop off\nat 2000 stop\n' >"$dir/busy.txt" ;;
+    ogg)
+        ogg_seeds "$dir" ;;
     arguments)
         printf 'x.json\0--offset\0-12.5\0--duration\0900\0--loop\0003\0-o\0out.wav\0--quiet' >"$dir/render"
         printf 'b.pulsar\0--preset\0tap\0--from=100\0--to=900\0--reverse\0--\0-x' >"$dir/play" ;;
@@ -84,6 +86,49 @@ voices_script() { # file
         'at 180 loop 2 3 reverse' 'at 200 loop off' 'at 220 offset 2 15' 'at 240 haptics 2 off' 'at 260 gain audio 0.5' \
         'at 280 gain 2 haptic 1.5' 'at 300 haptics 2 on' 'at 320 position 3 -40' 'at 400 stop 1' 'at 420 start 1' 'at 500 stop 2' \
         'at 500 stop 3' 'at 600 stop' >"$1"
+}
+
+# Ogg Vorbis with ANDROID_HAPTIC comments: the two headers alone, built by hand, and short
+# tones encoded by sox when it is installed; and the shared corpus's small .ogg files.
+ogg_seeds() { # dir
+    python3 - "$1" <<'PY'
+import struct, sys, zlib, os
+out = sys.argv[1]
+def crc(data):
+    # Ogg's CRC-32 (polynomial 0x04c11db7, no reflection).
+    r = 0
+    for b in data:
+        r ^= b << 24
+        for _ in range(8):
+            r = ((r << 1) ^ 0x04c11db7) if r & 0x80000000 else r << 1
+            r &= 0xffffffff
+    return r
+def page(packet, seq, flags):
+    segs = [255] * (len(packet) // 255) + [len(packet) % 255]
+    head = b'OggS' + bytes([0, flags]) + struct.pack('<qIIIB', 0, 0x5EED, seq, 0, len(segs)) + bytes(segs)
+    p = bytearray(head + packet)
+    p[22:26] = struct.pack('<I', crc(p))
+    return bytes(p)
+def ident(channels):
+    return b'\x01vorbis' + struct.pack('<IBIiii', 0, channels, 8000, 0, 32000, 0) + bytes([0xb8, 1])
+def comments(tags):
+    v = b'pulsar'
+    body = b'\x03vorbis' + struct.pack('<I', len(v)) + v + struct.pack('<I', len(tags))
+    for t in tags:
+        t = t.encode()
+        body += struct.pack('<I', len(t)) + t
+    return body + b'\x01'
+for name, ch, tags in [('haptic1', 3, ['ANDROID_HAPTIC=1']), ('haptic2', 4, ['android_haptic=2', 'TITLE=x']),
+                       ('bad', 2, ['ANDROID_HAPTIC=999', 'ANDROID_HAPTIC=1']), ('no-audio', 1, ['ANDROID_HAPTIC=1'])]:
+    with open(os.path.join(out, name + '-headers.ogg'), 'wb') as f:
+        f.write(page(ident(ch), 0, 2) + page(comments(tags), 1, 0))
+PY
+    if command -v sox >/dev/null; then
+        sox -n -r 8000 -c 3 --comment ANDROID_HAPTIC=1 "$1/tone-haptic1.ogg" synth 0.1 sine 200 sine 300 sine 170 2>/dev/null
+        sox -n -r 8000 -c 4 --comment ANDROID_HAPTIC=2 "$1/tone-haptic2.ogg" synth 0.1 sine 200 sine 300 sine 170 sine 90 2>/dev/null
+        sox -n -r 8000 -c 2 --comment ANDROID_HAPTIC=x "$1/tone-bad.ogg" synth 0.1 sine 200 sine 170 2>/dev/null
+    fi
+    [[ -d $corpus ]] && find "$corpus" -name '*.ogg' -size -64k -exec cp {} "$1"/ \; 2>/dev/null
 }
 
 status=0

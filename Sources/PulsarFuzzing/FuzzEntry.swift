@@ -20,7 +20,7 @@ public enum FuzzEntry {
     /// The targets by name: the name is the fixture folder and the `make fuzz` target.
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "pattern": pattern, "bundle": bundle, "lottie": lottie, "replay": replay, "script": script, "arguments": arguments,
-        "script-play": scriptPlay,
+        "script-play": scriptPlay, "ogg": ogg,
     ]
 
     /// Pulsar JSON, AHAP and Lofelt `.haptic`: decoded as each format and by content; a pattern
@@ -92,6 +92,12 @@ public enum FuzzEntry {
     /// (`ScriptPlay`): three voices, every command.
     public static func scriptPlay(_ bytes: [UInt8]) {
         ScriptPlay.run(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// An Ogg Vorbis file: its comments, `ANDROID_HAPTIC` and its warning, the audio and haptic
+    /// streams decoded in part (`OggEntry`).
+    public static func ogg(_ bytes: [UInt8]) {
+        OggEntry.run(bytes)
     }
 
     /// A command line (words separated by NUL bytes) against `render`'s and `play`'s options,
