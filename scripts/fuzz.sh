@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play ogg)
+[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play ogg ahap-audio)
 bin=Fuzz/.build/release
 work=.build/fuzz
 corpus=../shared/corpus
@@ -73,6 +73,8 @@ PY
         printf 'at 0 play\nat 150 loop 3 reverse\nat 300 seek 1200\nat 420 pause\nat 520 resume\nat 760 offset 30\nat 1150 haptics off\nat 1800 gain audio 0.7\nat 1900 loop off\nat 2000 stop\n' >"$dir/busy.txt" ;;
     ogg)
         ogg_seeds "$dir" ;;
+    ahap-audio)
+        ahap_seeds "$dir" ;;
     arguments)
         printf 'x.json\0--offset\0-12.5\0--duration\0900\0--loop\0003\0-o\0out.wav\0--quiet' >"$dir/render"
         printf 'b.pulsar\0--preset\0tap\0--from=100\0--to=900\0--reverse\0--\0-x' >"$dir/play" ;;
@@ -129,6 +131,16 @@ PY
         sox -n -r 8000 -c 2 --comment ANDROID_HAPTIC=x "$1/tone-bad.ogg" synth 0.1 sine 200 sine 170 2>/dev/null
     fi
     [[ -d $corpus ]] && find "$corpus" -name '*.ogg' -size -64k -exec cp {} "$1"/ \; 2>/dev/null
+}
+
+# AHAPs whose AudioCustom events name every file around them (see AHAPAudioEntry.swift).
+ahap_seeds() { # dir
+    local path
+    for path in s.wav link.wav sub/t.wav sub/../s.wav empty.wav passwd.wav away.wav away/o.wav ../away/o.wav /etc/passwd missing.wav \
+        sub x.ahap . '' 'sub\\t.wav'; do
+        printf '{"Version":1,"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1}]}},{"Event":{"Time":0.05,"EventType":"AudioCustom","EventWaveformPath":"%s","EventParameters":[{"ParameterID":"AudioVolume","ParameterValue":0.5}]}}]}' \
+            "$path" >"$1/path$(printf '%s' "$path" | tr -c 'a-z0-9' '_').ahap"
+    done
 }
 
 status=0

@@ -14,13 +14,13 @@ import PulsarLottie
 /// a finding. Errors thrown by the readers are the expected outcome for most inputs and are
 /// dropped.
 ///
-/// Thread rules: each call is independent; `bundle` uses a scratch file named by the process,
-/// so one process calls it from one thread at a time.
+/// Thread rules: each call is independent; `bundle` and `ahap-audio` use scratch files named by
+/// the process, so one process calls them from one thread at a time.
 public enum FuzzEntry {
     /// The targets by name: the name is the fixture folder and the `make fuzz` target.
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "pattern": pattern, "bundle": bundle, "lottie": lottie, "replay": replay, "script": script, "arguments": arguments,
-        "script-play": scriptPlay, "ogg": ogg,
+        "script-play": scriptPlay, "ogg": ogg, "ahap-audio": ahapAudio,
     ]
 
     /// Pulsar JSON, AHAP and Lofelt `.haptic`: decoded as each format and by content; a pattern
@@ -98,6 +98,12 @@ public enum FuzzEntry {
     /// streams decoded in part (`OggEntry`).
     public static func ogg(_ bytes: [UInt8]) {
         OggEntry.run(bytes)
+    }
+
+    /// An AHAP with `AudioCustom` events converted to a bundle folder among links and files
+    /// that lead out of its folder; writing or copying outside is a trap (`AHAPAudioEntry`).
+    public static func ahapAudio(_ bytes: [UInt8]) {
+        AHAPAudioEntry.run(bytes)
     }
 
     /// A command line (words separated by NUL bytes) against `render`'s and `play`'s options,
