@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play ogg ahap-audio)
+[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play ogg ahap-audio capi)
 bin=Fuzz/.build/release
 work=.build/fuzz
 corpus=../shared/corpus
@@ -75,6 +75,12 @@ PY
         ogg_seeds "$dir" ;;
     ahap-audio)
         ahap_seeds "$dir" ;;
+    capi)
+        # Bytes: engine options, two mixes' options, then calls (see Sources/PulsarFuzzing/CAPIEntry.swift).
+        local calls='\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x01\x00\x01\x00\x00\x08\x00\x04\x00\x00\x07\x09\x01\x01\x03\x0a\x03\x00\x00\x03\x00\x01\x05\x00\x04\x08\x09\x0a\x07\x08\x09\x07\x00\x00\x09\x00\x08\x07\x0a\x00\x00\x00\x40\x00\x0b\x00\x00\x0a\x00\x01\x01\x01\x00\x00\x00'
+        printf "\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00$calls" >"$dir/one-device"
+        printf "\x00\x01\x00\x00\x00\x00\x02\x03\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00$calls" >"$dir/two-devices"
+        printf "\x00\x00\x00\x05\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00$calls" >"$dir/unplugged" ;;
     arguments)
         printf 'x.json\0--offset\0-12.5\0--duration\0900\0--loop\0003\0-o\0out.wav\0--quiet' >"$dir/render"
         printf 'b.pulsar\0--preset\0tap\0--from=100\0--to=900\0--reverse\0--\0-x' >"$dir/play" ;;
@@ -147,6 +153,8 @@ status=0
 for t in "${targets[@]}"; do
     [[ -x $bin/fuzz-$t ]] || { echo "fuzz: $bin/fuzz-$t is not built (make fuzz builds it)"; exit 2; }
     seed "$t"
+    # fuzz-capi is linked with libpulsar by its soname, which the build names libPulsarC.so.
+    [[ $t == capi ]] && ln -sf libPulsarC.so "$bin/libpulsar.so.0"
     mkdir -p "$work/findings/$t" "Tests/Fixtures/fuzz/$t"
     limit=(-max_total_time="$seconds")
     [[ -n ${FUZZ_RUNS:-} ]] && limit=(-runs="$FUZZ_RUNS")

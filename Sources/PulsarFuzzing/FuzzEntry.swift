@@ -20,7 +20,7 @@ public enum FuzzEntry {
     /// The targets by name: the name is the fixture folder and the `make fuzz` target.
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "pattern": pattern, "bundle": bundle, "lottie": lottie, "replay": replay, "script": script, "arguments": arguments,
-        "script-play": scriptPlay, "ogg": ogg, "ahap-audio": ahapAudio,
+        "script-play": scriptPlay, "ogg": ogg, "ahap-audio": ahapAudio, "capi": capi,
     ]
 
     /// Pulsar JSON, AHAP and Lofelt `.haptic`: decoded as each format and by content; a pattern
@@ -104,6 +104,12 @@ public enum FuzzEntry {
     /// that lead out of its folder; writing or copying outside is a trap (`AHAPAudioEntry`).
     public static func ahapAudio(_ bytes: [UInt8]) {
         AHAPAudioEntry.run(bytes)
+    }
+
+    /// A sequence of C API calls on engines, voices and mixes (`CAPIEntry`); nothing when
+    /// libpulsar is not at hand (`CAPI.isAvailable`).
+    public static func capi(_ bytes: [UInt8]) {
+        CAPIEntry.run(bytes)
     }
 
     /// A command line (words separated by NUL bytes) against `render`'s and `play`'s options,
