@@ -56,7 +56,8 @@ public enum FuzzEntry {
         _ = animation.timing.frame(atMilliseconds: 1000)
     }
 
-    /// An event log: parsed, replayed over a small fixed pattern (at most 1 s of it).
+    /// An event log: parsed, replayed over a small fixed pattern (at most 1 s of it), every
+    /// logged voice with its own renderer.
     public static func replay(_ bytes: [UInt8]) {
         guard let parsed = try? EngineLog.parse(String(decoding: bytes, as: UTF8.self)) else { return }
         var pattern = PatternData()
@@ -70,17 +71,30 @@ public enum FuzzEntry {
         h.mix.apply(to: &settings, &range)
         guard let base = try? PresetMixer(preset: preset, settings: settings, range: range) else { return }
         let replay = Replay(events: parsed.events)
-        guard let renderer = try? replay.renderer(base: base) else { return }
+        guard let renderers = renderers(replay, base: base) else { return }
+        let channels = renderers[0].mixer.channelCount
         let frames = Int(min(parsed.playedFrames, FrameIndex(rate.hertz)))
-        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(frames, 1) * renderer.mixer.channelCount)
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(frames, 1) * channels)
         defer { block.deallocate() }
         var cursor = Replay.Cursor()
-        _ = try? replay.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(frames * renderer.mixer.channelCount)]),
-                               cursor: &cursor, renderer: renderer)
+        _ = try? replay.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(frames * channels)]), cursor: &cursor, renderers: renderers)
         // A two-device log: the haptic device's stream too, bounded as `render --replay` bounds it.
         guard parsed.header.hapticDevice != nil || !replay.hapticDeviceSegments.isEmpty else { return }
-        _ = try? replay.hapticDeviceStream(frames: min(frames, 4800), layout: .haptic, renderers: [renderer],
+        _ = try? replay.hapticDeviceStream(frames: min(frames, 4800), layout: .haptic, renderers: renderers,
                                            streamFrames: FrameIndex(frames) + StreamRing.defaultCapacity)
+    }
+
+    /// One renderer per logged voice, each with its own mix changes, over `base` (the fixed
+    /// pattern), as `render --replay` builds them; a single player's log has one. Nil when the
+    /// log's changes do not build a mixer.
+    private static func renderers(_ replay: Replay, base: PresetMixer) -> [TransportRenderer]? {
+        guard !replay.voices.isEmpty else { return (try? replay.renderer(base: base)).map { [$0] } }
+        var all: [TransportRenderer] = []
+        for voice in replay.voices {
+            guard let renderer = try? voice.renderer(base: base) else { return nil }
+            all.append(renderer)
+        }
+        return all
     }
 
     /// A transport script.
