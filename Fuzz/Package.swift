@@ -3,7 +3,7 @@ import PackageDescription
 
 // libFuzzer targets over `PulsarFuzzing`'s entries, one executable each. Built by `make fuzz`
 // (release, `-sanitize=fuzzer,address`, linked with lld: see the Makefile), never by `make test`.
-let targets = ["pattern", "bundle", "lottie", "replay", "script", "arguments"]
+let targets = ["pattern", "bundle", "lottie", "replay", "script", "arguments", "script-play", "ogg", "ahap-audio", "capi"]
 
 let package = Package(
     name: "PulsarFuzz",
@@ -11,6 +11,9 @@ let package = Package(
     targets: [
         .target(name: "FuzzDriver", dependencies: [.product(name: "PulsarFuzzing", package: "pulsar")], path: "Sources/FuzzDriver"),
     ] + targets.map { name in
-        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzDriver"], path: "Sources/fuzz-\(name)")
+        // `capi` calls libpulsar through its C symbols: the library is linked in, built as the
+        // targets are (instrumented), and looked up in the process.
+        let library: [Target.Dependency] = name == "capi" ? [.product(name: "PulsarC", package: "pulsar")] : []
+        return .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzDriver"] + library, path: "Sources/fuzz-\(name)")
     }
 )

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments)
+[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play ogg ahap-audio capi)
 bin=Fuzz/.build/release
 work=.build/fuzz
 corpus=../shared/corpus
@@ -54,20 +54,107 @@ PY
             # Two devices: the haptic device's segments and underrun lines too.
             "$pulsar" play Resources/patterns/demo.json --layout H --device sim:ppm=100 --haptic-device sim:ppm=-100 --quiet \
                 --script "$work/seed-script.txt" --log "$dir/two-devices.jsonl" >/dev/null 2>&1
+            # Several voices (one realtime, two at once: a third start steals), alone and on two devices.
+            voices_script "$work/seed-voices.txt"
+            local three=(Resources/patterns/demo.json Resources/patterns/demo.json Resources/patterns/demo.json)
+            "$pulsar" play "${three[@]}" --mode 3=realtime --voices 2 --device sim --quiet \
+                --script "$work/seed-voices.txt" --log "$dir/voices.jsonl" >/dev/null 2>&1
+            "$pulsar" play "${three[@]}" --mode 3=realtime --voices 2 --layout H --device sim:ppm=100 --haptic-device sim:ppm=-100 --quiet \
+                --script "$work/seed-voices.txt" --log "$dir/voices-two-devices.jsonl" >/dev/null 2>&1
         fi ;;
     script)
         printf 'at 0 play\nat 150 loop 3 reverse\nat 300 seek 1200\nat 420 pause\nat 520 resume\nat 760 offset 30\nat 1150 haptics off\nat 2200 gain audio 0.7\nat 2600 loop off\nat 3100 stop\n' >"$dir/busy.txt"
         printf '# comment\r\nat 0 play 100\r\nat 10 loop forever\r\nat 20 gain haptic 2\r\n' >"$dir/crlf.txt" ;;
+    script-play)
+        voices_script "$dir/voices.txt"
+        printf 'at 0 start 1\nat 0 start 2\nat 0 start 3\nat 5 start 1 40\nat 10 stop 2\nat 12 start 2\nat 300 stop 1\n' >"$dir/steals.txt"
+        printf 'at 0 play\nat 0 start 3\nat 10 sharpness 3 0.5\n' >"$dir/refused.txt"
+        printf 'at 0 play 2 100\nat 50 loop forever reverse\nat 90 intensity 0 over 86400000\nat 100 loop off\n' >"$dir/ramps.txt"
+        printf 'at 0 play\nat 150 loop 3 reverse\nat 300 seek 1200\nat 420 pause\nat 520 resume\nat 760 offset 30\nat 1150 haptics off\nat 1800 gain audio 0.7\nat 1900 loop off\nat 2000 stop\n' >"$dir/busy.txt" ;;
+    ogg)
+        ogg_seeds "$dir" ;;
+    ahap-audio)
+        ahap_seeds "$dir" ;;
+    capi)
+        # Bytes: engine options, two mixes' options, then calls (see Sources/PulsarFuzzing/CAPIEntry.swift).
+        local calls='\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x01\x00\x01\x00\x00\x08\x00\x04\x00\x00\x07\x09\x01\x01\x03\x0a\x03\x00\x00\x03\x00\x01\x05\x00\x04\x08\x09\x0a\x07\x08\x09\x07\x00\x00\x09\x00\x08\x07\x0a\x00\x00\x00\x40\x00\x0b\x00\x00\x0a\x00\x01\x01\x01\x00\x00\x00'
+        printf "\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00$calls" >"$dir/one-device"
+        printf "\x00\x01\x00\x00\x00\x00\x02\x03\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00$calls" >"$dir/two-devices"
+        printf "\x00\x00\x00\x05\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00$calls" >"$dir/unplugged" ;;
     arguments)
         printf 'x.json\0--offset\0-12.5\0--duration\0900\0--loop\0003\0-o\0out.wav\0--quiet' >"$dir/render"
         printf 'b.pulsar\0--preset\0tap\0--from=100\0--to=900\0--reverse\0--\0-x' >"$dir/play" ;;
     esac
 }
 
+# A script of three voices and every command (voice 3 realtime; two play at once).
+voices_script() { # file
+    printf '%s\n' '# three voices' 'at 0 play' 'at 0 start 2' 'at 20 start 3 50' 'at 40 position 3 120' 'at 60 intensity 2 0.5 over 100' \
+        'at 80 sharpness 0.3 over 50' 'at 100 gain master 0.8 over 200' 'at 120 pause 2' 'at 150 resume 2' 'at 160 seek 1 100' \
+        'at 180 loop 2 3 reverse' 'at 200 loop off' 'at 220 offset 2 15' 'at 240 haptics 2 off' 'at 260 gain audio 0.5' \
+        'at 280 gain 2 haptic 1.5' 'at 300 haptics 2 on' 'at 320 position 3 -40' 'at 400 stop 1' 'at 420 start 1' 'at 500 stop 2' \
+        'at 500 stop 3' 'at 600 stop' >"$1"
+}
+
+# Ogg Vorbis with ANDROID_HAPTIC comments: the two headers alone, built by hand, and short
+# tones encoded by sox when it is installed; and the shared corpus's small .ogg files.
+ogg_seeds() { # dir
+    python3 - "$1" <<'PY'
+import struct, sys, zlib, os
+out = sys.argv[1]
+def crc(data):
+    # Ogg's CRC-32 (polynomial 0x04c11db7, no reflection).
+    r = 0
+    for b in data:
+        r ^= b << 24
+        for _ in range(8):
+            r = ((r << 1) ^ 0x04c11db7) if r & 0x80000000 else r << 1
+            r &= 0xffffffff
+    return r
+def page(packet, seq, flags):
+    segs = [255] * (len(packet) // 255) + [len(packet) % 255]
+    head = b'OggS' + bytes([0, flags]) + struct.pack('<qIIIB', 0, 0x5EED, seq, 0, len(segs)) + bytes(segs)
+    p = bytearray(head + packet)
+    p[22:26] = struct.pack('<I', crc(p))
+    return bytes(p)
+def ident(channels):
+    return b'\x01vorbis' + struct.pack('<IBIiii', 0, channels, 8000, 0, 32000, 0) + bytes([0xb8, 1])
+def comments(tags):
+    v = b'pulsar'
+    body = b'\x03vorbis' + struct.pack('<I', len(v)) + v + struct.pack('<I', len(tags))
+    for t in tags:
+        t = t.encode()
+        body += struct.pack('<I', len(t)) + t
+    return body + b'\x01'
+for name, ch, tags in [('haptic1', 3, ['ANDROID_HAPTIC=1']), ('haptic2', 4, ['android_haptic=2', 'TITLE=x']),
+                       ('bad', 2, ['ANDROID_HAPTIC=999', 'ANDROID_HAPTIC=1']), ('no-audio', 1, ['ANDROID_HAPTIC=1'])]:
+    with open(os.path.join(out, name + '-headers.ogg'), 'wb') as f:
+        f.write(page(ident(ch), 0, 2) + page(comments(tags), 1, 0))
+PY
+    if command -v sox >/dev/null; then
+        sox -n -r 8000 -c 3 --comment ANDROID_HAPTIC=1 "$1/tone-haptic1.ogg" synth 0.1 sine 200 sine 300 sine 170 2>/dev/null
+        sox -n -r 8000 -c 4 --comment ANDROID_HAPTIC=2 "$1/tone-haptic2.ogg" synth 0.1 sine 200 sine 300 sine 170 sine 90 2>/dev/null
+        sox -n -r 8000 -c 2 --comment ANDROID_HAPTIC=x "$1/tone-bad.ogg" synth 0.1 sine 200 sine 170 2>/dev/null
+    fi
+    [[ -d $corpus ]] && find "$corpus" -name '*.ogg' -size -64k -exec cp {} "$1"/ \; 2>/dev/null
+}
+
+# AHAPs whose AudioCustom events name every file around them (see AHAPAudioEntry.swift).
+ahap_seeds() { # dir
+    local path
+    for path in s.wav link.wav sub/t.wav sub/../s.wav empty.wav passwd.wav away.wav away/o.wav ../away/o.wav /etc/passwd missing.wav \
+        sub x.ahap . '' 'sub\\t.wav'; do
+        printf '{"Version":1,"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1}]}},{"Event":{"Time":0.05,"EventType":"AudioCustom","EventWaveformPath":"%s","EventParameters":[{"ParameterID":"AudioVolume","ParameterValue":0.5}]}}]}' \
+            "$path" >"$1/path$(printf '%s' "$path" | tr -c 'a-z0-9' '_').ahap"
+    done
+}
+
 status=0
 for t in "${targets[@]}"; do
     [[ -x $bin/fuzz-$t ]] || { echo "fuzz: $bin/fuzz-$t is not built (make fuzz builds it)"; exit 2; }
     seed "$t"
+    # fuzz-capi is linked with libpulsar by its soname, which the build names libPulsarC.so.
+    [[ $t == capi ]] && ln -sf libPulsarC.so "$bin/libpulsar.so.0"
     mkdir -p "$work/findings/$t" "Tests/Fixtures/fuzz/$t"
     limit=(-max_total_time="$seconds")
     [[ -n ${FUZZ_RUNS:-} ]] && limit=(-runs="$FUZZ_RUNS")

@@ -14,12 +14,13 @@ import PulsarLottie
 /// a finding. Errors thrown by the readers are the expected outcome for most inputs and are
 /// dropped.
 ///
-/// Thread rules: each call is independent; `bundle` uses a scratch file named by the process,
-/// so one process calls it from one thread at a time.
+/// Thread rules: each call is independent; `bundle` and `ahap-audio` use scratch files named by
+/// the process, so one process calls them from one thread at a time.
 public enum FuzzEntry {
     /// The targets by name: the name is the fixture folder and the `make fuzz` target.
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "pattern": pattern, "bundle": bundle, "lottie": lottie, "replay": replay, "script": script, "arguments": arguments,
+        "script-play": scriptPlay, "ogg": ogg, "ahap-audio": ahapAudio, "capi": capi,
     ]
 
     /// Pulsar JSON, AHAP and Lofelt `.haptic`: decoded as each format and by content; a pattern
@@ -55,7 +56,8 @@ public enum FuzzEntry {
         _ = animation.timing.frame(atMilliseconds: 1000)
     }
 
-    /// An event log: parsed, replayed over a small fixed pattern (at most 1 s of it).
+    /// An event log: parsed, replayed over a small fixed pattern (at most 1 s of it), every
+    /// logged voice with its own renderer.
     public static func replay(_ bytes: [UInt8]) {
         guard let parsed = try? EngineLog.parse(String(decoding: bytes, as: UTF8.self)) else { return }
         var pattern = PatternData()
@@ -69,22 +71,59 @@ public enum FuzzEntry {
         h.mix.apply(to: &settings, &range)
         guard let base = try? PresetMixer(preset: preset, settings: settings, range: range) else { return }
         let replay = Replay(events: parsed.events)
-        guard let renderer = try? replay.renderer(base: base) else { return }
+        guard let renderers = renderers(replay, base: base) else { return }
+        let channels = renderers[0].mixer.channelCount
         let frames = Int(min(parsed.playedFrames, FrameIndex(rate.hertz)))
-        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(frames, 1) * renderer.mixer.channelCount)
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(frames, 1) * channels)
         defer { block.deallocate() }
         var cursor = Replay.Cursor()
-        _ = try? replay.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(frames * renderer.mixer.channelCount)]),
-                               cursor: &cursor, renderer: renderer)
+        _ = try? replay.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(frames * channels)]), cursor: &cursor, renderers: renderers)
         // A two-device log: the haptic device's stream too, bounded as `render --replay` bounds it.
         guard parsed.header.hapticDevice != nil || !replay.hapticDeviceSegments.isEmpty else { return }
-        _ = try? replay.hapticDeviceStream(frames: min(frames, 4800), layout: .haptic, renderers: [renderer],
+        _ = try? replay.hapticDeviceStream(frames: min(frames, 4800), layout: .haptic, renderers: renderers,
                                            streamFrames: FrameIndex(frames) + StreamRing.defaultCapacity)
+    }
+
+    /// One renderer per logged voice, each with its own mix changes, over `base` (the fixed
+    /// pattern), as `render --replay` builds them; a single player's log has one. Nil when the
+    /// log's changes do not build a mixer.
+    private static func renderers(_ replay: Replay, base: PresetMixer) -> [TransportRenderer]? {
+        guard !replay.voices.isEmpty else { return (try? replay.renderer(base: base)).map { [$0] } }
+        var all: [TransportRenderer] = []
+        for voice in replay.voices {
+            guard let renderer = try? voice.renderer(base: base) else { return nil }
+            all.append(renderer)
+        }
+        return all
     }
 
     /// A transport script.
     public static func script(_ bytes: [UInt8]) {
         _ = try? TransportScript(text: String(decoding: bytes, as: UTF8.self), name: "script")
+    }
+
+    /// A transport script played by `pulsar play`'s voices on an engine stepped offline
+    /// (`ScriptPlay`): three voices, every command.
+    public static func scriptPlay(_ bytes: [UInt8]) {
+        ScriptPlay.run(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// An Ogg Vorbis file: its comments, `ANDROID_HAPTIC` and its warning, the audio and haptic
+    /// streams decoded in part (`OggEntry`).
+    public static func ogg(_ bytes: [UInt8]) {
+        OggEntry.run(bytes)
+    }
+
+    /// An AHAP with `AudioCustom` events converted to a bundle folder among links and files
+    /// that lead out of its folder; writing or copying outside is a trap (`AHAPAudioEntry`).
+    public static func ahapAudio(_ bytes: [UInt8]) {
+        AHAPAudioEntry.run(bytes)
+    }
+
+    /// A sequence of C API calls on engines, voices and mixes (`CAPIEntry`); nothing when
+    /// libpulsar is not at hand (`CAPI.isAvailable`).
+    public static func capi(_ bytes: [UInt8]) {
+        CAPIEntry.run(bytes)
     }
 
     /// A command line (words separated by NUL bytes) against `render`'s and `play`'s options,

@@ -40,6 +40,12 @@ struct FuzzRegressionTests {
         }
     }
 
+    /// `capi` findings go through libpulsar as built beside the tests (`swift build --product
+    /// PulsarC`, which `make test` runs first): without it they would replay nothing.
+    @Test func theCLibraryIsAtHand() {
+        #expect(CAPI.isAvailable, "libPulsarC.so is not beside the test executable (swift build --product PulsarC builds it)")
+    }
+
     @Test(arguments: findings)
     func findingStaysFixed(_ finding: Finding) throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: finding.path)))
