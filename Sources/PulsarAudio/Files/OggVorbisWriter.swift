@@ -204,3 +204,73 @@ public enum OggVorbisComments {
         read(bytes).flatMap { androidHapticChannels(channels: $0.channels, comments: $0.comments) }
     }
 }
+
+/// Whether an Ogg Vorbis stream's three headers are whole, checked before libsndfile opens it.
+/// libsndfile 1.2.0 leaks its `vorbis_info` (5 784 bytes) each time it refuses a stream while
+/// reading those headers, so a process that is handed many malformed files (a game's mods, a
+/// server) would grow without bound; such a stream is refused here first, in words of its own.
+enum OggVorbisHeaders {
+    /// Bytes read from the source at a time, and the most read before the check gives up and
+    /// leaves the stream to libsndfile (a real setup header is a few kilobytes).
+    static let chunkBytes = 65_536
+    static let limitBytes = 4 << 20
+
+    /// Why the Ogg Vorbis stream `read` returns (`read(offset, count)`: the bytes there, fewer at
+    /// the end) is not whole up to its setup header, or nil: it is, or it is not an Ogg Vorbis
+    /// stream at all (another container or codec is left to libsndfile's own reading).
+    static func problem(_ read: (_ offset: Int, _ count: Int) -> [UInt8]) -> String? {
+        var sync = ogg_sync_state()
+        ogg_sync_init(&sync)
+        defer { ogg_sync_clear(&sync) }
+        var offset = 0
+        /// The next page, feeding the sync layer as it needs; nil at the end or past the limit.
+        func nextPage(_ page: inout ogg_page) -> Bool? {
+            while true {
+                let got = ogg_sync_pageout(&sync, &page)
+                if got == 1 { return true }
+                if got < 0 { continue }  // bytes skipped to the next capture pattern
+                guard offset < limitBytes else { return nil }
+                let bytes = read(offset, chunkBytes)
+                guard !bytes.isEmpty, let buffer = ogg_sync_buffer(&sync, bytes.count) else { return false }
+                bytes.withUnsafeBufferPointer { buffer.update(from: UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), count: bytes.count) }
+                ogg_sync_wrote(&sync, bytes.count)
+                offset += bytes.count
+            }
+        }
+        let head = read(0, 4)
+        guard head == [0x4F, 0x67, 0x67, 0x53] else { return nil }  // "OggS"
+        var page = ogg_page(), packet = ogg_packet(), stream = ogg_stream_state()
+        guard nextPage(&page) == true else { return nil }
+        guard ogg_stream_init(&stream, ogg_page_serialno(&page)) == 0 else { return nil }
+        defer { ogg_stream_clear(&stream) }
+        guard ogg_stream_pagein(&stream, &page) == 0, ogg_stream_packetout(&stream, &packet) == 1,
+              isVorbisIdentification(packet) else { return nil }
+        var info = vorbis_info(), comment = vorbis_comment()
+        vorbis_info_init(&info)
+        vorbis_comment_init(&comment)
+        defer { vorbis_comment_clear(&comment); vorbis_info_clear(&info) }
+        guard ogg_page_bos(&page) != 0 else { return "Ogg Vorbis: the first page does not begin the stream" }
+        guard ogg_stream_packetpeek(&stream, nil) == 0 else { return "Ogg Vorbis: the first page holds more than the identification header" }
+        guard vorbis_synthesis_headerin(&info, &comment, &packet) == 0 else { return "Ogg Vorbis: the identification header is malformed" }
+        for name in ["comment", "setup"] {
+            while true {
+                let got = ogg_stream_packetout(&stream, &packet)
+                if got < 0 { return "Ogg Vorbis: a page of the \(name) header is missing" }
+                if got == 1 { break }
+                switch nextPage(&page) {
+                case nil: return nil
+                case false?: return "Ogg Vorbis: the file ends before the \(name) header"
+                case true?: _ = ogg_stream_pagein(&stream, &page)  // another stream's pages are refused by serial
+                }
+            }
+            guard vorbis_synthesis_headerin(&info, &comment, &packet) == 0 else { return "Ogg Vorbis: the \(name) header is malformed" }
+        }
+        return nil
+    }
+
+    /// Whether `packet` begins as a Vorbis identification header (type 1, "vorbis").
+    private static func isVorbisIdentification(_ packet: ogg_packet) -> Bool {
+        guard packet.bytes >= 7, let p = packet.packet else { return false }
+        return p[0] == 1 && p[1] == 0x76 && p[2] == 0x6F && p[3] == 0x72 && p[4] == 0x62 && p[5] == 0x69 && p[6] == 0x73
+    }
+}

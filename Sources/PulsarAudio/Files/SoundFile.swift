@@ -86,6 +86,9 @@ final class SoundFile {
     /// using this instance.
     init(reading source: ByteSource, name: String) throws(AudioFileError) {
         self.path = name
+        if let problem = OggVorbisHeaders.problem({ offset, count in Self.bytes(of: source, at: offset, count: count) }) {
+            throw AudioFileError(path: name, message: problem)
+        }
         let context = Unmanaged.passRetained(VirtualIOContext(source))
         var callbacks = SF_VIRTUAL_IO(get_filelen: virtualLength, seek: virtualSeek, read: virtualRead,
                                       write: virtualWrite, tell: virtualTell)
@@ -109,6 +112,14 @@ final class SoundFile {
         frames = Int64(info.frames)
         formatCode = info.format
         seekable = info.seekable != 0
+    }
+
+    /// Up to `count` bytes of `source` at `offset` (fewer at its end; none on a read error,
+    /// which libsndfile's own reading then meets and reports).
+    private static func bytes(of source: ByteSource, at offset: Int, count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { (try? source.read(at: Int64(offset), into: $0)) ?? 0 }
+        return Array(bytes.prefix(max(got, 0)))
     }
 
     /// Whether `frames` is a real count (libsndfile reports `SF_COUNT_MAX` or a negative value
