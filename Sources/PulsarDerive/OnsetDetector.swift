@@ -23,8 +23,8 @@ enum OnsetDetector {
     static let meanBefore = 20
     static let meanAfter = 14
     static let minimumGap = 8
-    /// A band's rise is taken above the highest of its levels in the frames 5 … 20 ms before.
-    static let referenceFrames = 4
+    /// A band's rise is taken above the highest of its levels in the frames 5 … 30 ms before.
+    static let referenceFrames = 6
     /// A flux peak after which the sound's energy is this far below what it was before (dB, see
     /// `fall`) is a sound cut off, not begun: not an onset.
     static let offsetFall = -10.0
@@ -127,7 +127,7 @@ enum OnsetDetector {
         return true
     }
 
-    /// Each frame's flux, the mean over the bands of the rise above the four frames before, and its
+    /// Each frame's flux, the mean over the bands of the rise above the six frames before, and its
     /// brightness, the rises' log-frequency centroid weighted by their squares. Frame 0 has none:
     /// the part goes on before its start as it begins.
     static func fluxes(_ s: OnsetSpectrum, from lowest: Float = -.infinity) -> (flux: [Double], brightness: [Double]) {
@@ -138,7 +138,7 @@ enum OnsetDetector {
         for k in 1..<s.frameCount {
             var sum: Float = 0, squares: Float = 0, moment: Float = 0
             for i in bands {
-                // A rise above the four frames before: a level that dips for up to 15 ms (tones
+                // A rise above the six frames before: a level that dips for up to 25 ms (tones
                 // beating in a band's few bins, a chord of detuned voices) is not new energy when
                 // it comes back.
                 var reference: Float = 0

@@ -3,8 +3,19 @@ import Foundation
 /// The onset detector's spectrum (docs/derive.md §6): third-octave log band levels of a 23 ms
 /// STFT every 5 ms, kept for every frame so the rules after the peak picking can look ahead.
 struct OnsetSpectrum {
-    /// `L = ln(1 + λ·m)`: the knee at −60 dBFS.
+    /// `L = ln(1 + λ·g·m)`: the knee at −60 dB below a full-scale peak.
     static let logScale: Float = 1000
+    /// The most the part is raised by `g` before its levels are taken: 30 dB.
+    static let largestGain: Float = 31.622_776
+
+    /// `g`, the gain that brings the part's largest sample magnitude to full scale, at most
+    /// `largestGain` (1 for a silent part): onsets do not depend on the level a sound is mastered
+    /// or recorded at, and a part of only faint hiss is not raised into the range of real sound.
+    static func gain(_ x: UnsafePointer<Float>, count n: Int) -> Float {
+        var peak: Float = 0
+        for i in 0..<n { peak = max(peak, abs(x[i])) }
+        return peak > 0 ? min(1 / peak, largestGain) : 1
+    }
     static let lowestHertz = 30.0
     static let highestHertz = 16_000.0
 
@@ -61,6 +72,7 @@ struct OnsetSpectrum {
             w[j] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(j) / Double(size)))
             w2[j + 1] = w2[j] + Double(w[j] * w[j])
         }
+        let scaled = Self.logScale * Self.gain(x, count: n)
         let weights = bands.map { 1 / Float($0.count) }
         let half = size / 2
         levels.withUnsafeMutableBufferPointer { out in
@@ -80,7 +92,7 @@ struct OnsetSpectrum {
                 for (i, band) in bands.enumerated() {
                     var total: Float = 0
                     for b in band { total += m[b] }
-                    out[k * bands.count + i] = log1p(Self.logScale * scale * total * weights[i])
+                    out[k * bands.count + i] = log1p(scaled * scale * total * weights[i])
                 }
             }
         }

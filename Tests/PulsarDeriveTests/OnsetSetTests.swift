@@ -50,13 +50,15 @@ import Testing
         #expect(total.f1 >= 0.95)
     }
 
-    /// Seeds and levels the rules were not tuned on, looked at once the rules were set: 9 dB
-    /// quieter (seeds 101–102), and 4 dB quieter (seeds 301–303, looked at once, after the high
-    /// bands' own novelty, the 40 ms gap and the 10 dB rise were added).
-    @Test("held out: other seeds, 4 and 9 dB quieter", arguments: OnsetMaterial.Set.allCases)
+    /// Seeds and levels other than the ones the rules were set on: 9 dB quieter (seeds 101–102),
+    /// 4 dB quieter (301–303) and 15 dB quieter (401–402) — each first looked at after a change of
+    /// rules, and the 30 ms reference set after them — and 24 dB quieter (501–503), looked at once,
+    /// after every rule was set. The part is raised to full scale before its levels are taken, so
+    /// a level within 30 dB only changes the rounding.
+    @Test("held out: other seeds, 4 to 24 dB quieter", arguments: OnsetMaterial.Set.allCases)
     func heldOut(_ set: OnsetMaterial.Set) throws {
         for rate in Self.rates {
-            for (seeds, gain) in [([101, 102] as [UInt64], -9.0), ([301, 302, 303], -4.0)] {
+            for (seeds, gain) in [([101, 102] as [UInt64], -9.0), ([301, 302, 303], -4.0), ([401, 402], -15.0), ([501, 502, 503], -24.0), ([601, 602, 603], -12.0)] {
                 let (total, _) = try Self.score(set, rate: rate, seeds: seeds, gainDB: gain)
                 print("note: held-out onset set \(set.rawValue) at \(rate) Hz, \(gain) dB (\(total.truths) true, \(total.detections) found): precision \(f(total.precision)), recall \(f(total.recall)), F1 \(f(total.f1))")
                 #expect(total.f1 >= 0.95, "\(rate) Hz, \(gain) dB")
@@ -64,17 +66,31 @@ import Testing
         }
     }
 
-    /// 15 dB quieter (seeds 401–402, looked at once): the goal is not met on every set — soft
-    /// bow strokes and drums under the pad lose flux as their bands near the level scale's knee
-    /// (−60 dBFS): measured bowed 0.897, drums under a pad 0.923, hats and rides 0.950, the rest
-    /// 0.97–1.00. This holds the level reached against regressions.
-    @Test("held out: other seeds, 15 dB quieter", arguments: OnsetMaterial.Set.allCases)
-    func heldOutQuiet(_ set: OnsetMaterial.Set) throws {
-        for rate in Self.rates {
-            let (total, _) = try Self.score(set, rate: rate, seeds: [401, 402], gainDB: -15)
-            print("note: held-out onset set \(set.rawValue) at \(rate) Hz, -15 dB: precision \(f(total.precision)), recall \(f(total.recall)), F1 \(f(total.f1))")
-            #expect(total.f1 >= 0.88, "\(rate) Hz")
+    @Test("the same sound 20 dB quieter has the same transients at the same times", arguments: OnsetMaterial.Set.allCases)
+    func levelInvariance(_ set: OnsetMaterial.Set) throws {
+        let loud = OnsetMaterial.make(set, rate: 48_000, seed: 7), quiet = OnsetMaterial.make(set, rate: 48_000, seed: 7, gainDB: -20)
+        let a = try EnvelopeDeriver().derive(loud.samples, sampleRate: 48_000).pattern.discretePattern.map(\.time)
+        let b = try EnvelopeDeriver().derive(quiet.samples, sampleRate: 48_000).pattern.discretePattern.map(\.time)
+        #expect(a.count == b.count && a.count >= 5, "\(a.count) transients loud, \(b.count) quiet")
+        #expect(zip(a, b).allSatisfy { abs($0 - $1) < 1e-6 }, "\(a) \(b)")
+    }
+
+    /// The 30 dB raise stops short of a quiet room: 3 s of white noise, or of noise low-passed at
+    /// 300 Hz (a rumble), 70 dB below full scale gives no transient. (Steady noise at an ordinary
+    /// level does: its level in the low bands' one or two bins jumps by a neper at times, and
+    /// normalised by its own largest such jump it stands above the threshold — docs/derive.md.)
+    @Test("faint steady noise is not raised into transients", arguments: [false, true])
+    func faintNoise(rumble: Bool) throws {
+        var random = SplitMix64(seed: rumble ? 12 : 11)
+        let rate = 44_100.0, level = pow(10, -70.0 / 20), pole = exp(-2 * Double.pi * 300 / rate)
+        var low = 0.0
+        let noise = (0..<Int(rate) * 3).map { _ -> Float in
+            let white = 2 * random.unit() - 1
+            low = pole * low + (1 - pole) * white
+            return Float(level * (rumble ? 8 * low : white))
         }
+        let transients = try EnvelopeDeriver().derive(noise, sampleRate: Int(rate)).pattern.discretePattern
+        #expect(transients.isEmpty, "\(transients.map(\.time))")
     }
 
     @Test("a hit cut off mid-decay gets no transient at its cut")
