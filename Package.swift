@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PulsarEngine", targets: ["PulsarEngine"]),
         .library(name: "PulsarSimulation", targets: ["PulsarSimulation"]),
         .library(name: "PulsarALSA", targets: ["PulsarALSA"]),
+        .library(name: "PulsarSession", targets: ["PulsarSession"]),
         .library(name: "PulsarLottie", targets: ["PulsarLottie"]),
         .library(name: "PulsarLottieRender", targets: ["PulsarLottieRender"]),
         .library(name: "PulsarLottiePlayer", targets: ["PulsarLottiePlayer"]),
@@ -95,6 +96,9 @@ let package = Package(
         .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "CSDL2"]),
         .target(name: "PulsarPlot", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "CCairo"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
+        // What every front end (the CLI, libpulsar) sets a session up with: device specs, defaults,
+        // the scheduling policy, one- and two-device engines, what the devices played.
+        .target(name: "PulsarSession", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
         // Optimized even in debug builds: its statistics run over every reading of an hour.
         .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"], swiftSettings: [.unsafeFlags(["-O"])]),
@@ -103,13 +107,13 @@ let package = Package(
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarCommandLine"]),
         .target(
             name: "PulsarC",
-            dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA"],
+            dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession"],
             linkerSettings: [
                 // Only `pulsar_*` leaves the library, and it names itself for the loader.
                 .unsafeFlags(["-Xlinker", "--version-script=\(packageRoot)/Sources/PulsarC/exports.map", "-Xlinker", "-soname=libpulsar.so.0"]),
             ]
         ),
-        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarDerive"]),
+        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarDerive"]),
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
         // The C API through `cc`: it needs the built libPulsarC.so, not the module.
         .testTarget(name: "PulsarCTests", dependencies: ["PulsarTestSupport", "PulsarAudio", "PulsarCLI"]),
@@ -124,6 +128,7 @@ let package = Package(
         .testTarget(name: "PulsarDriftTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarDrift", "PulsarTestSupport"]),
         .testTarget(name: "PulsarPlotTests", dependencies: ["PulsarPlot", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarDeriveTests", dependencies: ["PulsarDerive", "PulsarCore", "PulsarAudio", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarSessionTests", dependencies: ["PulsarSession", "PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarALSA"]),
         .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarTestSupport"]),
     ]
 )

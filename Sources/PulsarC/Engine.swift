@@ -3,6 +3,7 @@ import PulsarALSA
 import PulsarAudio
 import PulsarCore
 import PulsarEngine
+import PulsarSession
 import PulsarSimulation
 
 /// What a `pulsar_engine` holds: the engine on its device (and a haptic device's), what a
@@ -95,14 +96,15 @@ let engineOptionsSizeBeforeLog = MemoryLayout<CEngineOptions>.offset(of: \CEngin
 /// Seconds of recording a simulated device keeps (reserved when it is made).
 let recordingSeconds = 120
 
-/// The device a name says: a simulated one (and where it records), or ALSA's.
-func device(named name: String, rate: SampleRate) throws(SimulatedDeviceSpec.Failure) -> (OutputDevice, record: String?) {
-    if let spec = try SimulatedDeviceSpec(parsing: name, rate: rate) {
-        var behaviour = spec.behaviour
-        if spec.record != nil { behaviour.recordingCapacity = recordingSeconds * rate.hertz }
-        return (SimulatedDevice(clock: SystemMonotonicClock(), behaviour: behaviour), spec.record)
+/// The device `name` says (the session layer's reading of it); a simulated one that records
+/// keeps `recordingSeconds` of what it plays.
+func deviceSpec(named name: String, rate: SampleRate) throws(SessionError) -> DeviceSpec {
+    var spec = try DeviceSpec(parsing: name, rate: rate)
+    if case .simulated(var sim) = spec, sim.record != nil {
+        sim.behaviour.recordingCapacity = recordingSeconds * rate.hertz
+        spec = .simulated(sim)
     }
-    return (ALSADevice(name: name == "auto" ? "default" : name), nil)
+    return spec
 }
 
 @_cdecl("pulsar_engine_create")
@@ -129,13 +131,18 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
         return Result.argument.failing("pulsar_engine_options: sample_rate \(o.sampleRate) is not in 8000...192000")
     }
     guard let layout = ChannelLayout(parsing: layoutName!) else { return Result.argument.failing("pulsar_engine_options: layout '\(layoutName!)' is not a layout") }
-    guard o.latencyMs.isFinite, o.hapticLatencyMs.isFinite, (0...1000).contains(o.latencyMs), (0...1000).contains(o.hapticLatencyMs) else {
+    guard o.latencyMs.isFinite, o.hapticLatencyMs.isFinite, SessionPolicy.latencyMillisecondsRange.contains(o.latencyMs), SessionPolicy.latencyMillisecondsRange.contains(o.hapticLatencyMs) else {
         return Result.argument.failing("pulsar_engine_options: latencies are 0…1000 ms")
     }
-    let simulatedMain = deviceName!.hasPrefix("sim")
-    let period = o.periodFrames == 0 ? (simulatedMain ? 256 : 128) : Int(o.periodFrames)
-    let buffer = o.bufferFrames == 0 ? period * 4 : Int(o.bufferFrames)
-    guard (16...16_384).contains(period), (period * 2...period * 64).contains(buffer) else {
+    let mainSpec: DeviceSpec
+    do throws(SessionError) {
+        mainSpec = try deviceSpec(named: deviceName!, rate: rate)
+    } catch {
+        return Result.argument.failing("pulsar_engine_options: device \(error)")
+    }
+    let period = o.periodFrames == 0 ? SessionPolicy.defaultPeriod(simulated: mainSpec.isSimulated) : Int(o.periodFrames)
+    let buffer = o.bufferFrames == 0 ? period * SessionPolicy.defaultBufferPeriods : Int(o.bufferFrames)
+    guard SessionPolicy.periodRange.contains(period), SessionPolicy.bufferRange(period: period).contains(buffer) else {
         return Result.argument.failing("pulsar_engine_options: period_frames is 16…16384 and buffer_frames 2…64 periods")
     }
     var logPath: String?
@@ -143,46 +150,45 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
         guard let path = text(p), !path.isEmpty else { return Result.argument.failing("pulsar_engine_options: log_path is empty or not UTF-8") }
         logPath = path
     }
-    let voices = o.voiceLimit == 0 ? 32 : Int(o.voiceLimit)
-    guard (1...128).contains(voices) else { return Result.argument.failing("pulsar_engine_options: voice_limit is 1…128") }
-    do {
-        let (main, record) = try device(named: deviceName!, rate: rate)
-        var recordings: [(SimulatedDevice, String, Int)] = []
-        var haptic: HapticDeviceOutput?
-        var hapticLayoutName: String?
-        if let p = o.hapticDevice {
-            guard let name = text(p) else { return Result.argument.failing("pulsar_engine_options: haptic_device is not UTF-8") }
-            guard name != deviceName! else { return Result.argument.failing("pulsar_engine_options: haptic_device is the device: sound and touch need two") }
-            guard let hLayoutName = string(o.hapticLayout, "haptic", "haptic_layout"), let hLayout = ChannelLayout(parsing: hLayoutName!), hLayout.usesHaptics else {
-                return Result.argument.failing("pulsar_engine_options: haptic_layout must be a layout with a haptic channel")
-            }
-            hapticLayoutName = hLayout.name
-            let (device, hRecord) = try device(named: name, rate: rate)
-            haptic = HapticDeviceOutput(device: device, layout: hLayout, sampleRate: rate, periodFrames: period, bufferFrames: buffer,
-                                        latency: o.hapticLatencyMs / 1000, mainLatency: o.latencyMs / 1000)
-            if let hRecord, let sim = device as? SimulatedDevice { recordings.append((sim, hRecord, hLayout.channelCount)) }
+    let voices = o.voiceLimit == 0 ? SessionPolicy.defaultVoiceLimit : Int(o.voiceLimit)
+    guard SessionPolicy.voiceLimitRange.contains(voices) else { return Result.argument.failing("pulsar_engine_options: voice_limit is 1…128") }
+    var haptic: (spec: DeviceSpec, layout: ChannelLayout)?
+    if let p = o.hapticDevice {
+        guard let name = text(p) else { return Result.argument.failing("pulsar_engine_options: haptic_device is not UTF-8") }
+        guard name != deviceName! else { return Result.argument.failing("pulsar_engine_options: haptic_device is the device: sound and touch need two") }
+        guard let hLayoutName = string(o.hapticLayout, "haptic", "haptic_layout"), let hLayout = ChannelLayout(parsing: hLayoutName!), hLayout.usesHaptics else {
+            return Result.argument.failing("pulsar_engine_options: haptic_layout must be a layout with a haptic channel")
         }
-        let engine: HapticEngine
-        do {
-            engine = try HapticEngine(device: main, sampleRate: rate, channels: layout.channelCount, periodFrames: period, bufferFrames: buffer,
-                                      voiceLimit: voices, realtime: main is ALSADevice, hapticDevice: haptic)
+        do throws(SessionError) {
+            haptic = (try deviceSpec(named: name, rate: rate), hLayout)
         } catch {
-            return Result.device.failing("pulsar_engine_create: device '\(deviceName!)': \(error)")
+            return Result.argument.failing("pulsar_engine_options: haptic_device \(error)")
         }
-        if let record, let sim = main as? SimulatedDevice { recordings.insert((sim, record, engine.mainChannels), at: 0) }
-        // Without a log to write, the engine keeps no events: an app's session of any length
-        // stays in bounded memory.
-        engine.keepsEventLog = logPath != nil
-        engine.start()
-        // The devices that record count what they played; the log's frame counts are theirs.
-        let recorder = { (d: OutputDevice?) in recordings.first { $0.0 === (d as? SimulatedDevice) }?.0 }
-        let log = logPath.map { EventLogFile(path: $0, rate: rate, hapticLayout: hapticLayoutName,
-                                             mainRecorder: recorder(main), hapticRecorder: recorder(haptic?.device)) }
-        out.pointee = Handles.make(EngineBox(engine: engine, recordings: recordings, rate: rate, log: log))
-        return Result.ok.rawValue
-    } catch {
-        return Result.argument.failing("pulsar_engine_options: device \(error)")
     }
+    let request = SessionEngine.Request(main: mainSpec, haptic: haptic, sampleRate: rate, channels: layout.channelCount, periodFrames: period,
+                                        bufferFrames: buffer, voiceLimit: voices, latency: (o.latencyMs / 1000, o.hapticLatencyMs / 1000))
+    let session: SessionEngine
+    do throws(SessionError) {
+        // No fallback for `auto`: an app asked for sound, and a silent simulated device would hide that it has none.
+        session = try SessionEngine(request, monotonic: SystemMonotonicClock(), simulated: { SimulatedDevice(clock: SystemMonotonicClock(), behaviour: $0) })
+    } catch {
+        return (error.kind == .device ? Result.device : Result.argument).failing("pulsar_engine_create: device '\(deviceName!)': \(error)")
+    }
+    let engine = session.engine
+    // The devices asked to record, where, and with how many channels.
+    var recordings: [(SimulatedDevice, String, Int)] = []
+    if let path = mainSpec.recordPath, let sim = session.device as? SimulatedDevice { recordings.append((sim, path, engine.mainChannels)) }
+    if let haptic, let path = haptic.spec.recordPath, let sim = session.hapticDevice as? SimulatedDevice {
+        recordings.append((sim, path, haptic.layout.channelCount))
+    }
+    // Without a log to write, the engine keeps no events: an app's session of any length
+    // stays in bounded memory.
+    engine.keepsEventLog = logPath != nil
+    engine.start()
+    let log = logPath.map { EventLogFile(path: $0, rate: rate, hapticLayout: haptic?.layout.name,
+                                         mainRecorder: PlayedFrames.recorder(session.device), hapticRecorder: PlayedFrames.recorder(session.hapticDevice)) }
+    out.pointee = Handles.make(EngineBox(engine: engine, recordings: recordings, rate: rate, log: log))
+    return Result.ok.rawValue
 }
 
 @_cdecl("pulsar_engine_poll")

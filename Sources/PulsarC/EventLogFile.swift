@@ -2,6 +2,7 @@ import Foundation
 import PulsarAudio
 import PulsarCore
 import PulsarEngine
+import PulsarSession
 import PulsarSimulation
 
 /// `log_path`: the engine's event log (docs/ARCHITECTURE.md, `EngineLog`), the one `pulsar play
@@ -56,34 +57,13 @@ final class EventLogFile {
         }
         let s = first.mix.mixer.settings
         let hapticDevice = hapticLayout.map {
-            EngineLog.Header.HapticDevice(layout: $0, sampleRate: rate.hertz, playedFrames: hapticPlayedFrames(engine))
+            EngineLog.Header.HapticDevice(layout: $0, sampleRate: rate.hertz, playedFrames: PlayedFrames.haptic(engine, recorder: hapticRecorder))
         }
         let header = EngineLog.Header(input: lines[0].input, preset: lines[0].preset, layout: s.layout.name, sampleRate: s.sampleRate.hertz,
                                       profile: s.profile.name, audioOffset: s.audioOffset, duration: first.mix.mixer.range.duration,
                                       mix: first.mix.mixer.live, hapticDevice: hapticDevice)
-        let text = EngineLog.text(header: header, voices: lines, events: engine.loggedEvents, playedFrames: mainPlayedFrames(engine),
+        let text = EngineLog.text(header: header, voices: lines, events: engine.loggedEvents, playedFrames: PlayedFrames.main(engine, recorder: mainRecorder),
                                   firstWrite: engine.firstWriteTime, wakeups: engine.wakeups)
         try OutputFile.write(Array(text.utf8), to: path)
-    }
-
-    /// Frames the main device played: a recording device's count, else all written less what
-    /// underruns lost (as `pulsar play` counts them).
-    private func mainPlayedFrames(_ engine: HapticEngine) -> FrameIndex {
-        if let mainRecorder { return FrameIndex(mainRecorder.recording.count / max(engine.mainChannels, 1)) }
-        let lost = engine.loggedEvents.reduce(FrameIndex(0)) {
-            if case let .underrun(from, to, _) = $1 { return $0 + max(to - from, 0) }
-            return $0
-        }
-        return max(engine.mainWritten.index - lost, 0)
-    }
-
-    private func hapticPlayedFrames(_ engine: HapticEngine) -> FrameIndex {
-        let channels = engine.hapticDeviceConfiguration?.channels ?? 1
-        if let hapticRecorder { return FrameIndex(hapticRecorder.recording.count / max(channels, 1)) }
-        let lost = engine.loggedEvents.reduce(FrameIndex(0)) {
-            if case let .hapticDeviceUnderrun(from, to, _) = $1 { return $0 + max(to - from, 0) }
-            return $0
-        }
-        return max(engine.hapticDeviceWritten.index - lost, 0)
     }
 }

@@ -215,7 +215,7 @@ struct DriftRig {
 
     init(_ options: DriftOptions, mixer: PresetMixer) throws(CommandFailure) {
         let simulatedTime = options.devices.allSatisfy {
-            if case .simulated(_, let o) = $0.choice { return !o.paced }
+            if case .simulated(let spec) = $0.choice { return !spec.paced }
             return false
         }
         let manual = simulatedTime ? ManualClock() : nil

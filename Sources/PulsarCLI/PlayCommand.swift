@@ -6,6 +6,7 @@ import PulsarBundle
 import PulsarCore
 import PulsarLottie
 import PulsarEngine
+import PulsarSession
 import PulsarSimulation
 
 /// `pulsar play INPUT --device sim[:…]`: plays a preset live through the engine, driven by an
@@ -147,19 +148,18 @@ enum PlayCommand {
             }
             return SimulatedDevice(clock: monotonic, behaviour: behaviour)
         }
-        // Two devices: the haptic one, made here, opened by the engine with the main one.
-        let haptic = options.hapticDevice.map { $0.device(simulated: simulated) }
-        let output = haptic.map { h in
-            HapticDeviceOutput(device: h.0, layout: options.hapticLayout ?? .haptic, sampleRate: rate, periodFrames: options.period,
-                               bufferFrames: options.buffer, latency: options.latency.haptic, mainLatency: options.latency.main)
+        let request = SessionEngine.Request(main: options.device, haptic: options.hapticDevice.map { ($0, options.hapticLayout ?? .haptic) },
+                                            sampleRate: rate, channels: mixer.channelCount, periodFrames: options.period,
+                                            bufferFrames: options.buffer, voiceLimit: options.voiceLimit, latency: options.latency)
+        let session: SessionEngine
+        do throws(SessionError) {
+            session = try SessionEngine(request, monotonic: monotonic, simulated: simulated, fallback: DeviceChoice.fallbackNotice(command))
+        } catch {
+            throw error.failure(command, option: "--device")
         }
-        let (engine, device, name) = try options.device.open(simulated: simulated, command: command) { (device) throws(DeviceError) in
-            try HapticEngine(device: device, sampleRate: rate, channels: mixer.channelCount, monotonic: monotonic,
-                             periodFrames: options.period, bufferFrames: options.buffer, voiceLimit: options.voiceLimit,
-                             realtime: device is ALSADevice || haptic?.0 is ALSADevice, hapticDevice: output)
-        }
-        if options.verbose, let alsa = device as? ALSADevice { reportALSA(alsa, engine.configuration) }
-        return PlayOutput(engine: engine, device: device, name: name, monotonic: monotonic, hapticDevice: haptic?.0, hapticName: haptic?.name,
+        if options.verbose, let alsa = session.device as? ALSADevice { reportALSA(alsa, session.engine.configuration) }
+        return PlayOutput(engine: session.engine, device: session.device, name: session.name, monotonic: monotonic,
+                          hapticDevice: session.hapticDevice, hapticName: session.hapticName,
                           choice: options.args.value("--device") ?? "auto", hapticChoice: options.args.value("--haptic-device"))
     }
 
@@ -174,10 +174,10 @@ enum PlayCommand {
         let engine = output.engine
         let channels = engine.mainChannels
         let sim = output.device as? SimulatedDevice
-        let played = playedFrames(engine, device: sim, channels: channels)
+        let played = PlayedFrames.main(engine, recorder: PlayedFrames.recorder(sim))
         let hapticSim = output.hapticDevice as? SimulatedDevice
         let hapticChannels = engine.hapticDeviceConfiguration?.channels ?? 0
-        let hapticPlayed = output.hapticDevice == nil ? nil : hapticPlayedFrames(engine, device: hapticSim, channels: hapticChannels)
+        let hapticPlayed = output.hapticDevice == nil ? nil : PlayedFrames.haptic(engine, recorder: PlayedFrames.recorder(hapticSim))
         if let syncLogPath = options.syncLogPath {
             try writing { try OutputFile.write(Array(loopSyncText.utf8), to: syncLogPath) }
         }
@@ -202,27 +202,6 @@ enum PlayCommand {
             let touch = hapticPlayed.map { ", touch: \($0) frames × \(hapticChannels) channels on \(named(output.hapticName ?? "?")) (\(engine.hapticDeviceUnderruns) underruns)" } ?? ""
             Console.error("played \(played) frames × \(channels) channels on \(named(deviceName))\(voiceCount)\(touch); \(engine.loggedEvents.count) events, \(engine.underruns) underruns")
         }
-    }
-
-    /// Frames the device played: the simulated device counts them; otherwise everything written
-    /// (the queue was played out) less what underruns lost.
-    private static func playedFrames(_ engine: HapticEngine, device sim: SimulatedDevice?, channels: Int) -> FrameIndex {
-        let lostFrames = engine.loggedEvents.reduce(FrameIndex(0)) {
-            if case let .underrun(from, to, _) = $1 { return $0 + max(to - from, 0) }
-            return $0
-        }
-        let recorded = sim.flatMap { $0.behaviour.recordingCapacity > 0 ? FrameIndex($0.recording.count / channels) : nil }
-        return recorded ?? max(engine.mainWritten.index - lostFrames, 0)
-    }
-
-    /// `playedFrames` for the haptic device of two.
-    private static func hapticPlayedFrames(_ engine: HapticEngine, device sim: SimulatedDevice?, channels: Int) -> FrameIndex {
-        let lostFrames = engine.loggedEvents.reduce(FrameIndex(0)) {
-            if case let .hapticDeviceUnderrun(from, to, _) = $1 { return $0 + max(to - from, 0) }
-            return $0
-        }
-        let recorded = sim.flatMap { $0.behaviour.recordingCapacity > 0 ? FrameIndex($0.recording.count / max(channels, 1)) : nil }
-        return recorded ?? max(engine.hapticDeviceWritten.index - lostFrames, 0)
     }
 
     /// `--log`: the event log, headed by what `pulsar render --replay` needs to rebuild the mix:

@@ -6,6 +6,7 @@ import PulsarBundle
 import PulsarCore
 import PulsarLottie
 import PulsarEngine
+import PulsarSession
 import PulsarSimulation
 
 /// `--haptic-device`, `--haptic-layout`, `--latency` and the checks between them and `--device`.
@@ -38,7 +39,7 @@ struct TwoDevices {
             guard device != nil else { throw CommandFailure(.usage, "\(command): --latency needs --haptic-device (it sets each device's latency)") }
             for item in l.split(separator: ",", omittingEmptySubsequences: false) {
                 let kv = item.split(separator: "=", maxSplits: 1).map(String.init)
-                guard kv.count == 2, let ms = Double(kv[1]), ms.isFinite, (0...1000).contains(ms) else {
+                guard kv.count == 2, let ms = Double(kv[1]), ms.isFinite, SessionPolicy.latencyMillisecondsRange.contains(ms) else {
                     throw CommandFailure(.usage, "\(command): --latency is main=MS,haptic=MS (or the devices' names), each 0…1000 ms, not '\(MessageText.excerpt(l))'")
                 }
                 switch kv[0] {

@@ -50,7 +50,8 @@ public final class HapticEngine: @unchecked Sendable {
     public let voiceLimit: Int
 
     private let monotonic: MonotonicClock
-    private let realtime: Bool
+    /// Whether the real-time thread asks for `SCHED_FIFO` (the session's policy decides).
+    public let realtime: Bool
     private let wake: WakeSource
     private let flags = Flags()
     /// Serialises command producers (the queue takes one producer at a time) and guards the

@@ -1,0 +1,130 @@
+import PulsarALSA
+import PulsarCore
+import PulsarEngine
+import PulsarSimulation
+
+/// Why a session could not be set up, in one line that follows the option's or member's name
+/// (`--device …`, `device …`), and what kind of failure it is: the front end turns the kind into
+/// its exit code (CLI) or error code (C API).
+public struct SessionError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable {
+        /// The text names no device, or a spec with a bad value.
+        case usage
+        /// A device kind that needs hardware this machine does not have (`dualsense`).
+        case unavailable
+        /// The device was named well but would not open.
+        case device
+    }
+
+    public var kind: Kind
+    public var description: String
+
+    public init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+}
+
+/// A device as every front end names it (`pulsar … --device`, `pulsar_engine_options.device`):
+/// `auto` (ALSA `default`), `dualsense` (the first haptic card, opened as `hw:CARD=…` with all its
+/// channels, bypassing a UCM split), `sim[:ppm=P,jitter=MS,…]` (the simulated device), or any
+/// ALSA PCM name.
+public enum DeviceSpec: Sendable {
+    case auto
+    case simulated(SimulatedDeviceSpec)
+    case alsa(String)
+    case haptic(SoundCard)
+
+    public static let syntax = "auto, dualsense, sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,channels=N,unplug=MS,paced] or an ALSA PCM name (see 'pulsar devices')"
+
+    /// The device `text` names; `rate` bounds the simulated device's options.
+    public init(parsing text: String, rate: SampleRate) throws(SessionError) {
+        switch text {
+        case "auto": self = .auto
+        case "dualsense": self = .haptic(try Self.hapticCard())
+        default:
+            let spec: SimulatedDeviceSpec?
+            do {
+                spec = try SimulatedDeviceSpec(parsing: text, rate: rate)
+            } catch {
+                throw SessionError(.usage, "\(error)")
+            }
+            if let spec {
+                self = .simulated(spec)
+            } else {
+                guard !text.isEmpty else { throw SessionError(.usage, "needs \(Self.syntax)") }
+                self = .alsa(text)
+            }
+        }
+    }
+
+    /// The first usable haptic card, or why there is none (`.unavailable`).
+    public static func hapticCard() throws(SessionError) -> SoundCard {
+        let cards = SoundCards.haptic()
+        guard let card = cards.first(where: \.isUsableHaptic) else {
+            if let blocked = cards.first, let why = blocked.hapticObstacle { throw SessionError(.unavailable, "dualsense: \(why)") }
+            let names = HapticHardware.known.map(\.name).joined(separator: ", ")
+            throw SessionError(.unavailable, "dualsense: no haptic sound card found in \(SoundCards.defaultRoot)/cards (known: \(names), over USB)")
+        }
+        return card
+    }
+
+    /// `auto` with the layout `quad`: the first usable haptic card when there is one (`report`
+    /// is told which), else `auto` as it is. Any other spec stays.
+    public func preferringHaptics(layout: String?, report: (SoundCard) -> Void) -> DeviceSpec {
+        guard case .auto = self, layout == "quad", let card = SoundCards.haptic().first(where: \.isUsableHaptic) else { return self }
+        report(card)
+        return .haptic(card)
+    }
+
+    /// The layout the device wants when none is given (`quad` for a DualSense).
+    public var preferredLayout: String? {
+        if case .haptic(let card) = self { return card.haptics?.preferredLayout }
+        return nil
+    }
+
+    public var isSimulated: Bool {
+        if case .simulated = self { return true }
+        return false
+    }
+
+    /// Where the simulated device's recording goes, when asked.
+    public var recordPath: String? {
+        if case .simulated(let spec) = self { return spec.record }
+        return nil
+    }
+
+    /// The device itself, not opened, and its short name; `simulated` makes a simulated one from
+    /// its behaviour. `auto` is ALSA `default` here (`open` is where it may fall back).
+    public func device(simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice) -> (OutputDevice, name: String) {
+        switch self {
+        case .alsa(let name): return (ALSADevice(name: name), name)
+        case .simulated(let spec): return (simulated(spec.behaviour), "sim")
+        case .haptic(let card): return (ALSADevice(name: card.hwName), card.hwName)
+        case .auto: return (ALSADevice(name: "default"), "default")
+        }
+    }
+
+    /// What `make` builds on the device (a player, an engine), its device and short name. `auto`
+    /// is ALSA `default`; when that fails and `fallback` is given, the simulated device instead
+    /// (paced by the system clock), and `fallback` is told why.
+    public func open<T>(simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice, fallback: ((DeviceError) -> Void)?,
+                        _ make: (OutputDevice) throws(DeviceError) -> T) throws(SessionError) -> (T, device: OutputDevice, name: String) {
+        do throws(DeviceError) {
+            if case .auto = self, let fallback {
+                do throws(DeviceError) {
+                    let alsa = ALSADevice(name: "default")
+                    return (try make(alsa), alsa, "default")
+                } catch {
+                    fallback(error)
+                    let device = simulated(SimulatedDevice.Behaviour())
+                    return (try make(device), device, "sim")
+                }
+            }
+            let (device, name) = device(simulated: simulated)
+            return (try make(device), device, name)
+        } catch {
+            throw SessionError(.device, "\(error)")
+        }
+    }
+}
