@@ -98,6 +98,11 @@ test: deps-test
 	# The device tests play the optimized executable: a debug build's real-time thread is
 	# slower than a 256-frame period after a command (Tests/PulsarALSATests/PlayCaptureTests.swift).
 	$(SWIFT) build -c release --product pulsar
+	# The Swift example: a package of its own that depends on this one by path (so no product it
+	# uses may carry unsafe flags), built and run from its folder with no argument: it plays the
+	# demo bundle on the simulated device and must exit 0.
+	bash scripts/make-demo-bundle.sh $(OUT) .build/release/pulsar > /dev/null
+	cd examples/swift && $(SWIFT) build && .build/debug/play-demo
 	# The benchmarks must build; rt-allocations checks the real-time path (release build: a debug
 	# build boxes variables captured by local closures).
 	cd Benchmarks && $(SWIFT) build -c release

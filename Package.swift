@@ -108,6 +108,7 @@ let package = Package(
         .target(
             name: "PulsarC",
             dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession"],
+            exclude: ["exports.map"],
             linkerSettings: [
                 // Only `pulsar_*` leaves the library, and it names itself for the loader.
                 .unsafeFlags(["-Xlinker", "--version-script=\(packageRoot)/Sources/PulsarC/exports.map", "-Xlinker", "-soname=libpulsar.so.0"]),

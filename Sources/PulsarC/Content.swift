@@ -2,6 +2,7 @@ import Foundation
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
+import PulsarSession
 
 /// What a `pulsar_pattern` holds, and where it came from (for an engine's event log).
 final class PatternBox {
@@ -11,13 +12,6 @@ final class PatternBox {
         self.pattern = pattern
         self.origin = origin
     }
-}
-
-/// Where a mix's content came from, as an event log names it: a file (a pattern, or a bundle
-/// and one of its presets), or a pattern's bytes given in memory (written beside the log).
-enum ContentOrigin {
-    case file(path: String, preset: String?)
-    case bytes([UInt8])
 }
 
 /// What a `pulsar_bundle` holds: the bundle and its preset ids as C strings it owns.
@@ -31,18 +25,14 @@ final class BundleBox {
     deinit { ids.forEach { free($0) } }
 }
 
-/// What a `pulsar_mix` holds: a mixer (a pattern or a preset in a layout, at a rate), rendered
-/// from one thread at a time.
+/// What a `pulsar_mix` holds: the session layer's content (a mixer, a pattern or a preset in a
+/// layout at a rate), rendered from one thread at a time.
 final class MixBox {
-    let mixer: PresetMixer
+    let content: SessionContent
     let lock = NSLock()
-    /// The preset's animation frame rate, for a voice's animation clock.
-    let animationFrameRate: Double?
-    let origin: ContentOrigin
-    init(_ mixer: PresetMixer, animationFrameRate: Double? = nil, origin: ContentOrigin) {
-        self.mixer = mixer
-        self.animationFrameRate = animationFrameRate
-        self.origin = origin
+    var mixer: PresetMixer { content.mixer }
+    init(_ content: SessionContent) {
+        self.content = content
     }
 }
 
@@ -64,7 +54,7 @@ public func pulsar_pattern_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMuta
     guard let path = text(path) else { return Result.argument.failing("pulsar_pattern_open: the path is NULL or not UTF-8") }
     do {
         let loaded = try PatternLoader().load(contentsOf: path)
-        out.pointee = Handles.make(PatternBox(loaded.pattern, origin: .file(path: absolute(path), preset: nil)))
+        out.pointee = Handles.make(PatternBox(loaded.pattern, origin: .file(path: absolutePath(path), preset: nil)))
         return Result.ok.rawValue
     } catch {
         return (error.rule == .missingInput ? Result.notFound : Result.data).failing(error.description)
@@ -191,10 +181,8 @@ func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout) -> (Mi
 func makeMix(_ preset: PresetHandle, _ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, origin: ContentOrigin,
              _ out: UnsafeMutablePointer<OpaquePointer?>, function: String) -> Int32 {
     guard let (base, range) = settings(options, defaultLayout: defaultLayout) else { return Result.argument.rawValue }
-    var settings = base
-    settings.preloadAudio = true
     do {
-        out.pointee = Handles.make(MixBox(try PresetMixer(preset: preset, settings: settings, range: range), animationFrameRate: preset.animation?.frameRate, origin: origin))
+        out.pointee = Handles.make(MixBox(try SessionContent(preset: preset, settings: base, range: range, origin: origin)))
         return Result.ok.rawValue
     } catch {
         return Result.data.failing("\(function): \(error)")
@@ -221,7 +209,7 @@ public func pulsar_mix_from_preset(_ bundle: OpaquePointer?, _ presetID: UnsafeP
     guard let preset = box.bundle.preset(id: id) else {
         return Result.notFound.failing("pulsar_mix_from_preset: \(box.bundle.path) has no preset '\(id)' (it has \(box.bundle.presets.map(\.id).joined(separator: ", ")))")
     }
-    return makeMix(preset, options, defaultLayout: .mix, origin: .file(path: absolute(box.bundle.path), preset: id), out,
+    return makeMix(preset, options, defaultLayout: .mix, origin: .file(path: absolutePath(box.bundle.path), preset: id), out,
                    function: "pulsar_mix_from_preset")
 }
 
@@ -282,10 +270,4 @@ public func pulsar_mix_write_wav(_ mix: OpaquePointer?, _ path: UnsafePointer<CC
 @_cdecl("pulsar_mix_free")
 public func pulsar_mix_free(_ mix: OpaquePointer?) {
     Handles.free(mix, as: MixBox.self, "pulsar_mix_free", kind: "pulsar_mix")
-}
-
-/// `path` made absolute against the working directory (a log names its inputs so a replay from
-/// anywhere finds them).
-func absolute(_ path: String) -> String {
-    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
 }

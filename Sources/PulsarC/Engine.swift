@@ -6,52 +6,34 @@ import PulsarEngine
 import PulsarSession
 import PulsarSimulation
 
-/// What a `pulsar_engine` holds: the engine on its device (and a haptic device's), what a
-/// simulated device records, and the lock that makes the engine's control side (poll, making
-/// voices, clock queries) callable from any C thread.
+/// What a `pulsar_engine` holds: the session (the engine on its device, and a haptic device's;
+/// what a simulated device records; the event log) and the lock that makes the engine's control
+/// side (poll, making voices, clock queries) callable from any C thread.
 final class EngineBox {
-    let engine: HapticEngine
+    let session: Session
+    var engine: HapticEngine { session.engine }
     /// Recursive: a completion callback, called from `pulsar_engine_poll` under it, may query
     /// its voice or the engine.
     let lock = NSRecursiveLock()
-    /// Simulated devices asked to record, and where.
-    let recordings: [(device: SimulatedDevice, path: String, channels: Int)]
-    let rate: SampleRate
-    var stopped = false
+    var stopped: Bool { session.isStopped }
     /// Voices whose playback has not ended, kept for their completion callbacks even when their
     /// handles are freed (a fire-and-forget effect still reports). Under `lock`.
     var pending: [ObjectIdentifier: VoiceBox] = [:]
-    /// `log_path`, and every voice made, in order, for it. Under `lock`.
-    let log: EventLogFile?
 
-    init(engine: HapticEngine, recordings: [(SimulatedDevice, String, Int)], rate: SampleRate, log: EventLogFile?) {
-        self.engine = engine
-        self.recordings = recordings.map { (device: $0.0, path: $0.1, channels: $0.2) }
-        self.rate = rate
-        self.log = log
+    init(session: Session) {
+        self.session = session
     }
 
-    /// Stops the real-time thread (joined) and writes the recordings; the first failure.
+    /// Stops the real-time thread (joined) and writes the recordings and the log; the first failure.
     func stop() -> (Result, String)? {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return nil }
-        stopped = true
-        engine.poll()
-        engine.shutdown()
-        engine.poll()
-        pending.removeAll()
-        for r in recordings {
-            do {
-                _ = try WAVExporter().export(r.device.recording, to: r.path, sampleRate: rate, channels: r.channels)
-            } catch {
-                return (.io, "pulsar_engine_stop: cannot write the recording: \(error)")
-            }
-        }
-        do {
-            try log?.write(engine: engine)
+        defer { pending.removeAll() }
+        do throws(SessionError) {
+            try session.stop()
         } catch {
-            return (.io, "pulsar_engine_stop: cannot write the event log: \(error)")
+            return (.io, "pulsar_engine_stop: \(error)")
         }
         return nil
     }
@@ -167,27 +149,15 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
     }
     let request = SessionEngine.Request(main: mainSpec, haptic: haptic, sampleRate: rate, channels: layout.channelCount, periodFrames: period,
                                         bufferFrames: buffer, voiceLimit: voices, latency: (o.latencyMs / 1000, o.hapticLatencyMs / 1000))
-    let session: SessionEngine
+    let session: Session
     do throws(SessionError) {
         // No fallback for `auto`: an app asked for sound, and a silent simulated device would hide that it has none.
-        session = try SessionEngine(request, monotonic: SystemMonotonicClock(), simulated: { SimulatedDevice(clock: SystemMonotonicClock(), behaviour: $0) })
+        session = try Session(request, logPath: logPath)
     } catch {
         return (error.kind == .device ? Result.device : Result.argument).failing("pulsar_engine_create: device '\(deviceName!)': \(error)")
     }
-    let engine = session.engine
-    // The devices asked to record, where, and with how many channels.
-    var recordings: [(SimulatedDevice, String, Int)] = []
-    if let path = mainSpec.recordPath, let sim = session.device as? SimulatedDevice { recordings.append((sim, path, engine.mainChannels)) }
-    if let haptic, let path = haptic.spec.recordPath, let sim = session.hapticDevice as? SimulatedDevice {
-        recordings.append((sim, path, haptic.layout.channelCount))
-    }
-    // Without a log to write, the engine keeps no events: an app's session of any length
-    // stays in bounded memory.
-    engine.keepsEventLog = logPath != nil
-    engine.start()
-    let log = logPath.map { EventLogFile(path: $0, rate: rate, hapticLayout: haptic?.layout.name,
-                                         mainRecorder: PlayedFrames.recorder(session.device), hapticRecorder: PlayedFrames.recorder(session.hapticDevice)) }
-    out.pointee = Handles.make(EngineBox(engine: engine, recordings: recordings, rate: rate, log: log))
+    session.start()
+    out.pointee = Handles.make(EngineBox(session: session))
     return Result.ok.rawValue
 }
 
@@ -195,7 +165,7 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
 public func pulsar_engine_poll(_ engine: OpaquePointer?) -> Int32 {
     guard let box = Handles.object(engine, as: EngineBox.self) else { return Result.argument.failing("pulsar_engine_poll: not a live pulsar_engine") }
     box.lock.lock()
-    box.engine.poll()
+    box.session.poll()
     let failure = box.engine.failure
     box.lock.unlock()
     if let failure { return Result.device.failing("pulsar_engine_poll: the device failed: \(failure)") }
@@ -213,7 +183,7 @@ public func pulsar_engine_is_idle(_ engine: OpaquePointer?) -> Int32 {
     guard let box = Handles.object(engine, as: EngineBox.self) else { return Result.argument.failing("pulsar_engine_is_idle: not a live pulsar_engine") }
     box.lock.lock()
     defer { box.lock.unlock() }
-    return box.engine.activeVoices.isEmpty && !box.engine.hasPendingCommands ? 1 : 0
+    return box.session.isIdle ? 1 : 0
 }
 
 @_cdecl("pulsar_engine_set_master_gain")
@@ -251,9 +221,7 @@ public func pulsar_engine_voice(_ engine: OpaquePointer?, _ mix: OpaquePointer?,
     defer { box.lock.unlock() }
     guard !box.stopped else { return Result.state.failing("pulsar_engine_voice: the engine was stopped") }
     do {
-        let voice = try box.engine.makeVoice(mixBox.mixer, priority: Int(priority), animationFrameRate: mixBox.animationFrameRate,
-                                             mode: realtime != 0 ? .realtime : .pattern)
-        box.log?.made(voice, mix: mixBox, priority: Int(priority), realtime: realtime != 0)
+        let voice = try box.session.voice(mixBox.content, priority: Int(priority), realtime: realtime != 0)
         let voiceBox = VoiceBox(voice: voice, engine: box)
         let handle = Handles.make(voiceBox)
         voiceBox.handle = handle

@@ -151,15 +151,17 @@ enum PlayCommand {
         let request = SessionEngine.Request(main: options.device, haptic: options.hapticDevice.map { ($0, options.hapticLayout ?? .haptic) },
                                             sampleRate: rate, channels: mixer.channelCount, periodFrames: options.period,
                                             bufferFrames: options.buffer, voiceLimit: options.voiceLimit, latency: options.latency)
-        let session: SessionEngine
+        let session: Session
         do throws(SessionError) {
-            session = try SessionEngine(request, monotonic: monotonic, simulated: simulated, fallback: DeviceChoice.fallbackNotice(command))
+            // The engine keeps its events for the summary's count and the clock log, logged or not.
+            session = try Session(request, logPath: options.logPath, keepsEvents: true, monotonic: monotonic, simulated: simulated,
+                                  fallback: DeviceChoice.fallbackNotice(command))
         } catch {
             throw error.failure(command, option: "--device")
         }
+        session.log?.derivesHaptics = options.args.flag("--derive")
         if options.verbose, let alsa = session.device as? ALSADevice { reportALSA(alsa, session.engine.configuration) }
-        return PlayOutput(engine: session.engine, device: session.device, name: session.name, monotonic: monotonic,
-                          hapticDevice: session.hapticDevice, hapticName: session.hapticName,
+        return PlayOutput(session: session, monotonic: monotonic,
                           choice: options.args.value("--device") ?? "auto", hapticChoice: options.args.value("--haptic-device"))
     }
 
@@ -174,25 +176,22 @@ enum PlayCommand {
         let engine = output.engine
         let channels = engine.mainChannels
         let sim = output.device as? SimulatedDevice
-        let played = PlayedFrames.main(engine, recorder: PlayedFrames.recorder(sim))
-        let hapticSim = output.hapticDevice as? SimulatedDevice
+        let (played, hapticPlayed) = output.session.played
         let hapticChannels = engine.hapticDeviceConfiguration?.channels ?? 0
-        let hapticPlayed = output.hapticDevice == nil ? nil : PlayedFrames.haptic(engine, recorder: PlayedFrames.recorder(hapticSim))
         if let syncLogPath = options.syncLogPath {
             try writing { try OutputFile.write(Array(loopSyncText.utf8), to: syncLogPath) }
         }
         if let clockLogPath = options.clockLogPath {
             try writeClockLog(clockLogPath, ticks: ticks, device: sim, engine: engine, voice: voices.firstVoiceHistory, rate: options.setup.rate)
         }
-        if let log = options.logPath {
-            let h = hapticPlayed.map { EngineLog.Header.HapticDevice(layout: (options.hapticLayout ?? .haptic).name, sampleRate: options.setup.rate.hertz, playedFrames: $0) }
-            try writeEventLog(log, voices, engine: engine, playedFrames: played, hapticDevice: h, derives: options.args.flag("--derive"))
-        }
-        if let recordPath = options.device.recordPath, let sim {
-            try writing { _ = try WAVExporter().export(sim.recording, to: recordPath, sampleRate: options.setup.rate, channels: channels) }
-        }
-        if let recordPath = options.hapticDevice?.recordPath, let hapticSim {
-            try writing { _ = try WAVExporter().export(hapticSim.recording, to: recordPath, sampleRate: options.setup.rate, channels: hapticChannels) }
+        do throws(SessionError) {
+            if let log = output.session.log {
+                voices.made.forEach { log.made($0) }
+                try output.session.writeLog(header: logHeader(voices))
+            }
+            try output.session.writeRecordings()
+        } catch {
+            throw CommandFailure(.ioError, "pulsar: error: \(error)")
         }
         if !options.setup.quiet {
             let deviceName = output.name
@@ -204,21 +203,14 @@ enum PlayCommand {
         }
     }
 
-    /// `--log`: the event log, headed by what `pulsar render --replay` needs to rebuild the mix:
-    /// the first INPUT with the command line's settings in the header, every other voice made
-    /// in a `voice` line.
-    private static func writeEventLog(_ path: String, _ voices: PlayVoices, engine: HapticEngine, playedFrames: FrameIndex,
-                                      hapticDevice: EngineLog.Header.HapticDevice?, derives: Bool) throws(CommandFailure) {
+    /// `--log`'s header: what `pulsar render --replay` needs to rebuild the mix — the first INPUT
+    /// with the command line's settings; every other voice made has a `voice` line.
+    private static func logHeader(_ voices: PlayVoices) -> EngineLog.Header {
         let first = voices.contents[0], settings = first.settings
-        var header = EngineLog.Header(input: first.input.path, preset: first.input.isBundle ? first.preset.id : nil,
-                                      layout: settings.layout.name, sampleRate: settings.sampleRate.hertz, profile: settings.profile.name,
-                                      audioOffset: settings.audioOffset, duration: first.range.duration,
-                                      mix: LiveMix(settings: settings, range: first.range), hapticDevice: hapticDevice)
-        header.derivesHaptics = derives
-        try writing {
-            try OutputFile.write(Array(EngineLog.text(header: header, voices: voices.made, events: engine.loggedEvents, playedFrames: playedFrames,
-                                                      firstWrite: engine.firstWriteTime, wakeups: engine.wakeups).utf8), to: path)
-        }
+        return EngineLog.Header(input: first.input.path, preset: first.input.isBundle ? first.preset.id : nil,
+                                layout: settings.layout.name, sampleRate: settings.sampleRate.hertz, profile: settings.profile.name,
+                                audioOffset: settings.audioOffset, duration: first.range.duration,
+                                mix: LiveMix(settings: settings, range: first.range))
     }
 
     /// Runs `write`; its failure becomes the command's "cannot write" I/O error.
@@ -398,13 +390,14 @@ struct PlayContent {
 
 /// The engine `pulsar play` opened, its device, the device's name, and the clock both run on.
 struct PlayOutput {
-    let engine: HapticEngine
-    let device: OutputDevice
-    let name: String
+    let session: Session
     let monotonic: SystemMonotonicClock
+    var engine: HapticEngine { session.engine }
+    var device: OutputDevice { session.device }
+    var name: String { session.name }
     /// Two devices: the haptic one and its name.
-    var hapticDevice: OutputDevice? = nil
-    var hapticName: String? = nil
+    var hapticDevice: OutputDevice? { session.hapticDevice }
+    var hapticName: String? { session.hapticName }
     /// What `--device` and `--haptic-device` said (the sync log's names).
     var choice: String? = nil
     var hapticChoice: String? = nil

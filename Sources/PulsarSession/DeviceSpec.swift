@@ -12,8 +12,10 @@ public struct SessionError: Error, CustomStringConvertible, Sendable {
         case usage
         /// A device kind that needs hardware this machine does not have (`dualsense`).
         case unavailable
-        /// The device was named well but would not open.
+        /// The device was named well but would not open, or failed while playing.
         case device
+        /// A recording or the event log could not be written.
+        case io
     }
 
     public var kind: Kind

@@ -1,0 +1,55 @@
+import Foundation
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+
+/// Where content came from, as an event log names it: a file (a pattern, or a bundle and one of
+/// its presets), or a pattern's bytes given in memory (written beside the log when it is).
+public enum ContentOrigin: Sendable, Equatable {
+    case file(path: String, preset: String?)
+    case bytes([UInt8])
+}
+
+/// Something a session's voices play: a pattern or a bundle's preset mixed in a layout at a rate,
+/// with its audio decoded up front (a voice renders on the real-time thread, which reads no file).
+/// Immutable; any number of voices may play one content.
+public struct SessionContent: @unchecked Sendable {
+    public let mixer: PresetMixer
+    /// The preset's animation frame rate, for a voice's animation clock.
+    public let animationFrameRate: Double?
+    public let origin: ContentOrigin
+
+    /// `preset` mixed with `settings` over `range`; the audio is preloaded whatever `settings` say.
+    public init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange = PlaybackRange(), origin: ContentOrigin) throws {
+        var s = settings
+        s.preloadAudio = true
+        mixer = try PresetMixer(preset: preset, settings: s, range: range)
+        animationFrameRate = preset.animation?.frameRate
+        self.origin = origin
+    }
+
+    /// The pattern file at `path` (Pulsar JSON, AHAP or `.haptic`) in `settings`' layout (default:
+    /// the haptic channel alone).
+    public static func pattern(at path: String, settings: MixSettings = MixSettings(layout: .haptic),
+                               range: PlaybackRange = PlaybackRange()) throws -> SessionContent {
+        let loaded = try PatternLoader().load(contentsOf: path)
+        return try SessionContent(preset: PresetHandle(id: "pattern", name: "pattern", duration: 0, pattern: loaded.pattern),
+                                  settings: settings, range: range, origin: .file(path: absolutePath(path), preset: nil))
+    }
+
+    /// The preset `id` (default: the bundle's first) of the `.pulsar` bundle at `path`, with its
+    /// audio, in `settings`' layout (default: audio and haptics as two channels).
+    public static func preset(_ id: String? = nil, inBundle path: String, settings: MixSettings = MixSettings(layout: .mix),
+                              range: PlaybackRange = PlaybackRange()) throws -> SessionContent {
+        let bundle = try PresetBundle.open(path)
+        guard let preset = id.map({ bundle.preset(id: $0) }) ?? bundle.presets.first else {
+            throw SessionError(.usage, "\(path) has no preset '\(id ?? "")' (it has \(bundle.presets.map(\.id).joined(separator: ", ")))")
+        }
+        return try SessionContent(preset: preset, settings: settings, range: range, origin: .file(path: absolutePath(bundle.path), preset: preset.id))
+    }
+}
+
+/// `path` made absolute against the working folder (an event log is read from anywhere).
+public func absolutePath(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+}
