@@ -85,7 +85,7 @@ let package = Package(
         ),
         .target(name: "PulsarCore"),
         .target(name: "PulsarBundle", dependencies: ["PulsarCore", "CZip", "CMd"]),
-        .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "PulsarLottie", "CSndFile", "CSoxr", "CVorbis"]),
+        .target(name: "PulsarAudio", dependencies: ["PulsarCore", "PulsarBundle", "CSndFile", "CSoxr", "CVorbis"]),
         .target(name: "PulsarEngine", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "CWakeup"]),
         .target(name: "PulsarSimulation", dependencies: ["PulsarCore", "PulsarEngine"]),
         // Optimized even in debug builds: its FFT measures whole corpus renders in the tests.

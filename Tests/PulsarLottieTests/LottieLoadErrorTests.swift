@@ -1,3 +1,4 @@
+import PulsarCore
 import Foundation
 import PulsarLottie
 import PulsarTestSupport

@@ -1,3 +1,4 @@
+import PulsarCore
 import PulsarLottie
 import PulsarTestSupport
 import Testing

@@ -1,6 +1,5 @@
 import PulsarBundle
 import PulsarCore
-import PulsarLottie
 
 /// The duration precedence (docs/mixing.md): an explicit duration, else the preset's authored
 /// `duration`, else the animation's `(op − ip) / fr`, else the later of the pattern's end and the

@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// One layer of a composition, as far as timing and keypaths need it.
 ///
 /// Contract: `name` is `nm` (empty when absent or not a string); a precomposition layer's

@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// A span of frames from `start` to `end`, as markers and play segments describe it. `end` may be
 /// before `start` (a backwards segment); `length` is then negative.
 ///

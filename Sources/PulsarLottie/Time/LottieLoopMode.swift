@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// How a segment of an animation repeats, as lottie-ios's `LottieLoopMode`.
 ///
 /// Contract (a *pass* is one run through the segment, forward or backward):

@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// A set of dynamic properties: value providers bound to lottie-ios keypaths
 /// (`"**.Fill 1.Color"`), in the order they were set.
 ///

@@ -1,3 +1,5 @@
+import PulsarCore
+
 /// Where a dynamic property's value comes from at each frame, as lottie-ios's value providers:
 /// a constant, a per-frame block, or an interpolation from one value to another across a range
 /// of the animation's progress.

@@ -1,4 +1,3 @@
-import PulsarCore
 
 /// The timing of a Lottie composition and the only place its time conversions live:
 /// frames (`LottieFrame`), seconds, milliseconds and progress (`LottieProgress`).
