@@ -2,14 +2,15 @@ import Foundation
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
-import PulsarEngine
+@testable import PulsarEngine
 import PulsarSimulation
 import PulsarTestSupport
 import Synchronization
 import Testing
 
-/// Pulsar's `preset.play()` / `preset.stop()` on a paced simulated device.
-@Suite struct PresetPlayTests {
+/// Pulsar's `preset.play()` / `preset.stop()` on a paced simulated device. Serialized: the
+/// joining test counts the process's play threads.
+@Suite(.serialized) struct PresetPlayTests {
     /// Distinct ids: `stop()` stops every play of an id, and the tests run in parallel.
     static func preset(ms: Double, id: String) -> PresetHandle {
         PresetHandle(id: id, name: "Tap", duration: 0, pattern: PatternData(continuousPattern: ContinuousPattern(
@@ -53,6 +54,39 @@ import Testing
         usleep(100_000)
         preset.stop()
         #expect(Self.wait(outcome) == false)
+        #expect(Self.playThreads() == 0, "stop() joined the play's thread")
+    }
+
+    /// Threads of this process named as a preset's play thread is.
+    static func playThreads() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix("pulsar-preset") == true }.count
+    }
+
+    @Test("Every play's thread is joined: plays that ended by the next play, all by joinAllPlays, one stopping itself from its completion too", .timeLimit(.minutes(2)))
+    func threadsJoined() throws {
+        PresetHandle.joinAllPlays()  // whatever the suite's other tests left
+        let device = SimulatedDevice(clock: SystemMonotonicClock())
+        let first = Outcome(), second = Outcome(), third = Outcome()
+        try Self.preset(ms: 50, id: "joinedA").play(on: device, settings: MixSettings(layout: .haptic)) { f in first.value.withLock { $0 = f } }
+        #expect(Self.wait(first) == true)
+        #expect(PresetPlays.shared.count == 1, "an ended play waits to be joined")
+        let looping = Self.preset(ms: 5_000, id: "joinedB")
+        // Its completion stops its own preset: on its own thread, which must not join itself.
+        try looping.play(on: SimulatedDevice(clock: SystemMonotonicClock()), settings: MixSettings(layout: .haptic)) { f in
+            second.value.withLock { $0 = f }
+            looping.stop()
+        }
+        try Self.preset(ms: 50, id: "joinedC").play(on: SimulatedDevice(clock: SystemMonotonicClock()), settings: MixSettings(layout: .haptic)) { f in
+            third.value.withLock { $0 = f }
+        }
+        #expect(Self.wait(third) == true)
+        #expect(Self.playThreads() >= 1, "the 5 s play is still on its thread")
+        looping.stop()
+        #expect(Self.wait(second) == false)
+        #expect(PresetPlays.shared.count >= 1)
+        PresetHandle.joinAllPlays()
+        #expect(Self.playThreads() == 0 && PresetPlays.shared.count == 0)
     }
 }
 

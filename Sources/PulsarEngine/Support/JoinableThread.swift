@@ -39,6 +39,12 @@ final class JoinableThread {
         handle = thread
     }
 
+    /// True on the thread itself (which must not join itself).
+    var isCurrent: Bool {
+        guard let thread = handle else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
     /// Waits for the body to return. Idempotent.
     func join() {
         guard let thread = handle else { return }
