@@ -47,23 +47,23 @@ struct ReferenceSignal {
     private(set) var firstFrame: Int
 
     // §4
-    private let amplitude: [ValuePoint]
-    private let frequency: [ValuePoint]
-    private let hasCarrier: Bool
-    private let tEnd: Double
+    let amplitude: [ValuePoint]
+    let frequency: [ValuePoint]
+    let hasCarrier: Bool
+    let tEnd: Double
     /// `N_K` (§8): the first sample at or after `T_end + ρ`; 0 without a carrier.
-    private let carrierEnd: Int
+    let carrierEnd: Int
     /// The changes of `A⁰` (§4.3), by time.
-    private var changes: [Change]
+    var changes: [Change]
 
     // §5, in model order (by onset, ties in pattern order)
-    private var transients: [Transient]
+    var transients: [Transient]
     /// `N_a`.
     let attack: Int
-    private var maxLength: Int
+    var maxLength: Int
 
     // §6
-    private var pieces: [PhasePiece]
+    var pieces: [PhasePiece]
 
     // MARK: - Time
 
@@ -85,11 +85,11 @@ struct ReferenceSignal {
 
     /// `fl(1000·n − T·R)`: one rounding of the exact value, so its sign is exact. Divided by `R` it
     /// is `t_n − T` in ms.
-    private func framesMinusMs(_ n: Int, _ T: Double) -> Double {
+    func framesMinusMs(_ n: Int, _ T: Double) -> Double {
         Double(1000 * n).addingProduct(-T, rate)
     }
 
-    private static func sign(_ x: Double) -> Int { x < 0 ? -1 : (x > 0 ? 1 : 0) }
+    static func sign(_ x: Double) -> Int { x < 0 ? -1 : (x > 0 ? 1 : 0) }
 
     /// `b − a` in milliseconds.
     func msBetween(_ a: Instant, _ b: Instant) -> Double {
@@ -183,7 +183,7 @@ struct ReferenceSignal {
     }
 
     /// Largest index `j` with `T_j <= t` (real time), or −1.
-    private func lastIndex(_ points: [ValuePoint], before t: Instant) -> Int {
+    func lastIndex(_ points: [ValuePoint], before t: Instant) -> Int {
         var lo = 0, hi = points.count  // answer + 1 in lo ... hi
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -194,7 +194,7 @@ struct ReferenceSignal {
 
     /// §3 at an instant (real time): `v_0` before `T_0`, `v_{m−1}` from `T_{m−1}` on, otherwise
     /// interpolation from the last point at or before `t` (at a step the later point wins).
-    private func value(_ points: [ValuePoint], at t: Instant) -> Double {
+    func value(_ points: [ValuePoint], at t: Instant) -> Double {
         let m = points.count
         let j = lastIndex(points, before: t)
         if j < 0 { return points[0].value }
@@ -215,8 +215,8 @@ struct ReferenceSignal {
     }
 
     /// `ρ` in ms, and `ρ²`.
-    private static let rho = 8.0
-    private static let rho2 = 64.0
+    static let rho = 8.0
+    static let rho2 = 64.0
 
     // MARK: - §5 Transients
 
@@ -229,7 +229,7 @@ struct ReferenceSignal {
     }
 
     /// `e_i` at sample `n`.
-    private func envelope(_ tr: Transient, atFrame n: Int) -> Double {
+    func envelope(_ tr: Transient, atFrame n: Int) -> Double {
         let j = n - tr.onset
         let decay = tr.length - attack
         if 0 <= j && j < attack { return Self.smoothstep(Double(j) / Double(attack)) }
@@ -238,7 +238,7 @@ struct ReferenceSignal {
     }
 
     /// Largest index `i` (model order) with `n_i <= t`, or −1.
-    private func lastTransient(atOrBefore t: Instant) -> Int {
+    func lastTransient(atOrBefore t: Instant) -> Int {
         var lo = 0, hi = transients.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -248,7 +248,7 @@ struct ReferenceSignal {
     }
 
     /// Indices of the transients whose burst holds `t` (`n_i <= t·R < n_i + L_i`), latest first.
-    private func burstsHolding(_ t: Instant) -> [Int] {
+    func burstsHolding(_ t: Instant) -> [Int] {
         var result: [Int] = []
         var i = lastTransient(atOrBefore: t)
         while i >= 0 {
@@ -399,129 +399,5 @@ struct ReferenceSignal {
         precondition(nextOnset == transients.count)
         self.transients = transients
         self.pieces = pieces
-    }
-
-    /// §3: a point less than 1e-6 ms after the first point of its group belongs to the group; a
-    /// group of several points is a step at the first one's time, from its value to the last's.
-    static func oneTime(_ points: [ValuePoint]) -> [ValuePoint] {
-        var result: [ValuePoint] = []
-        var first = 0
-        for k in points.indices {
-            let endsGroup = k + 1 == points.count || !(points[k + 1].time - points[first].time < 1e-6)
-            guard endsGroup else { continue }
-            result.append(points[first])
-            if k > first { result.append(ValuePoint(time: points[first].time, value: points[k].value)) }
-            first = k + 1
-        }
-        return result
-    }
-
-    // MARK: - The signal
-
-    /// §4.3 "silent at t", decided on the file's values with §1's table: with `m = fl(fl(1000·n)/R)`
-    /// and `m₋ = fl(m − 8)`, silent when there is no carrier, `m <= 0`, `m₋ >= T_end`, or every
-    /// amplitude point from the last one at or before `max(m₋, 0)` (the first if none) to the
-    /// first one at or after `m` (the last if none) is 0.
-    func carrierSilent(atFrame n: Int) -> Bool {
-        guard hasCarrier else { return true }
-        let m = Double(1000 * n) / rate
-        let mMinus = m - 8
-        if m <= 0 || mMinus >= tEnd { return true }
-        let A = amplitude
-        var lo = 0, hi = A.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if A[mid].time <= max(mMinus, 0) { lo = mid + 1 } else { hi = mid }
-        }
-        let first = max(lo - 1, 0)
-        var last = first
-        while last + 1 < A.count && A[last].time < m { last += 1 }
-        return A[first...last].allSatisfy { $0.value == 0 }
-    }
-
-    /// §4.3 `a(t_n)`: `A⁰(t − ρ/2)` plus, for each change with `t − ρ < T_j <= t` (`x = t − T_j`),
-    /// `h_j·2x²/ρ² + b_j·2x³/(3ρ²)` on `[0, ρ/2)` and `−h_j·2(ρ − x)²/ρ² + b_j·2(ρ − x)³/(3ρ²)` on
-    /// `[ρ/2, ρ)` — that is `h_j·Hs(x) + b_j·Rs(x)` less the settled forms already in the delayed
-    /// curve.
-    func carrierAmplitude(atFrame n: Int) -> Double {
-        guard hasCarrier, n > 0 else { return 0 }
-        let R = rate
-        // (t_n − T)·R in ms·Hz for T, T + ρ/2, T + ρ: `k.addingProduct(−T, R)`, one rounding.
-        let kNow = Double(1000 * n)
-        let kMid = Double(1000 * n - 4 * sampleRate)
-        let kOld = Double(1000 * n - 8 * sampleRate)
-        var a = delayedCurve(kMid)
-        // The first change with T > t − ρ.
-        var lo = 0, hi = changes.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if kOld.addingProduct(-changes[mid].T, R) >= 0 { lo = mid + 1 } else { hi = mid }
-        }
-        var k = lo
-        while k < changes.count {
-            let c = changes[k]
-            let xR = kNow.addingProduct(-c.T, R)
-            guard xR >= 0 else { break }
-            if kMid.addingProduct(-c.T, R) < 0 {
-                let x = xR / R
-                a += c.h * 2 * x * x / Self.rho2 + c.b * 2 * x * x * x / (3 * Self.rho2)
-            } else {
-                let y = -kOld.addingProduct(-c.T, R) / R  // ρ − x
-                a += -c.h * 2 * y * y / Self.rho2 + c.b * 2 * y * y * y / (3 * Self.rho2)
-            }
-            k += 1
-        }
-        return a
-    }
-
-    /// `A⁰(u)` at `u = t − ρ/2`, given `kMid = 1000·n − 4R` (so `(u − T)·R = kMid − T·R`, ms·Hz).
-    /// Which side of a point `u` lies on is decided by the exact sign of that value, as for the
-    /// changes in `carrierAmplitude`, so the two agree on every step.
-    private func delayedCurve(_ kMid: Double) -> Double {
-        let R = rate
-        if kMid < 0 || kMid.addingProduct(-tEnd, R) >= 0 { return 0 }
-        let A = amplitude, m = A.count
-        var lo = 0, hi = m
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if kMid.addingProduct(-A[mid].time, R) >= 0 { lo = mid + 1 } else { hi = mid }
-        }
-        let j = lo - 1
-        if j < 0 { return A[0].value }
-        if j == m - 1 { return A[m - 1].value }
-        let p = A[j], q = A[j + 1]
-        let d = kMid.addingProduct(-p.time, R) / R  // u − T_j, ms
-        return p.value + (q.value - p.value) * d / (q.time - p.time)
-    }
-
-    /// §6 `E(t_n)`, before the gain and the limiter.
-    func envelope(atFrame n: Int) -> Double {
-        var sum = carrierAmplitude(atFrame: n)
-        for i in burstsHolding(.frame(n)).reversed() {
-            sum += transients[i].amplitude * envelope(transients[i], atFrame: n)
-        }
-        return sum
-    }
-
-    /// §6 `frac(Φ(t_n))` (for `n >= firstFrame`).
-    func phase(atFrame n: Int) -> Double {
-        var lo = 0, hi = pieces.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if order(pieces[mid].start, .frame(n)) <= 0 { lo = mid + 1 } else { hi = mid }
-        }
-        let p = pieces[max(lo - 1, 0)]
-        let u = secondsBetween(p.start, .frame(n))
-        return Self.frac(p.phase + p.nu * u + p.slope * u * u / 2)
-    }
-
-    /// §6 and §7: `y[n] = L(g·E(t_n))·sin(2πΦ(t_n))` (or `s[n] = g·E(t_n)·sin(2πΦ(t_n))` when
-    /// `limited == false`) for `n` in `range`; 0 outside `firstFrame ..< frameCount`.
-    func samples(_ range: Range<Int>, limited: Bool = true) -> [Double] {
-        range.map { n in
-            guard n >= firstFrame && n < frameCount else { return 0 }
-            let e = gain * envelope(atFrame: n)
-            return (limited ? Self.limit(e) : e) * sin(2 * Double.pi * phase(atFrame: n))
-        }
     }
 }
