@@ -24,7 +24,11 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
     /// The engine and its one voice's mixers (slot 0). Private: commands go through this class.
     private let engine: HapticEngine
     private let mixers: MixerTable
-    public private(set) var clock: PlaybackClock
+    /// The voice's transport states and timelines; its times are read on the engine's device
+    /// clock (`HapticEngine.streamFrame(at:)`), the one filter of the device's readings.
+    public private(set) var track: VoiceTrack
+    /// True once the transport has nothing left to play (`VoiceTrack.isIdle`).
+    public var isIdle: Bool { track.isIdle }
     /// Every event except positions, in order (the event log's body).
     public var loggedEvents: [EngineEvent] { engine.loggedEvents }
     /// Called on the control thread (from `poll`) when playback ends: true at the frame where the
@@ -74,11 +78,11 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
         let configuration = DeviceConfiguration(sampleRate: mixer.settings.sampleRate, channels: mixer.channelCount,
                                                 periodFrames: periodFrames, bufferFrames: bufferFrames)
         let renderer = TransportRenderer(mixer: mixer)
-        let track = mode == .realtime
+        let realtimeTrack = mode == .realtime
             ? RealtimeTrack(synthesis: RealtimeSynthesis(pattern: mixer.preset.pattern, sampleRate: mixer.settings.sampleRate,
                                                         profile: mixer.settings.profile))
             : nil
-        let core = try EngineCore(renderer: renderer, device: device, clock: monotonic, configuration: configuration, realtime: track,
+        let core = try EngineCore(renderer: renderer, device: device, clock: monotonic, configuration: configuration, realtime: realtimeTrack,
                                   hapticDevice: hapticDevice)
         self.mode = mode
         if mode == .realtime {
@@ -88,9 +92,8 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
         }
         engine = HapticEngine(core: core, voiceLimit: 1, monotonic: monotonic, realtime: realtime, wake: wake)
         mixers = renderer.mixers
-        clock = PlaybackClock(timeline: mixer.timeline, sampleRate: mixer.settings.sampleRate,
-                              durationMilliseconds: mixer.durationMilliseconds, animationFrameRate: animationFrameRate)
-        clock.latency = hapticDevice?.mainLatency ?? 0
+        self.track = VoiceTrack(timeline: mixer.timeline, sampleRate: mixer.settings.sampleRate,
+                           durationMilliseconds: mixer.durationMilliseconds, animationFrameRate: animationFrameRate)
     }
 
     /// Starts a real-time thread for this run; does nothing while one runs. After `shutdown`
@@ -239,7 +242,7 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
                 if case .mix = command { registerTimelines() }
                 if state.mode == .playing { completed = false }
             }
-            clock.observe(event)
+            track.observe(event)
             if case .completion(_, let finished, _) = event {
                 completed = true
                 completion?(finished)
@@ -259,7 +262,7 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
         }
         let now = engine.now()
         for (generation, timeline) in fresh {
-            clock.register(timeline, generation: generation)
+            track.register(timeline, generation: generation)
             if mode == .realtime { engine.sending { realtimeTransport!.switchTimeline(to: timeline, generation: generation, at: now) } }
         }
     }
@@ -287,24 +290,24 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
     /// (`.realtime`: of the app's transport, whose clock is the engine's monotonic one.)
     public func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? {
         if let r = realtimeFrame(at: time) { return r.track.iteration(atStreamFrame: r.frame) }
-        return clock.iteration(at: time)
+        return streamFrame(at: time).map(track.iteration(atStreamFrame:))
     }
 
     /// The stream frame being heard at `time`, from the device clock (nil before a reading).
-    public func streamFrame(at time: MonotonicTime) -> Double? { clock.streamFrame(at: time) }
+    public func streamFrame(at time: MonotonicTime) -> Double? { engine.streamFrame(at: time) }
     /// The content time in ms heard at `time`: from the device clock (`.pattern`), or where the
     /// app's transport stands (`.realtime`: the animation is the master).
     public func contentTime(at time: MonotonicTime) -> Double? {
         if let r = realtimeFrame(at: time) { return r.track.contentTime(atStreamFrame: r.frame) }
-        return clock.contentTime(at: time)
+        return streamFrame(at: time).map(track.contentTime(atStreamFrame:))
     }
     public func progress(at time: MonotonicTime) -> Double? {
         if let r = realtimeFrame(at: time) { return r.track.progress(atStreamFrame: r.frame) }
-        return clock.progress(at: time)
+        return streamFrame(at: time).flatMap(track.progress(atStreamFrame:))
     }
     public func animationFrame(at time: MonotonicTime) -> Double? {
         if let r = realtimeFrame(at: time) { return r.track.animationFrame(atStreamFrame: r.frame) }
-        return clock.animationFrame(at: time)
+        return streamFrame(at: time).flatMap(track.animationFrame(atStreamFrame:))
     }
     public func now() -> MonotonicTime { engine.now() }
 }

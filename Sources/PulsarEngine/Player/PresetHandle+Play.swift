@@ -78,7 +78,7 @@ final class PresetPlays: Sendable {
         func run() {
             while player.isRunning {
                 player.poll()
-                if player.clock.isIdle || player.failure != nil { break }
+                if player.isIdle || player.failure != nil { break }
                 usleep(5_000)
             }
             player.shutdown()
