@@ -98,13 +98,13 @@ let package = Package(
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         // What every front end (the CLI, libpulsar) sets a session up with: device specs, defaults,
         // the scheduling policy, one- and two-device engines, what the devices played.
-        .target(name: "PulsarSession", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA"]),
+        .target(name: "PulsarSession", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarCommandLine"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
         // Optimized even in debug builds: its statistics run over every reading of an hour.
         .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"], swiftSettings: [.unsafeFlags(["-O"])]),
         // Haptics from audio (docs/derive.md): the envelope analysis and Android's HapticGenerator.
         .target(name: "PulsarDerive", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"], swiftSettings: [.unsafeFlags(["-O"])]),
-        .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarCommandLine"]),
+        .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarCommandLine", "PulsarSession"]),
         .target(
             name: "PulsarC",
             dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession"],

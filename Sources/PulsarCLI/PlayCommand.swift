@@ -123,12 +123,12 @@ enum PlayCommand {
         let options = try PlayOptions(words)
         let contents = try PlayContent.all(options)
         let output = try openOutput(options, contents)
-        let voices = PlayVoices(engine: output.engine, contents: contents, modes: options.modes, keepsFirstVoiceHistory: options.clockLogPath != nil)
+        let voices = SessionVoices(engine: output.engine, contents: contents.map(\.sessionContent), modes: options.modes, keepsFirstVoiceHistory: options.clockLogPath != nil)
         let loop = PlayLoop(options: options, output: output, voices: voices, durationMs: contents[0].mixer.durationMilliseconds)
         defer { loop.restoreTerminal() }
         try loop.run()
         loop.playOut()
-        try finish(options, voices, output, ticks: loop.ticks, sync: loop.syncText)
+        try finish(options, contents, voices, output, ticks: loop.ticks, sync: loop.syncText)
     }
 
     /// Opens the device the options name and an engine on it for the contents' layout.
@@ -171,7 +171,7 @@ enum PlayCommand {
     }
 
     /// Writes the clock log, the event log and the recording asked for, then prints the summary.
-    private static func finish(_ options: PlayOptions, _ voices: PlayVoices, _ output: PlayOutput,
+    private static func finish(_ options: PlayOptions, _ contents: [PlayContent], _ voices: SessionVoices, _ output: PlayOutput,
                                ticks: [PlayLoop.Tick], sync loopSyncText: String) throws(CommandFailure) {
         let engine = output.engine
         let channels = engine.mainChannels
@@ -187,7 +187,7 @@ enum PlayCommand {
         do throws(SessionError) {
             if let log = output.session.log {
                 voices.made.forEach { log.made($0) }
-                try output.session.writeLog(header: logHeader(voices))
+                try output.session.writeLog(header: logHeader(contents[0]))
             }
             try output.session.writeRecordings()
         } catch {
@@ -205,8 +205,8 @@ enum PlayCommand {
 
     /// `--log`'s header: what `pulsar render --replay` needs to rebuild the mix — the first INPUT
     /// with the command line's settings; every other voice made has a `voice` line.
-    private static func logHeader(_ voices: PlayVoices) -> EngineLog.Header {
-        let first = voices.contents[0], settings = first.settings
+    private static func logHeader(_ first: PlayContent) -> EngineLog.Header {
+        let settings = first.settings
         return EngineLog.Header(input: first.input.path, preset: first.input.isBundle ? first.preset.id : nil,
                                 layout: settings.layout.name, sampleRate: settings.sampleRate.hertz, profile: settings.profile.name,
                                 audioOffset: settings.audioOffset, duration: first.range.duration,
@@ -345,6 +345,11 @@ struct PlayOptions {
 
 /// What `pulsar play` plays for one INPUT: the input, the preset chosen from it, and its mixer.
 struct PlayContent {
+    /// The session layer's content: the mixer, the animation's rate, the input as the log names it.
+    var sessionContent: SessionContent {
+        SessionContent(mixer: mixer, animationFrameRate: timing?.frameRate, origin: .file(path: input.path, preset: input.isBundle ? preset.id : nil))
+    }
+
     let input: PresetInput
     let preset: PresetHandle
     let settings: MixSettings

@@ -6,6 +6,7 @@ import PulsarBundle
 import PulsarCore
 import PulsarLottie
 import PulsarEngine
+import PulsarSession
 import PulsarSimulation
 
 /// The control loop of `pulsar play`: script lines at their times, keys, the device's failure,
@@ -18,7 +19,7 @@ final class PlayLoop {
 
     private let options: PlayOptions
     private let engine: HapticEngine
-    private let voices: PlayVoices
+    private let voices: SessionVoices
     private let monotonic: SystemMonotonicClock
     private let interactive: Bool
     private let keys: KeyReader?
@@ -42,7 +43,7 @@ final class PlayLoop {
     private var lastPosition: MonotonicTime?
 
     /// Takes the terminal's keys and status line when interactive; the clock starts now.
-    init(options: PlayOptions, output: PlayOutput, voices: PlayVoices, durationMs: Double) {
+    init(options: PlayOptions, output: PlayOutput, voices: SessionVoices, durationMs: Double) {
         self.options = options
         self.output = output
         engine = output.engine

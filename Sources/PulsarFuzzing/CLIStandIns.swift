@@ -2,27 +2,11 @@ import PulsarAudio
 import PulsarBundle
 import PulsarCommandLine
 import PulsarCore
-import PulsarLottie
 
 // `CLI/` holds links to the sources of `pulsar` (an executable, which no library can import)
-// that the `script-play` and `ahap-audio` entries run: the same code the command runs, compiled
-// here once more. What else those files use of the command's own types is below, cut to what
-// they read.
-
-/// What `PlayVoices` reads of one `pulsar play` INPUT (the command's `PlayContent`).
-struct PlayContent {
-    struct Input {
-        var path: String
-        var isBundle: Bool
-    }
-
-    let input: Input
-    let preset: PresetHandle
-    let settings: MixSettings
-    let range: PlaybackRange
-    let mixer: PresetMixer
-    let timing: LottieTiming?
-}
+// that the `ahap-audio` entry runs: the same code the command runs, compiled here once more.
+// (`script-play` runs the session layer's `SessionVoices`, as the command does.) What else those
+// files use of the command's own types is below, cut to what they read.
 
 extension CommandFailure {
     /// An audio file failure, as the command maps it: writing is I/O (74), reading is data (65).

@@ -3,10 +3,11 @@ import PulsarBundle
 import PulsarCommandLine
 import PulsarCore
 import PulsarEngine
+import PulsarSession
 import PulsarSimulation
 
 /// `pulsar play A B C --device sim --mode 3=realtime --voices 2 --script S` run offline: the
-/// script's lines go through the command's own `PlayVoices` (its interpreter of script commands)
+/// script's lines go through the command's own `SessionVoices` (its interpreter of script commands)
 /// to an engine on a simulated device whose clock only moves when told. The real-time thread is
 /// not started: the engine is stepped one period at a time on the calling thread, and the clock
 /// advanced by a period after each step, so an input is deterministic and never sleeps. The
@@ -36,7 +37,7 @@ enum ScriptPlay {
         let clock = ManualClock()
         guard let engine = try? HapticEngine(device: SimulatedDevice(clock: clock), sampleRate: rate, channels: 1, monotonic: clock,
                                              periodFrames: period, bufferFrames: 4 * period, voiceLimit: 2) else { return }
-        let voices = PlayVoices(engine: engine, contents: contents, modes: modes)
+        let voices = SessionVoices(engine: engine, contents: contents, modes: modes)
         if !lines.contains(where: { if case .play = $0.command { return true } else { return false } }) {
             lines = contents.indices.map { TransportScript.Line(at: 0, command: .play(nil), line: 0, voice: $0 + 1) } + lines
         }
@@ -46,7 +47,7 @@ enum ScriptPlay {
 
     /// Sends the lines at their times and steps the engine until the script is done and every
     /// voice is idle, a line is refused, the device fails, or the step budget is spent.
-    private static func drive(_ engine: HapticEngine, _ voices: PlayVoices, _ lines: [TransportScript.Line], _ clock: ManualClock) {
+    private static func drive(_ engine: HapticEngine, _ voices: SessionVoices, _ lines: [TransportScript.Line], _ clock: ManualClock) {
         let start = clock.now()
         var next = 0
         for _ in 0..<maximumSteps {
@@ -71,7 +72,7 @@ enum ScriptPlay {
 
     /// One line to the voices, retried once after a poll: whether it was taken; nil when the
     /// voices refused it.
-    private static func send(_ line: TransportScript.Line, to voices: PlayVoices, _ engine: HapticEngine) -> Bool? {
+    private static func send(_ line: TransportScript.Line, to voices: SessionVoices, _ engine: HapticEngine) -> Bool? {
         let v = (line.voice ?? 1) - 1
         do {
             if try voices.perform(line.command, voice: v) { return true }
@@ -83,7 +84,7 @@ enum ScriptPlay {
     }
 
     /// The three INPUTs, built once per call (a mixer keeps its last block: voices share none).
-    private static func contents() -> [PlayContent]? {
+    private static func contents() -> [SessionContent]? {
         var swell = PatternData()
         swell.continuousPattern.amplitude = [ValuePoint(time: 0, value: 0.2), ValuePoint(time: 150, value: 1), ValuePoint(time: 300, value: 0)]
         swell.continuousPattern.frequency = [ValuePoint(time: 0, value: 0.3), ValuePoint(time: 300, value: 0.8)]
@@ -92,14 +93,13 @@ enum ScriptPlay {
                                 DiscretePoint(time: 200, amplitude: 0.8, frequency: 0.1)]
         var both = swell
         both.discretePattern = taps.discretePattern
-        var result: [PlayContent] = []
+        var result: [SessionContent] = []
         for (k, pattern) in [swell, taps, both].enumerated() {
             let preset = PresetHandle(id: "v\(k + 1)", name: "v\(k + 1)", duration: 0, pattern: pattern)
             let settings = MixSettings(sampleRate: rate, layout: .haptic)
             let range = PlaybackRange()
             guard let mixer = try? PresetMixer(preset: preset, settings: settings, range: range) else { return nil }
-            result.append(PlayContent(input: .init(path: "v\(k + 1).json", isBundle: false), preset: preset, settings: settings,
-                                      range: range, mixer: mixer, timing: nil))
+            result.append(SessionContent(mixer: mixer, origin: .file(path: "v\(k + 1).json", preset: nil)))
         }
         return result
     }

@@ -28,6 +28,13 @@ public struct SessionContent: @unchecked Sendable {
         self.origin = origin
     }
 
+    /// `mixer` as it is (it must preload its audio to play in an engine), with where it came from.
+    public init(mixer: PresetMixer, animationFrameRate: Double? = nil, origin: ContentOrigin) {
+        self.mixer = mixer
+        self.animationFrameRate = animationFrameRate
+        self.origin = origin
+    }
+
     /// The pattern file at `path` (Pulsar JSON, AHAP or `.haptic`) in `settings`' layout (default:
     /// the haptic channel alone).
     public static func pattern(at path: String, settings: MixSettings = MixSettings(layout: .haptic),

@@ -3,35 +3,35 @@ import PulsarCommandLine
 import PulsarCore
 import PulsarEngine
 
-/// The voices of `pulsar play` on one engine: voice 1 plays the first INPUT, voice 2 the
-/// second, and so on. A voice is made when it first starts, and made again when it starts after
+/// Numbered voices on one engine, driven by the transport script's commands (`pulsar play`'s
+/// voices; the script fuzzer's): voice 1 plays the first content, voice 2 the second, and so on. A voice is made when it first starts, and made again when it starts after
 /// it ended (a voice ends by itself at its end, on `stop`, or when a newer one steals it), from
 /// the mixer its last instance had, live changes included.
 ///
 /// Thread rules: the control thread.
-final class PlayVoices {
-    let engine: HapticEngine
-    let contents: [PlayContent]
+public final class SessionVoices {
+    public let engine: HapticEngine
+    public let contents: [SessionContent]
     /// Each voice's newest instance (in the engine or gone). An older one is let go as soon as
     /// a newer one is made: a burst of starts that steal each other holds one voice's memory,
     /// not one per start.
     private var newestInstances: [HapticVoice?]
     /// How many instances were made, all voices together.
-    private(set) var madeCount = 0
+    public private(set) var madeCount = 0
     /// Voice 1's instances in order, kept only when `keepsFirstVoiceHistory` (the clock log reads
     /// which one was heard when).
-    private(set) var firstVoiceHistory: [HapticVoice] = []
-    let keepsFirstVoiceHistory: Bool
+    public private(set) var firstVoiceHistory: [HapticVoice] = []
+    public let keepsFirstVoiceHistory: Bool
     /// What each instance made plays, for the log's `voice` lines: all but those the header
-    /// describes (the first INPUT with the settings of the command line).
-    private(set) var made: [EngineLog.Voice] = []
+    /// describes (the first content with its own settings).
+    public private(set) var made: [EngineLog.Voice] = []
     /// The header's live values (the command line's).
     private let initialMix: LiveMix
 
     /// Each voice's mode (`--mode`).
-    let modes: [HapticVoice.Mode]
+    public let modes: [HapticVoice.Mode]
 
-    init(engine: HapticEngine, contents: [PlayContent], modes: [HapticVoice.Mode], keepsFirstVoiceHistory: Bool = false) {
+    public init(engine: HapticEngine, contents: [SessionContent], modes: [HapticVoice.Mode], keepsFirstVoiceHistory: Bool = false) {
         self.engine = engine
         self.contents = contents
         self.modes = modes
@@ -42,36 +42,36 @@ final class PlayVoices {
 
     /// Voice `v`'s instance in the engine (0-based), if it has one that takes commands (not one
     /// fading out after a steal: a start makes a new instance at once instead of waiting for it).
-    func live(_ v: Int) -> HapticVoice? {
+    public func live(_ v: Int) -> HapticVoice? {
         guard let last = newestInstances[v], !last.hasEnded, !last.isStolen else { return nil }
         return last
     }
 
     /// Voice `v`'s newest instance, in the engine or gone (its clock still answers).
-    func newest(_ v: Int) -> HapticVoice? { newestInstances[v] }
+    public func newest(_ v: Int) -> HapticVoice? { newestInstances[v] }
 
     /// Every voice instance in the engine.
-    var liveVoices: [HapticVoice] { newestInstances.indices.compactMap(live) }
+    public var liveVoices: [HapticVoice] { newestInstances.indices.compactMap(live) }
 
     /// True when no voice plays by itself: every one made has ended, or is paused or stopped,
     /// or is a realtime voice (only the script's positions move it).
-    var isIdle: Bool {
+    public var isIdle: Bool {
         newestInstances.indices.allSatisfy { v in live(v).map { $0.track.isIdle || $0.mode == .realtime } ?? true }
     }
 
     /// True once a voice has been made.
-    var anyMade: Bool { madeCount > 0 }
+    public var anyMade: Bool { madeCount > 0 }
 
     /// Starts voice `v` from `ms` of content (nil: its segment's start): on its instance in the
     /// engine, or on a new one. False when the engine cannot take it yet (the caller retries).
-    func start(_ v: Int, fromMs ms: Double?) throws(CommandFailure) -> Bool {
+    public func start(_ v: Int, fromMs ms: Double?) throws(CommandFailure) -> Bool {
         let voice: HapticVoice
         if let current = live(v) {
             voice = current
         } else {
             let mixer = newestInstances[v]?.mixer ?? contents[v].mixer
             do {
-                voice = try engine.makeVoice(mixer, animationFrameRate: contents[v].timing?.frameRate, mode: modes[v])
+                voice = try engine.makeVoice(mixer, animationFrameRate: contents[v].animationFrameRate, mode: modes[v])
             } catch {
                 switch error {
                 case .busy: return false
@@ -82,11 +82,15 @@ final class PlayVoices {
             newestInstances[v] = voice
             madeCount += 1
             if v == 0 && keepsFirstVoiceHistory { firstVoiceHistory.append(voice) }
-            let c = contents[v]
             if v != 0 || mixer.live != initialMix || modes[v] != .pattern {
-                made.append(EngineLog.Voice(id: voice.id, input: c.input.path, preset: c.input.isBundle ? c.preset.id : nil,
-                                            audioOffset: c.settings.audioOffset, duration: c.range.duration, mix: mixer.live,
-                                            mode: modes[v].rawValue))
+                let c = contents[v].mixer
+                let (input, preset): (String, String?)
+                switch contents[v].origin {
+                case let .file(path, id): (input, preset) = (path, id)
+                case .bytes: (input, preset) = ("", nil)
+                }
+                made.append(EngineLog.Voice(id: voice.id, input: input, preset: preset, audioOffset: c.settings.audioOffset,
+                                            duration: c.range.duration, mix: mixer.live, mode: modes[v].rawValue))
             }
         }
         guard let ms else { return voice.play() }
@@ -98,7 +102,7 @@ final class PlayVoices {
     /// One script command for voice `v` (0-based); false when it cannot be taken yet (the caller
     /// retries). A command for a voice not in the engine does nothing, except `play`, which
     /// starts it.
-    func perform(_ command: TransportScript.Command, voice v: Int) throws(CommandFailure) -> Bool {
+    public func perform(_ command: TransportScript.Command, voice v: Int) throws(CommandFailure) -> Bool {
         if case .play(let ms) = command { return try start(v, fromMs: ms) }
         if case let .masterGain(g, over) = command { return engine.setMasterHapticGain(g, over: over.map { $0 / 1000 }) }
         guard let voice = live(v) else { return true }
