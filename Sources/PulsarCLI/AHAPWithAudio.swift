@@ -58,15 +58,7 @@ enum AHAPWithAudio {
     /// it has an `AudioCustom` event, its sound (the file next to the AHAP, copied) at that
     /// event's time and volume. The folder is built beside, then renamed into place.
     static func bundleFolder(from ahap: String, to folder: String, setup: RenderSetup) throws(CommandFailure) {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            guard isFolder.boolValue else {
-                throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not a folder; a bundle folder is written only into a new or empty one")
-            }
-            guard (try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) ?? false else {
-                throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not empty; a bundle folder is written only into a new or empty one")
-            }
-        }
+        try refuseFilled(folder)
         var silent = setup
         silent.quiet = true
         let loaded = try silent.load(ahap)
@@ -88,23 +80,7 @@ enum AHAPWithAudio {
         }
         let stem = URL(fileURLWithPath: ahap).deletingPathExtension().lastPathComponent
         let id = presetID(stem)
-        var audio: (name: String, data: [UInt8], event: AHAPAudioEvent)?
-        if let sound = sounds.first {
-            let source = try soundInside(ahap: ahap, path: sound.path)
-            let data: [UInt8]
-            do {
-                data = try InputFile.read(source, limit: 256 << 20)
-            } catch {
-                throw CommandFailure(.noInput, "pulsar: error: \(ahap): its AudioCustom sound: \(error)")
-            }
-            // Only a sound is copied: a file libsndfile cannot read as audio is refused.
-            do {
-                _ = try AudioFormatInfo(bytes: MemoryByteSource(data), name: sound.path)
-            } catch {
-                throw CommandFailure(.dataError, "pulsar: error: \(ahap): its AudioCustom sound \(error)")
-            }
-            audio = (URL(fileURLWithPath: sound.path).lastPathComponent, data, sound)
-        }
+        let audio = try sounds.first.map { (sound) throws(CommandFailure) in try copyable(sound, ahap: ahap) }
         var presetObject: [(key: String, value: JSONValue)] = [("id", .str(id)), ("name", .str(stem)), ("haptics", .str("haptics/\(id).json"))]
         if let audio {
             presetObject.append(("audio", .obj(["src": .str("audio/\(audio.name)"), "volume": .num(audio.event.volume),
@@ -120,6 +96,45 @@ enum AHAPWithAudio {
         } catch {
             throw CommandFailure(.software, "pulsar: error: \(error)")
         }
+        try build(folder, manifest: manifest, pattern: pattern, id: id, audio: audio)
+        if !setup.quiet {
+            Console.error("wrote \(folder): a bundle folder, preset \(id)\(audio.map { " with its sound audio/\($0.name) at \(JSONWriter.format($0.event.milliseconds)) ms" } ?? (found?.leftOut.isEmpty == false ? " (no usable AudioCustom event: no audio)" : " (the AHAP has no AudioCustom event: no audio)"))")
+        }
+    }
+
+    /// A bundle folder is written only into a new or empty one.
+    private static func refuseFilled(_ folder: String) throws(CommandFailure) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else {
+            throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not a folder; a bundle folder is written only into a new or empty one")
+        }
+        guard (try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) ?? false else {
+            throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not empty; a bundle folder is written only into a new or empty one")
+        }
+    }
+
+    /// The AudioCustom event's sound, read from inside the AHAP's folder and checked to be audio.
+    private static func copyable(_ sound: AHAPAudioEvent, ahap: String) throws(CommandFailure) -> (name: String, data: [UInt8], event: AHAPAudioEvent) {
+        let source = try soundInside(ahap: ahap, path: sound.path)
+        let data: [UInt8]
+        do {
+            data = try InputFile.read(source, limit: 256 << 20)
+        } catch {
+            throw CommandFailure(.noInput, "pulsar: error: \(ahap): its AudioCustom sound: \(error)")
+        }
+        // Only a sound is copied: a file libsndfile cannot read as audio is refused.
+        do {
+            _ = try AudioFormatInfo(bytes: MemoryByteSource(data), name: sound.path)
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(ahap): its AudioCustom sound \(error)")
+        }
+        return (URL(fileURLWithPath: sound.path).lastPathComponent, data, sound)
+    }
+
+    /// Builds the folder beside `folder`, then renames it into place (nothing half-written).
+    private static func build(_ folder: String, manifest: JSONValue, pattern: String, id: String,
+                              audio: (name: String, data: [UInt8], event: AHAPAudioEvent)?) throws(CommandFailure) {
         let parent = URL(fileURLWithPath: folder).deletingLastPathComponent()
         let building = parent.appendingPathComponent(".\(URL(fileURLWithPath: folder).lastPathComponent).pulsar-tmp-\(getpid())")
         do {
@@ -136,9 +151,6 @@ enum AHAPWithAudio {
         } catch {
             try? FileManager.default.removeItem(at: building)
             throw CommandFailure(.ioError, "pulsar: error: cannot write \(folder): \(error.localizedDescription)")
-        }
-        if !setup.quiet {
-            Console.error("wrote \(folder): a bundle folder, preset \(id)\(audio.map { " with its sound audio/\($0.name) at \(JSONWriter.format($0.event.milliseconds)) ms" } ?? (found?.leftOut.isEmpty == false ? " (no usable AudioCustom event: no audio)" : " (the AHAP has no AudioCustom event: no audio)"))")
         }
     }
 

@@ -12,7 +12,25 @@ enum ReplayRender {
     enum Device: String { case main, haptic }
 
     static func run(log path: String, output: String, format: SampleFormat, quiet: Bool, device: Device = .main) throws(CommandFailure) {
-        let command = "pulsar render"
+        let (parsed, replay, mix) = try read(path)
+        let renderers = try Self.renderers(of: replay, parsed: parsed, mix: mix, path: path)
+        guard parsed.playedFrames <= FrameIndex(mix.rate.hertz) * 86_400 else {
+            throw CommandFailure(.dataError, "pulsar: error: \(path): \"playedFrames\" \(parsed.playedFrames) is beyond 24 h at \(mix.rate) [too-long]")
+        }
+        let stream = try Self.stream(of: device, parsed: parsed, layout: mix.layout, path: path)
+        InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
+        defer { InterruptCleanup.disarm() }
+        try write(stream, of: device, replay: replay, renderers: renderers, parsed: parsed, mixChannels: mix.layout.channelCount,
+                  to: output, format: format, quiet: quiet)
+        if !quiet {
+            Console.error("wrote \(output): \(stream.frames) frames × \(stream.layout.channelCount) channels of the \(device == .haptic ? "haptic" : "main") device replayed from \(path)")
+        }
+    }
+
+    /// The log at `path` read and parsed, its events gathered for replay, and the header's rate,
+    /// layout and profile.
+    private static func read(_ path: String) throws(CommandFailure)
+        -> (EngineLog.Parsed, Replay, (rate: SampleRate, layout: ChannelLayout, profile: ActuatorProfile)) {
         let data: [UInt8]
         do {
             data = try InputFile.read(path, limit: EngineLog.maximumSize)
@@ -34,8 +52,14 @@ enum ReplayRender {
         guard replay.eventsLost == 0 else {
             throw CommandFailure(.dataError, "pulsar: error: \(path): the player dropped \(replay.eventsLost) events while it played; the log cannot be replayed exactly [events-lost]")
         }
-        // Every voice rebuilt from what it plays: its input opened once, its mixer from the
-        // header's rate, layout and profile and the voice's own settings.
+        return (parsed, replay, (rate, layout, profile))
+    }
+
+    /// Every voice rebuilt from what it plays: its input opened once, its mixer from the header's
+    /// rate, layout and profile and the voice's own settings.
+    private static func renderers(of replay: Replay, parsed: EngineLog.Parsed, mix: (rate: SampleRate, layout: ChannelLayout, profile: ActuatorProfile),
+                                  path: String) throws(CommandFailure) -> [TransportRenderer] {
+        let command = "pulsar render"
         let setup = try RenderSetup(try Arguments([], options: [], command: command), command: command)
         var inputs: [String: PresetInput] = [:]
         var renderers: [TransportRenderer] = []
@@ -50,12 +74,12 @@ enum ReplayRender {
             }
             let preset: PresetHandle
             do {
-                preset = try input.select(d.preset, command: command, derive: h.derivesHaptics, profile: profile, quiet: true)
+                preset = try input.select(d.preset, command: command, derive: parsed.header.derivesHaptics, profile: mix.profile, quiet: true)
             } catch where error.code == .usage {
                 // The log's data, not the command line, names the preset: a data error.
                 throw CommandFailure(.dataError, "pulsar: error: \(path): a logged voice plays preset '\(MessageText.excerpt(d.preset ?? "", limit: 200))', which \(MessageText.excerpt(d.input, limit: 200)) does not have")
             }
-            var settings = MixSettings(sampleRate: rate, layout: layout, profile: profile, audioOffset: d.audioOffset)
+            var settings = MixSettings(sampleRate: mix.rate, layout: mix.layout, profile: mix.profile, audioOffset: d.audioOffset)
             settings.preloadAudio = true
             var range = PlaybackRange(duration: d.duration)
             d.mix.apply(to: &settings, &range)
@@ -65,20 +89,19 @@ enum ReplayRender {
                 throw CommandFailure(.dataError, "pulsar: error: \(path): the logged settings of a voice do not build a mixer: \(error)")
             }
         }
-        guard parsed.playedFrames <= FrameIndex(rate.hertz) * 86_400 else {
-            throw CommandFailure(.dataError, "pulsar: error: \(path): \"playedFrames\" \(parsed.playedFrames) is beyond 24 h at \(rate) [too-long]")
-        }
-        let stream = try Self.stream(of: device, parsed: parsed, layout: layout, path: path)
-        InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
-        defer { InterruptCleanup.disarm() }
-        // Block by block: memory stays one block however long the play was.
+        return renderers
+    }
+
+    /// Writes `stream` block by block (memory stays one block however long the play was), with a
+    /// bar on a terminal when the stream is over ten minutes (a day-long log takes minutes and
+    /// many gigabytes: README, "render --replay").
+    private static func write(_ stream: (layout: ChannelLayout, rate: SampleRate, frames: FrameIndex), of device: Device, replay: Replay,
+                              renderers: [TransportRenderer], parsed: EngineLog.Parsed, mixChannels: Int,
+                              to output: String, format: SampleFormat, quiet: Bool) throws(CommandFailure) {
         var cursor = Replay.Cursor()
         let lostFrames = replay.lost.reduce(Int64(0)) { $0 + ($1.upperBound - $1.lowerBound) }
         var hapticCursor = Replay.HapticDeviceCursor(streamFrames: parsed.playedFrames + lostFrames + StreamRing.defaultCapacity)
-        let mixChannels = layout.channelCount
         var mixBlock: [Float] = []
-        // As `render`: a bar on a terminal when the stream is over ten minutes (a day-long log
-        // takes minutes and many gigabytes: README, "render --replay").
         var bar = ProgressBar(label: "replaying", enabled: !quiet && Console.stderrIsTerminal && stream.frames > FrameIndex(stream.rate.hertz) * 600)
         do {
             let container = WAVExporter.Container(forOutput: output, layout: stream.layout)
@@ -106,9 +129,6 @@ enum ReplayRender {
             throw CommandFailure(error, input: parsed.description(ofVoice: 0).input)
         }
         bar.finish()
-        if !quiet {
-            Console.error("wrote \(output): \(stream.frames) frames × \(stream.layout.channelCount) channels of the \(device == .haptic ? "haptic" : "main") device replayed from \(path)")
-        }
     }
 
     /// The layout, rate and length of the stream `device` played: the mix's for one device; the

@@ -28,6 +28,8 @@ enum ShellCompletion {
 
     // MARK: bash
 
+    /// The bash script, as one template filled from the command table: kept whole (over 80
+    /// lines) so the script reads top to bottom as the shell will run it.
     private static func bash() -> String {
         let commandNames = CLICommand.all.map(\.name).map(quoted).joined(separator: " ")
         let toolNames = toolOptions.flatMap(\.names).map(quoted).joined(separator: " ")
@@ -198,6 +200,7 @@ enum ShellCompletion {
 
     // MARK: zsh
 
+    /// The zsh script, one template filled from the command table, kept whole as `bash()` is.
     private static func zsh() -> String {
         let commands = CLICommand.all.map { quoted($0.name.replacingOccurrences(of: ":", with: "\\:") + ":" + $0.summary) }
         var top = [

@@ -94,11 +94,61 @@ enum ViewCommand {
         .value("--latency"),
     ]
 
+    /// What the command line asks of the window and its run, beside the content's options.
+    struct Presentation {
+        var mode: LottieContentMode
+        var size: (Int, Int)?
+        var screenshot: String?
+        var at: Double?
+        var displayLatency: Double
+        var exitAfter: Double?
+    }
+
     static func run(_ words: [String]) throws(CommandFailure) {
         let command = "pulsar view"
         let args = try Arguments(words, options: options, command: command)
         let inputPath = try args.singleInput(command: command)
         try Arguments.refuseOverwriting([args.value("--screenshot"), args.value("--frame-stats")], inputs: [inputPath], command: command)
+        let (options, presentation) = try parse(args, command: command)
+        let monotonic = SystemMonotonicClock()
+
+        let prepared = try prepare(inputPath, preset: args.value("--preset"), options: options)
+        let content = try open(prepared, options: options, monotonic: monotonic)
+        let defaultSize = content.animation.map { (Int($0.width.rounded()), Int($0.height.rounded())) } ?? (800, 400)
+        let (width, height) = presentation.size ?? (max(defaultSize.0, 1), max(defaultSize.1, 1))
+        let window: SDLWindow
+        do {
+            window = try SDLWindow(title: "pulsar view", width: width, height: height)
+        } catch {
+            content.close()
+            throw CommandFailure(.unavailable, "pulsar: error: display: \(error) (set DISPLAY, or SDL_VIDEODRIVER=offscreen)")
+        }
+        let session = ViewerSession(content: content, surface: window, contentMode: presentation.mode)
+        session.showsOverlay = !args.flag("--no-overlay")
+        session.displayLatencyMs = presentation.displayLatency
+        session.onMessage = { Console.error("\(command): \($0)") }
+        connectLoading(session, path: inputPath, prepared: prepared, options: options, monotonic: monotonic)
+        defer { session.content.close() }
+
+        if let screenshot = presentation.screenshot, let at = presentation.at {
+            try takeScreenshot(session, atMs: at, to: screenshot, input: inputPath)
+            return
+        }
+        session.start(paused: args.flag("--paused"))
+        let outcome: (ending: ViewerLoop.Ending, stats: FrameStats)
+        do {
+            outcome = try ViewerLoop.run(session, exitAfter: presentation.exitAfter)
+        } catch {
+            throw CommandFailure(.unavailable, "pulsar: error: display: \(error)")
+        }
+        if let failure = session.content.player.failure {
+            throw CommandFailure(.unavailable, "pulsar: error: device: \(failure)")
+        }
+        try report(outcome.stats, window: window, args: args, quiet: options.setup.quiet)
+    }
+
+    /// The content's options and the presentation, from the command line, each refused with its rule.
+    private static func parse(_ args: Arguments, command: String) throws(CommandFailure) -> (Options, Presentation) {
         let setup = try RenderSetup(args, command: command)
         let choice = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
             .preferringHaptics(layout: args.value("--layout"), command: command)
@@ -115,6 +165,7 @@ enum ViewCommand {
         if let screenshot, !screenshot.lowercased().hasSuffix(".png") {
             throw CommandFailure(.usage, "\(command): --screenshot writes a PNG: give a name ending in .png, not '\(screenshot)'")
         }
+        let presentation = Presentation(mode: mode, size: size, screenshot: screenshot, at: at, displayLatency: displayLatency, exitAfter: exitAfter)
         var hapticMode: HapticVoice.Mode?
         if let text = args.value("--haptic-mode") {
             guard let m = HapticVoice.Mode(rawValue: text) else {
@@ -125,27 +176,14 @@ enum ViewCommand {
         let two = try TwoDevices(args, device: args.value("--device") ?? "auto", rate: setup.rate, command: command)
         let options = Options(setup: setup, args: args, choice: choice, period: period, buffer: buffer, command: command,
                               hapticMode: hapticMode, two: two.device == nil ? nil : two)
-        let monotonic = SystemMonotonicClock()
+        return (options, presentation)
+    }
 
-        let prepared = try prepare(inputPath, preset: args.value("--preset"), options: options)
-        let content = try open(prepared, options: options, monotonic: monotonic)
-        let defaultSize = content.animation.map { (Int($0.width.rounded()), Int($0.height.rounded())) } ?? (800, 400)
-        let (width, height) = size ?? (max(defaultSize.0, 1), max(defaultSize.1, 1))
-        let window: SDLWindow
-        do {
-            window = try SDLWindow(title: "pulsar view", width: width, height: height)
-        } catch {
-            content.close()
-            throw CommandFailure(.unavailable, "pulsar: error: display: \(error) (set DISPLAY, or SDL_VIDEODRIVER=offscreen)")
-        }
-        let session = ViewerSession(content: content, surface: window, contentMode: mode)
-        session.showsOverlay = !args.flag("--no-overlay")
-        session.displayLatencyMs = displayLatency
-        session.onMessage = { Console.error("\(command): \($0)") }
-        // What is open, for `n` / `p` (the presets of the same bundle) and drops.
-        var current = (path: inputPath, presets: prepared.presetIDs, index: prepared.presetIndex)
+    /// Drops (`loader`) and `n` / `p` (`presetSwitcher`: the presets of the same bundle) open new
+    /// content; a file that does not parse leaves the current content playing.
+    private static func connectLoading(_ session: ViewerSession, path: String, prepared: Prepared, options: Options, monotonic: SystemMonotonicClock) {
+        var current = (path: path, presets: prepared.presetIDs, index: prepared.presetIndex)
         session.loader = { path in
-            // Parse first: a bad file leaves the current content playing.
             let prepared = try prepare(path, preset: nil, options: options)
             session.content.close()
             let next = try open(prepared, options: options, monotonic: monotonic)
@@ -161,31 +199,18 @@ enum ViewCommand {
             current.index = index
             return next
         }
-        defer { session.content.close() }
+    }
 
-        if let screenshot, let at {
-            try takeScreenshot(session, atMs: at, to: screenshot, input: inputPath)
-            return
-        }
-        session.start(paused: args.flag("--paused"))
-        let outcome: (ending: ViewerLoop.Ending, stats: FrameStats)
-        do {
-            outcome = try ViewerLoop.run(session, exitAfter: exitAfter)
-        } catch {
-            throw CommandFailure(.unavailable, "pulsar: error: display: \(error)")
-        }
-        if let failure = session.content.player.failure {
-            throw CommandFailure(.unavailable, "pulsar: error: device: \(failure)")
-        }
+    /// `--frame-stats` written, and the summary line.
+    private static func report(_ s: FrameStats, window: SDLWindow, args: Arguments, quiet: Bool) throws(CommandFailure) {
         if let path = args.value("--frame-stats") {
             do {
-                try OutputFile.write(Array(outcome.stats.json.utf8), to: path)
+                try OutputFile.write(Array(s.json.utf8), to: path)
             } catch {
                 throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
             }
         }
-        if !setup.quiet {
-            let s = outcome.stats
+        if !quiet {
             Console.error("viewed \(s.presented) frames at \(Int(s.refreshHz)) Hz over \(String(format: "%.1f", s.seconds)) s, \(s.missed) missed; \(window.videoDriver) / \(window.rendererName)")
         }
     }
