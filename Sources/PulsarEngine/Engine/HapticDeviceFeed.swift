@@ -87,10 +87,10 @@ public struct FeedSegment: Hashable, Sendable {
 /// The engine's stream, rendered ahead into a ring of whole frames: the main device takes its
 /// channels from it as it wants them, the haptic device reads its last channel wherever the two
 /// clocks say. Real-time thread only; storage allocated (and touched) at `init`.
-public final class StreamRing {
+package final class StreamRing {
     /// Frames a ring holds (2¹⁶ unless made otherwise): how far ahead of the main device the
     /// haptic device can have read.
-    public static let defaultCapacity: Int64 = 1 << 16
+    package static let defaultCapacity: Int64 = 1 << 16
 
     let channels: Int
     let capacity: Int
