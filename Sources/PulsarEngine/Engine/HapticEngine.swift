@@ -349,7 +349,7 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// Commands the real-time thread took and could not apply. Zero unless a producer's rule
     /// was broken; any thread.
-    public var droppedCommands: Int { core.droppedCommands }
+    package var droppedCommands: Int { core.droppedCommands }
 
     // MARK: Events and clock (control thread)
 
