@@ -11,7 +11,7 @@ public struct MixChange: Hashable, Sendable {
     /// The values that generation's mixer was built with.
     public var mix: LiveMix
 
-    public init(generation: Int, mix: LiveMix) {
+    init(generation: Int, mix: LiveMix) {
         self.generation = generation
         self.mix = mix
     }
