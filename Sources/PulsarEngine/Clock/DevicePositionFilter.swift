@@ -29,7 +29,7 @@ import PulsarCore
 ///
 /// Thread rules: one thread updates and queries (the player's control thread keeps one per
 /// device); real-time safe — storage is allocated once, at `init`.
-public struct DevicePositionFilter: Sendable {
+@_spi(Internals) public struct DevicePositionFilter: Sendable {
     /// Nominal frames per second.
     let nominalRate: Double
     /// Seconds of readings the fit remembers, at most.

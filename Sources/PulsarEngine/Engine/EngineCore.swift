@@ -29,7 +29,7 @@ import Synchronization
 /// Thread rules: `send`, `install` and `remove` from one control thread at a time; `step` from
 /// the real-time thread only; `events` is drained by one non-real-time thread. `step` allocates
 /// nothing, takes no lock and does no I/O beyond the device calls (voices' mixers preload).
-public final class EngineCore: @unchecked Sendable {
+@_spi(Internals) public final class EngineCore: @unchecked Sendable {
     let device: OutputDevice
     /// The mix's configuration: the main device's, with one channel more in the two-device mode.
     let configuration: DeviceConfiguration

@@ -439,7 +439,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// Two devices: the stream position the haptic device's position `position` (its frames,
     /// as a clock answers) read, by the recent segments `poll` has seen — for a truth a
     /// simulated haptic device knows. Any thread but the real-time one.
-    public func hapticDeviceStreamPosition(atDevicePosition position: Double) -> Double? {
+    @_spi(Internals) public func hapticDeviceStreamPosition(atDevicePosition position: Double) -> Double? {
         sending { hapticClock.flatMap { FeedSegment.streamPosition(atDevicePosition: position, in: $0.segments) } }
     }
 

@@ -20,7 +20,7 @@ import PulsarCore
 /// Thread rules: a value owned by one thread; `apply`, `render` and `forget` allocate nothing
 /// while segments and bursts fit the capacities given at `init` (the real-time thread's), `init`
 /// allocates.
-public struct RealtimeTrack: Sendable {
+@_spi(Internals) public struct RealtimeTrack: Sendable {
     /// One position's course: from `from` ms at `anchor` to `to` ms `ramp` frames later, then held.
     struct Segment: Hashable, Sendable {
         var anchor: StreamFrame

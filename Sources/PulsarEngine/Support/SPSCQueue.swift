@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Thread rules: `push` from one producer thread only, `pop` from one consumer thread only; both
 /// are real-time safe (for elements without reference-counted parts, not even a retain).
-public final class SPSCQueue<Element>: @unchecked Sendable {
+@_spi(Internals) public final class SPSCQueue<Element>: @unchecked Sendable {
     package let capacity: Int
     private let mask: Int
     private let storage: UnsafeMutablePointer<Element>

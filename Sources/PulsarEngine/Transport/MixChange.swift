@@ -17,7 +17,7 @@ public struct MixChange: Hashable, Sendable {
     }
 
     /// The values `mixer` was built with, as generation `generation`.
-    public init(generation: Int, of mixer: PresetMixer) {
+    @_spi(Internals) public init(generation: Int, of mixer: PresetMixer) {
         self.init(generation: generation, mix: mixer.live)
     }
 }

@@ -14,7 +14,7 @@ import PulsarCore
 ///
 /// Thread rules: `install` and `retire(below:)` from one control thread; `mixer(_:)` from the
 /// real-time thread (no allocation, no lock) for generations it received in a command.
-public final class MixerTable: @unchecked Sendable {
+@_spi(Internals) public final class MixerTable: @unchecked Sendable {
     /// Generation 0.
     let base: PresetMixer
     /// Slots; generation `g` lives in `g % capacity`.

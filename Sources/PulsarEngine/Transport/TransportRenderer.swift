@@ -8,13 +8,13 @@ import PulsarCore
 /// Thread rules: real-time safe when the mixers preload their audio; one thread renders at a
 /// time (the player's real-time thread, or the replay).
 public struct TransportRenderer {
-    public let mixers: MixerTable
+    @_spi(Internals) public let mixers: MixerTable
 
     package init(mixers: MixerTable) {
         self.mixers = mixers
     }
 
-    public init(mixer: PresetMixer) {
+    @_spi(Internals) public init(mixer: PresetMixer) {
         self.init(mixers: MixerTable(base: mixer))
     }
 
