@@ -5,7 +5,7 @@ import PulsarAudio
 import PulsarBundle
 import PulsarCore
 import PulsarLottie
-import PulsarEngine
+@_spi(Internals) import PulsarEngine
 import PulsarSession
 import PulsarSimulation
 

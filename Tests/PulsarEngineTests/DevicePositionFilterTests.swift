@@ -1,6 +1,6 @@
 import Foundation
 import PulsarCore
-import PulsarEngine
+@_spi(Internals) import PulsarEngine
 import PulsarSimulation
 import PulsarTestSupport
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import PulsarAudio
 import PulsarCore
-import PulsarEngine
+@_spi(Internals) import PulsarEngine
 import PulsarSimulation
 import Testing
 

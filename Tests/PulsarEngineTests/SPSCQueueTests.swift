@@ -1,5 +1,5 @@
 import Foundation
-import PulsarEngine
+@_spi(Internals) import PulsarEngine
 import Testing
 
 @Suite struct SPSCQueueTests {

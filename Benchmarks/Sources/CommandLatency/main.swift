@@ -9,7 +9,7 @@ import Foundation
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
-import PulsarEngine
+@_spi(Internals) import PulsarEngine
 import PulsarSimulation
 
 struct Xorshift {

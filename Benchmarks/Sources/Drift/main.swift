@@ -6,7 +6,7 @@
 //   swift run -c release drift [--ppm 200] [--jitter-ms 0.5] [--seconds 3600] [--period 256] [--seed N]
 import Foundation
 import PulsarCore
-import PulsarEngine
+@_spi(Internals) import PulsarEngine
 import PulsarSimulation
 
 var ppm = 200.0, jitterMs = 0.5, seconds = 3600.0, period = 256

@@ -17,7 +17,7 @@ import PulsarALSA
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
-import PulsarEngine
+@_spi(Internals) import PulsarEngine
 import PulsarSimulation
 
 // The counter must see allocations and frees at all, or a zero would prove nothing.

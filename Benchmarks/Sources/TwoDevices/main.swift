@@ -12,7 +12,7 @@ import BenchSupport
 import Foundation
 import PulsarAudio
 import PulsarCore
-import PulsarEngine
+@_spi(Internals) import PulsarEngine
 import PulsarSimulation
 
 let arguments = CommandLine.arguments

@@ -29,16 +29,16 @@ import PulsarCore
 ///
 /// Thread rules: one thread updates and queries (the player's control thread keeps one per
 /// device); real-time safe — storage is allocated once, at `init`.
-public struct DevicePositionFilter: Sendable {
+@_spi(Internals) public struct DevicePositionFilter: Sendable {
     /// Nominal frames per second.
-    public let nominalRate: Double
+    let nominalRate: Double
     /// Seconds of readings the fit remembers, at most.
-    public let window: Double
+    let window: Double
     /// Readings are whole multiples of this many frames, rounded down (1 for ALSA and the twin):
     /// the true position lies in `[n, n + quantum)`, so the filter takes its middle.
-    public let quantum: Double
+    let quantum: Double
     /// The fitted slope stays within this many ppm of nominal.
-    public let maximumRateError: Double
+    let maximumRateError: Double
 
     private var hulls: (older: ReadingHull, younger: ReadingHull)
     private var latest: (frame: Double, time: Double)?
@@ -47,7 +47,7 @@ public struct DevicePositionFilter: Sendable {
     /// Frames of the previous reading: a reading that has not advanced past it is not fitted.
     private var previousFrames: FrameIndex?
     /// Readings set aside as outliers since `init` or `reset`.
-    public private(set) var outliers = 0
+    package private(set) var outliers = 0
     // Monotonic guard for queries.
     private var lastQuery: (time: Double, frame: Double)?
 
@@ -71,7 +71,7 @@ public struct DevicePositionFilter: Sendable {
     }
 
     /// Forgets every reading (after the device's counters restart, e.g. on `prepare`).
-    public mutating func reset() {
+    mutating func reset() {
         hulls.older.clear()
         hulls.younger.clear()
         latest = nil
@@ -152,7 +152,7 @@ public struct DevicePositionFilter: Sendable {
 
     /// The fit's frame position at `time`, not held monotonic (a prediction: the haptic device's
     /// feed asks it for instants ahead); nil before any reading.
-    public func position(at time: MonotonicTime) -> Double? {
+    func position(at time: MonotonicTime) -> Double? {
         let t = time.inSeconds
         if let fit = fitted { return fit.originFrame + (t - fit.originTime - fit.intercept) / fit.secondsPerFrame }
         if let latest { return latest.frame + (t - latest.time) * nominalRate }
@@ -162,7 +162,7 @@ public struct DevicePositionFilter: Sendable {
     /// When the device hears frame position `frame` (fractional, as `frame(at:)` answers): the
     /// fit's line read the other way, or the latest reading at the nominal rate before a fit;
     /// nil before any reading. Not guarded against running backwards: a prediction, not a clock.
-    public func time(ofFrame frame: Double) -> MonotonicTime? {
+    func time(ofFrame frame: Double) -> MonotonicTime? {
         let t: Double
         if let fit = fitted {
             t = fit.originTime + fit.intercept + fit.secondsPerFrame * (frame - fit.originFrame)
@@ -182,11 +182,11 @@ public struct DevicePositionFilter: Sendable {
 
     /// Seconds of readings the current fit stands on (0 before one): how settled it is. A fit
     /// that just started over (a device restart, a run of outliers) stands on little.
-    public var fittedSpan: Double { fitted == nil ? 0 : hulls.older.span }
+    var fittedSpan: Double { fitted == nil ? 0 : hulls.older.span }
 
     /// Width of the band that holds the readings, seconds (nil before a fit): how much the
     /// readings disagree with a straight line.
-    public var bandWidth: Double? { fitted?.width }
+    var bandWidth: Double? { fitted?.width }
 }
 
 private extension MonotonicTime {

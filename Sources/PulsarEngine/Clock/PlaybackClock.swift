@@ -10,46 +10,46 @@ import PulsarCore
 /// device's positions and the commands and completion of one voice (`voice`).
 ///
 /// Thread rules: one non-real-time thread (the UI or control thread) feeds and queries it.
-public struct PlaybackClock {
+package struct PlaybackClock {
     /// The voice's states and timelines.
-    public private(set) var track: VoiceTrack
+    private(set) var track: VoiceTrack
     private var filter: DevicePositionFilter
 
     /// The timeline of the first mixer (generation 0).
-    public var timeline: PlaybackTimeline { track.timeline }
-    public var sampleRate: SampleRate { track.sampleRate }
+    var timeline: PlaybackTimeline { track.timeline }
+    var sampleRate: SampleRate { track.sampleRate }
     /// Content duration in ms (for `progress`).
-    public var durationMilliseconds: Double { track.durationMilliseconds }
+    var durationMilliseconds: Double { track.durationMilliseconds }
     /// Animation frame rate and in-point, when there is an animation.
-    public var animationFrameRate: Double? {
+    var animationFrameRate: Double? {
         get { track.animationFrameRate }
         set { track.animationFrameRate = newValue }
     }
-    public var animationInPoint: Double {
+    var animationInPoint: Double {
         get { track.animationInPoint }
         set { track.animationInPoint = newValue }
     }
     /// The engine slot of the voice this clock follows (0: a single player's).
-    public var voice: Int { track.voice }
+    var voice: Int { track.voice }
 
-    public init(timeline: PlaybackTimeline, sampleRate: SampleRate, durationMilliseconds: Double,
-                animationFrameRate: Double? = nil, animationInPoint: Double = 0, voice: Int = 0) {
+    package init(timeline: PlaybackTimeline, sampleRate: SampleRate, durationMilliseconds: Double,
+                 animationFrameRate: Double? = nil, animationInPoint: Double = 0, voice: Int = 0) {
         track = VoiceTrack(timeline: timeline, sampleRate: sampleRate, durationMilliseconds: durationMilliseconds,
                            animationFrameRate: animationFrameRate, animationInPoint: animationInPoint, voice: voice)
         filter = DevicePositionFilter(nominalRate: Double(sampleRate.hertz))
     }
 
     /// Makes `timeline` the one of mixer generation `generation`.
-    public mutating func register(_ timeline: PlaybackTimeline, generation: Int) {
+    package mutating func register(_ timeline: PlaybackTimeline, generation: Int) {
         track.register(timeline, generation: generation)
     }
 
     /// True once the transport has nothing left to play: stopped after having been started, or
     /// paused (nothing moves until a new command).
-    public var isIdle: Bool { track.isIdle }
+    var isIdle: Bool { track.isIdle }
 
     /// Takes in one event from the engine.
-    public mutating func observe(_ event: EngineEvent) {
+    package mutating func observe(_ event: EngineEvent) {
         switch event {
         case let .position(streamFrame, time):
             filter.add(frames: streamFrame.index, at: time)
@@ -63,40 +63,40 @@ public struct PlaybackClock {
 
     /// Seconds between a frame the device reports heard and its sound (the main device's
     /// `--latency` in the two-device mode): the clock answers that much later.
-    public var latency: Double = 0
+    var latency: Double = 0
 
     /// The stream frame being heard at `time` (fractional), or nil before any position reading.
-    public mutating func streamFrame(at time: MonotonicTime) -> Double? {
+    mutating func streamFrame(at time: MonotonicTime) -> Double? {
         filter.frame(at: time.adding(seconds: -latency))
     }
 
     /// The content frame heard at `time` (fractional): nil before the first reading.
-    public mutating func contentFrame(at time: MonotonicTime) -> Double? {
+    mutating func contentFrame(at time: MonotonicTime) -> Double? {
         streamFrame(at: time).map(track.contentFrame(atStreamFrame:))
     }
 
     /// The content frame heard at stream frame `s` (fractional), by the transport states seen so
     /// far — e.g. for the true position a simulated device knows.
-    public func contentFrame(atStreamFrame s: Double) -> Double { track.contentFrame(atStreamFrame: s) }
+    package func contentFrame(atStreamFrame s: Double) -> Double { track.contentFrame(atStreamFrame: s) }
 
     /// The iteration heard at `time` (0-based) and the loop count (`PlaybackTimeline.endless`
     /// for a loop without end), or nil before the first reading.
-    public mutating func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? {
+    mutating func iteration(at time: MonotonicTime) -> (iteration: Int, count: Int)? {
         streamFrame(at: time).map(track.iteration(atStreamFrame:))
     }
 
     /// Content time in ms at `time`.
-    public mutating func contentTime(at time: MonotonicTime) -> Double? {
+    package mutating func contentTime(at time: MonotonicTime) -> Double? {
         streamFrame(at: time).map(track.contentTime(atStreamFrame:))
     }
 
     /// Progress 0...1 through the content at `time`.
-    public mutating func progress(at time: MonotonicTime) -> Double? {
+    mutating func progress(at time: MonotonicTime) -> Double? {
         streamFrame(at: time).flatMap(track.progress(atStreamFrame:))
     }
 
     /// The animation frame to show at `time`: `ip + seconds · fr` (needs an animation).
-    public mutating func animationFrame(at time: MonotonicTime) -> Double? {
+    package mutating func animationFrame(at time: MonotonicTime) -> Double? {
         streamFrame(at: time).flatMap(track.animationFrame(atStreamFrame:))
     }
 }

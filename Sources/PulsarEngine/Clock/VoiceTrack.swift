@@ -9,23 +9,23 @@ import PulsarCore
 /// Feed it the engine's events (`observe`): it keeps the commands and completion of its voice.
 ///
 /// Thread rules: a plain value for one non-real-time thread (the UI or control thread).
-public struct VoiceTrack: Sendable {
+package struct VoiceTrack: Sendable {
     /// The engine slot of the voice (0: a single player's).
-    public let voice: Int
+    let voice: Int
     /// The timeline of the first mixer (generation 0).
-    public var timeline: PlaybackTimeline { timelines[0]! }
+    var timeline: PlaybackTimeline { timelines[0]! }
     /// Timelines by mixer generation (`register` each live change before its events arrive).
     private var timelines: [Int: PlaybackTimeline]
-    public let sampleRate: SampleRate
+    let sampleRate: SampleRate
     /// Content duration in ms (for `progress`).
-    public let durationMilliseconds: Double
+    let durationMilliseconds: Double
     /// Animation frame rate and in-point, when there is an animation.
-    public var animationFrameRate: Double?
-    public var animationInPoint: Double = 0
+    var animationFrameRate: Double?
+    var animationInPoint: Double = 0
     private var states: [TransportState] = [TransportState.initial]
 
-    public init(timeline: PlaybackTimeline, sampleRate: SampleRate, durationMilliseconds: Double,
-                animationFrameRate: Double? = nil, animationInPoint: Double = 0, voice: Int = 0) {
+    init(timeline: PlaybackTimeline, sampleRate: SampleRate, durationMilliseconds: Double,
+         animationFrameRate: Double? = nil, animationInPoint: Double = 0, voice: Int = 0) {
         self.voice = voice
         timelines = [0: timeline]
         self.sampleRate = sampleRate
@@ -35,22 +35,22 @@ public struct VoiceTrack: Sendable {
     }
 
     /// Makes `timeline` the one of mixer generation `generation`.
-    public mutating func register(_ timeline: PlaybackTimeline, generation: Int) {
+    mutating func register(_ timeline: PlaybackTimeline, generation: Int) {
         timelines[generation] = timeline
     }
 
     /// True once the transport has nothing left to play: stopped after having been started, or
     /// paused (nothing moves until a new command).
-    public var isIdle: Bool {
+    package var isIdle: Bool {
         guard let last = states.last, states.count > 1 else { return false }
         return last.mode != .playing
     }
 
     /// The newest state the voice's events have given.
-    public var latestState: TransportState { states.last ?? .initial }
+    var latestState: TransportState { states.last ?? .initial }
 
     /// Takes in one event of the engine (those of other voices are ignored).
-    public mutating func observe(_ event: EngineEvent) {
+    mutating func observe(_ event: EngineEvent) {
         switch event {
         case let .command(_, voice, _, _, state):
             guard voice == self.voice else { return }
@@ -71,7 +71,7 @@ public struct VoiceTrack: Sendable {
 
     /// The content frame heard at stream frame `s` (fractional), by the transport states seen so
     /// far — e.g. for the true position a simulated device knows.
-    public func contentFrame(atStreamFrame s: Double) -> Double {
+    package func contentFrame(atStreamFrame s: Double) -> Double {
         let state = self.state(atStreamPosition: s)
         let timelinePosition: Double
         switch state.mode {
@@ -83,7 +83,7 @@ public struct VoiceTrack: Sendable {
 
     /// The iteration heard at stream frame `s` (0-based) and the loop count
     /// (`PlaybackTimeline.endless` for a loop without end).
-    public func iteration(atStreamFrame s: Double) -> (iteration: Int, count: Int) {
+    func iteration(atStreamFrame s: Double) -> (iteration: Int, count: Int) {
         let state = self.state(atStreamPosition: s)
         let t = timeline(state.mix)
         let position = state.position(atStreamFrame: StreamFrame(FrameIndex(s.rounded(.down))))
@@ -91,18 +91,18 @@ public struct VoiceTrack: Sendable {
     }
 
     /// Content time in ms at stream frame `s`.
-    public func contentTime(atStreamFrame s: Double) -> Double {
+    func contentTime(atStreamFrame s: Double) -> Double {
         contentFrame(atStreamFrame: s) * 1000 / Double(sampleRate.hertz)
     }
 
     /// Progress 0...1 through the content at stream frame `s` (nil without a duration).
-    public func progress(atStreamFrame s: Double) -> Double? {
+    func progress(atStreamFrame s: Double) -> Double? {
         guard durationMilliseconds > 0 else { return nil }
         return min(max(contentTime(atStreamFrame: s) / durationMilliseconds, 0), 1)
     }
 
     /// The animation frame to show at stream frame `s`: `ip + seconds · fr` (needs an animation).
-    public func animationFrame(atStreamFrame s: Double) -> Double? {
+    func animationFrame(atStreamFrame s: Double) -> Double? {
         guard let fr = animationFrameRate else { return nil }
         return animationInPoint + contentTime(atStreamFrame: s) / 1000 * fr
     }

@@ -29,21 +29,21 @@ import Synchronization
 /// Thread rules: `send`, `install` and `remove` from one control thread at a time; `step` from
 /// the real-time thread only; `events` is drained by one non-real-time thread. `step` allocates
 /// nothing, takes no lock and does no I/O beyond the device calls (voices' mixers preload).
-public final class EngineCore: @unchecked Sendable {
-    public let device: OutputDevice
+@_spi(Internals) public final class EngineCore: @unchecked Sendable {
+    let device: OutputDevice
     /// The mix's configuration: the main device's, with one channel more in the two-device mode.
-    public let configuration: DeviceConfiguration
+    let configuration: DeviceConfiguration
     /// The two-device mode's haptic device and the stream ring both read (nil: one device).
     let feed: HapticDeviceFeed?
     let ring: StreamRing?
     /// The main device's channels (the mix's, less the haptic device's one in two-device mode).
-    public let mainChannels: Int
+    let mainChannels: Int
     let mainBuffer: UnsafeMutableBufferPointer<Float>
     var mainWrittenBoth = StreamFrame.zero
     /// Frames kept between the hardware position and an effective frame (rewinding devices).
-    public let safetyMargin: Int
+    let safetyMargin: Int
     /// How many voices can be in the mix at once.
-    public let slotCount: Int
+    let slotCount: Int
 
     /// A command on its way to the real-time thread.
     struct Queued {
@@ -67,15 +67,15 @@ public final class EngineCore: @unchecked Sendable {
 
     /// Monotonic time of the first frame written to the device (nil before): the moment the
     /// device starts. Written once by the real-time thread; read it after `shutdown`.
-    public internal(set) var firstWriteTime: MonotonicTime?
+    var firstWriteTime: MonotonicTime?
     /// Stream frames written (and not rewound); in two-device mode, rendered into the ring.
-    public internal(set) var streamWritten = StreamFrame.zero
+    var streamWritten = StreamFrame.zero
     /// Stream frames the main device was given.
-    public var mainWritten: StreamFrame { feed == nil ? streamWritten : mainWrittenBoth }
+    var mainWritten: StreamFrame { feed == nil ? streamWritten : mainWrittenBoth }
     /// Frames the haptic device was given (two-device mode).
-    public var hapticDeviceWritten: HapticDeviceFrame { feed?.written ?? .zero }
+    var hapticDeviceWritten: HapticDeviceFrame { feed?.written ?? .zero }
     /// The master gain on every voice's haptics (real-time thread).
-    public private(set) var master = ParameterTrack(initial: 1, capacity: 256)
+    private(set) var master = ParameterTrack(initial: 1, capacity: 256)
     /// The latest effective frame a command took: no rewind reaches before it.
     private var lastEffective = StreamFrame.zero
     /// Stream frame at the device's frame 0 (moves on every re-prepare).
@@ -92,13 +92,13 @@ public final class EngineCore: @unchecked Sendable {
     var unreportedLosses = 0
     private let fadeLength: Int
     /// How late the steps came, for any thread to read.
-    public let wakeups = WakeupStatistics()
+    let wakeups = WakeupStatistics()
 
     /// An engine on `device` with `slotCount` empty voice slots; with `hapticDevice`, the last of
     /// `configuration.channels` goes to that device and the rest to `device`.
-    public init(device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration, slotCount: Int = 1,
-                safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536,
-                hapticDevice: HapticDeviceOutput? = nil) throws(DeviceError) {
+    init(device: OutputDevice, clock: MonotonicClock, configuration: DeviceConfiguration, slotCount: Int = 1,
+         safetyMargin: Int? = nil, commandCapacity: Int = 256, eventCapacity: Int = 65_536,
+         hapticDevice: HapticDeviceOutput? = nil) throws(DeviceError) {
         self.device = device
         self.clock = clock
         if let hapticDevice {
@@ -218,7 +218,7 @@ public final class EngineCore: @unchecked Sendable {
     // MARK: Control thread
 
     /// The voice in `slot`, if any. Control thread (its mixers' control side, its id).
-    public func voice(_ slot: Int) -> VoiceCore? {
+    func voice(_ slot: Int) -> VoiceCore? {
         slot >= 0 && slot < slotCount ? slots[slot] : nil
     }
 
@@ -230,10 +230,10 @@ public final class EngineCore: @unchecked Sendable {
 
     /// The transport state of the voice in slot 0 (a single player's), as the real-time thread
     /// left it: read it in driven use or after `shutdown`.
-    public var state: TransportState { slots[0]?.state ?? .initial }
+    package var state: TransportState { slots[0]?.state ?? .initial }
 
     /// Puts `voice` in the empty `slot`; send `attach` for it next. Control thread.
-    public func install(_ voice: VoiceCore, in slot: Int) throws(DeviceError) {
+    func install(_ voice: VoiceCore, in slot: Int) throws(DeviceError) {
         try Self.check(voice.renderer.mixer, configuration)
         precondition(slots[slot] == nil, "a voice slot is filled only while empty")
         slots[slot] = voice
@@ -242,12 +242,12 @@ public final class EngineCore: @unchecked Sendable {
     /// Empties `slot` after the real-time thread reported its voice `detached` (or before its
     /// `attach` was ever accepted). Control thread: the voice is released here, not on the
     /// real-time thread.
-    public func remove(_ slot: Int) {
+    func remove(_ slot: Int) {
         slots[slot] = nil
     }
 
     /// The slot commands for the engine itself go to (the master gain).
-    public static let engineSlot = -1
+    static let engineSlot = -1
 
     /// Queues `command` for the voice in `slot` (0: a single player's; `engineSlot`: the engine's
     /// master gain); false when the queue is full. `notBefore`: the command takes effect no earlier than that stream frame (a start
@@ -269,12 +269,12 @@ public final class EngineCore: @unchecked Sendable {
 
     /// Commands the real-time thread took but could not apply (its voice had been stolen, or
     /// the command does not apply to it): never expected, counted so that nothing waits on one.
-    public var droppedCommands: Int { dropped.load(ordering: .acquiring) }
+    var droppedCommands: Int { dropped.load(ordering: .acquiring) }
     private let dropped = Atomic<Int>(0)
 
     /// Commands the real-time thread applied but whose report the full event queue refused
     /// (nobody polled for 65 536 events): counted here so that no one waits for their reports.
-    public var unreportedCommands: Int { lostCommandReports.load(ordering: .acquiring) }
+    var unreportedCommands: Int { lostCommandReports.load(ordering: .acquiring) }
     let lostCommandReports = Atomic<Int>(0)
 
     // MARK: Real-time thread

@@ -34,18 +34,18 @@ public struct HapticDeviceOutput {
 /// point (2⁻²⁸ frames), interpolated (`interpolate`). Integer steps add up to the same bits in
 /// any grouping, so the live feed and the replay read the same positions. Plain data.
 public struct FeedSegment: Hashable, Sendable {
-    public static let fractionBits = 28
-    public static let fractionMask = Int64(1) << fractionBits - 1
+    package static let fractionBits = 28
+    static let fractionMask = Int64(1) << fractionBits - 1
     /// 1.0 in the fixed point.
-    public static let unit = Int64(1) << fractionBits
+    package static let unit = Int64(1) << fractionBits
     /// The largest step: 8 stream frames per device frame (a 192 kHz stream on a 24 kHz device).
-    public static let maximumStep = unit * 8
+    static let maximumStep = unit * 8
 
     public var frame: HapticDeviceFrame
     public var cursor: Int64
     public var step: Int64
 
-    public init(frame: HapticDeviceFrame, cursor: Int64, step: Int64) {
+    init(frame: HapticDeviceFrame, cursor: Int64, step: Int64) {
         self.frame = frame
         self.cursor = cursor
         self.step = step
@@ -53,12 +53,12 @@ public struct FeedSegment: Hashable, Sendable {
 
     /// The stream position device frame `f` reads (fixed point).
     @inline(__always)
-    public func cursor(at f: HapticDeviceFrame) -> Int64 { cursor &+ (f - frame) &* step }
+    package func cursor(at f: HapticDeviceFrame) -> Int64 { cursor &+ (f - frame) &* step }
 
     /// The stream position (as a clock answers: frame k spans k…k + 1) that device position
     /// `position` (the same convention) reads by `segments` (in frame order); before the first
     /// segment, on the first one's line. Nil without segments.
-    public static func streamPosition(atDevicePosition position: Double, in segments: [FeedSegment]) -> Double? {
+    package static func streamPosition(atDevicePosition position: Double, in segments: [FeedSegment]) -> Double? {
         guard let first = segments.first else { return nil }
         var lo = 0, hi = segments.count
         while lo < hi {
@@ -75,7 +75,7 @@ public struct FeedSegment: Hashable, Sendable {
     /// lies below 1 kHz, so at 48 kHz its error stays near −100 dB. The one function both the
     /// feed and the replay use.
     @inline(__always)
-    public static func interpolate(_ y0: Float, _ y1: Float, _ y2: Float, _ y3: Float, at cursor: Int64) -> Float {
+    static func interpolate(_ y0: Float, _ y1: Float, _ y2: Float, _ y3: Float, at cursor: Int64) -> Float {
         let t = Float(Double(cursor & fractionMask) * (1 / Double(unit)))
         let c1 = 0.5 * (y2 - y0)
         let c2 = y0 - 2.5 * y1 + 2 * y2 - 0.5 * y3
@@ -87,10 +87,10 @@ public struct FeedSegment: Hashable, Sendable {
 /// The engine's stream, rendered ahead into a ring of whole frames: the main device takes its
 /// channels from it as it wants them, the haptic device reads its last channel wherever the two
 /// clocks say. Real-time thread only; storage allocated (and touched) at `init`.
-public final class StreamRing {
+package final class StreamRing {
     /// Frames a ring holds (2¹⁶ unless made otherwise): how far ahead of the main device the
     /// haptic device can have read.
-    public static let defaultCapacity: Int64 = 1 << 16
+    package static let defaultCapacity: Int64 = 1 << 16
 
     let channels: Int
     let capacity: Int

@@ -349,7 +349,7 @@ public final class HapticEngine: @unchecked Sendable {
 
     /// Commands the real-time thread took and could not apply. Zero unless a producer's rule
     /// was broken; any thread.
-    public var droppedCommands: Int { core.droppedCommands }
+    package var droppedCommands: Int { core.droppedCommands }
 
     // MARK: Events and clock (control thread)
 
@@ -439,7 +439,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// Two devices: the stream position the haptic device's position `position` (its frames,
     /// as a clock answers) read, by the recent segments `poll` has seen — for a truth a
     /// simulated haptic device knows. Any thread but the real-time one.
-    public func hapticDeviceStreamPosition(atDevicePosition position: Double) -> Double? {
+    @_spi(Internals) public func hapticDeviceStreamPosition(atDevicePosition position: Double) -> Double? {
         sending { hapticClock.flatMap { FeedSegment.streamPosition(atDevicePosition: position, in: $0.segments) } }
     }
 

@@ -34,7 +34,7 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
     /// true at the frame where its last sample was played, false on stop or steal.
     public var completion: ((Bool) -> Void)?
     /// The voice's transport as its events have told it, with its timelines.
-    public private(set) var track: VoiceTrack
+    package private(set) var track: VoiceTrack
 
     private unowned let engine: HapticEngine
     /// The voice's mixers (its generations); control side under the engine's lock.

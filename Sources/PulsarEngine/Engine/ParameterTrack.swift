@@ -13,15 +13,15 @@ import PulsarCore
 /// ramps fit the capacity given at `init` (the real-time thread's tracks), `init` allocates.
 public struct ParameterTrack: Sendable {
     /// One ramp: from `from` at stream frame `anchor` to `to` at `reach` (≥ anchor).
-    public struct Ramp: Hashable, Sendable {
-        public var anchor: StreamFrame
-        public var reach: StreamFrame
-        public var from: Double
-        public var to: Double
+    package struct Ramp: Hashable, Sendable {
+        var anchor: StreamFrame
+        var reach: StreamFrame
+        var from: Double
+        var to: Double
 
         /// The ramp's value at `frame` (≥ anchor): linear from `from` to `to`, then `to`.
         @inline(__always)
-        public func value(at frame: StreamFrame) -> Double {
+        func value(at frame: StreamFrame) -> Double {
             guard frame < reach else { return to }
             return from + (to - from) * (Double(frame - anchor) / Double(reach - anchor))
         }
@@ -52,13 +52,13 @@ public struct ParameterTrack: Sendable {
     public static let smoothingFrames: FrameIndex = 192
 
     /// The value before any ramp.
-    public let initial: Double
+    let initial: Double
     /// Ramps by anchor (stable), the oldest that may still sound first.
-    public private(set) var ramps: [Ramp]
+    package private(set) var ramps: [Ramp]
     /// How many ramps `apply` keeps without allocating.
-    public let capacity: Int
+    let capacity: Int
 
-    public init(initial: Double, capacity: Int = 32) {
+    init(initial: Double, capacity: Int = 32) {
         self.initial = initial
         self.capacity = capacity
         ramps = []
@@ -66,10 +66,10 @@ public struct ParameterTrack: Sendable {
     }
 
     /// True when no more ramps fit without allocating: `apply` would drop the oldest.
-    public var isFull: Bool { ramps.count >= capacity }
+    var isFull: Bool { ramps.count >= capacity }
 
     /// The value at stream frame `frame`.
-    public func value(at frame: StreamFrame) -> Double {
+    func value(at frame: StreamFrame) -> Double {
         var i = ramps.count - 1
         while i >= 0, ramps[i].anchor > frame { i -= 1 }
         return i < 0 ? initial : ramps[i].value(at: frame)
@@ -78,7 +78,7 @@ public struct ParameterTrack: Sendable {
     /// Applies `target` at stream frame `frame`: a ramp from the value there to the target,
     /// replacing any ramp anchored after `frame` (a rewound tail never sounded). Returns the ramp.
     @discardableResult
-    public mutating func apply(_ target: Target, at frame: StreamFrame) -> Ramp {
+    mutating func apply(_ target: Target, at frame: StreamFrame) -> Ramp {
         while let last = ramps.last, last.anchor > frame { ramps.removeLast() }
         let reach: StreamFrame
         switch target.reach {
@@ -93,23 +93,23 @@ public struct ParameterTrack: Sendable {
     }
 
     /// Drops ramps no frame from `frame` on needs: all but the last anchored at or before it.
-    public mutating func forget(before frame: StreamFrame) {
+    mutating func forget(before frame: StreamFrame) {
         var keep = 0
         while keep + 1 < ramps.count, ramps[keep + 1].anchor <= frame { keep += 1 }
         if keep > 0 { ramps.removeFirst(keep) }
     }
 
     /// True when no ramp was ever applied: the value is `initial` everywhere.
-    public var isUntouched: Bool { ramps.isEmpty }
+    var isUntouched: Bool { ramps.isEmpty }
 
     /// Adds the values at frames `frame ..< frame + buffer.count` into `buffer`.
-    public func add(_ buffer: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
+    func add(_ buffer: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
         guard !isUntouched else { return }
         for i in 0..<buffer.count { buffer[i] += Float(value(at: frame + FrameIndex(i))) }
     }
 
     /// Writes the values at frames `frame ..< frame + buffer.count`, multiplied into `buffer`.
-    public func multiply(_ buffer: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
+    func multiply(_ buffer: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
         for i in 0..<buffer.count { buffer[i] *= Float(value(at: frame + FrameIndex(i))) }
     }
 }

@@ -20,20 +20,20 @@ import PulsarCore
 /// Thread rules: a value owned by one thread; `apply`, `render` and `forget` allocate nothing
 /// while segments and bursts fit the capacities given at `init` (the real-time thread's), `init`
 /// allocates.
-public struct RealtimeTrack: Sendable {
+@_spi(Internals) public struct RealtimeTrack: Sendable {
     /// One position's course: from `from` ms at `anchor` to `to` ms `ramp` frames later, then held.
-    public struct Segment: Hashable, Sendable {
-        public var anchor: StreamFrame
-        public var from: Double
-        public var to: Double
-        public var ramp: FrameIndex
+    struct Segment: Hashable, Sendable {
+        var anchor: StreamFrame
+        var from: Double
+        var to: Double
+        var ramp: FrameIndex
         /// The carrier's phase, in cycles within [0, 1), at `anchor` and at the ramp's end.
-        public var phase: Double
-        public var rampEndPhase: Double
+        var phase: Double
+        var rampEndPhase: Double
 
         /// The content position at `frame` (≥ anchor).
         @inline(__always)
-        public func position(at frame: StreamFrame) -> Double {
+        func position(at frame: StreamFrame) -> Double {
             let k = frame - anchor
             guard ramp > 0, k < ramp else { return to }
             return from + (to - from) * (Double(k) / Double(ramp))
@@ -41,25 +41,25 @@ public struct RealtimeTrack: Sendable {
     }
 
     /// A transient sounding from `onset`.
-    public struct Burst: Hashable, Sendable {
-        public var onset: StreamFrame
-        public var transient: Int
+    struct Burst: Hashable, Sendable {
+        var onset: StreamFrame
+        var transient: Int
     }
 
     /// A move of more content than this in one position is a jump: nothing in between fires.
-    public static let jumpMilliseconds = 250.0
+    static let jumpMilliseconds = 250.0
     /// Bounds of a ramp between positions: 4 ms and 50 ms at 48 kHz.
-    public static let shortestRamp: FrameIndex = 192
-    public static let longestRamp: FrameIndex = 2_400
+    static let shortestRamp: FrameIndex = 192
+    static let longestRamp: FrameIndex = 2_400
 
-    public let synthesis: RealtimeSynthesis
+    let synthesis: RealtimeSynthesis
     /// The longest burst of the pattern, in frames.
     private let longestBurst: FrameIndex
-    public private(set) var segments: [Segment] = []
-    public private(set) var bursts: [Burst] = []
-    public let capacity: Int
+    private(set) var segments: [Segment] = []
+    private(set) var bursts: [Burst] = []
+    let capacity: Int
 
-    public init(synthesis: RealtimeSynthesis, capacity: Int = 256) {
+    init(synthesis: RealtimeSynthesis, capacity: Int = 256) {
         self.synthesis = synthesis
         self.capacity = capacity
         longestBurst = FrameIndex(synthesis.transients.map(\.length).max() ?? 0)
@@ -93,7 +93,7 @@ public struct RealtimeTrack: Sendable {
     }
 
     /// The content position at `frame` (nil before the first position).
-    public func position(at frame: StreamFrame) -> Double? {
+    func position(at frame: StreamFrame) -> Double? {
         segmentIndex(at: frame).map { segments[$0].position(at: frame) }
     }
 
@@ -122,7 +122,7 @@ public struct RealtimeTrack: Sendable {
     /// Takes content position `ms` at stream frame `frame`: a ramp from where the voice is there,
     /// replacing the course from `frame` on and the bursts after it (a rewound tail never
     /// sounded), and the transients the move crosses.
-    public mutating func apply(positionMs ms: Double, at frame: StreamFrame) {
+    mutating func apply(positionMs ms: Double, at frame: StreamFrame) {
         while let last = segments.last, last.anchor >= frame { segments.removeLast() }
         // A burst at `frame` itself stays: the course before reached its time there.
         while let last = bursts.last, last.onset > frame { bursts.removeLast() }
@@ -157,7 +157,7 @@ public struct RealtimeTrack: Sendable {
 
     /// Drops what no frame from `frame` on needs: segments before the one sounding there,
     /// bursts over by then.
-    public mutating func forget(before frame: StreamFrame) {
+    mutating func forget(before frame: StreamFrame) {
         var keep = 0
         while keep + 1 < segments.count, segments[keep + 1].anchor <= frame { keep += 1 }
         if keep > 0 { segments.removeFirst(keep) }
@@ -170,7 +170,7 @@ public struct RealtimeTrack: Sendable {
 
     /// The haptic samples of frames `frame ..< frame + out.count`, before the gains: the carrier
     /// along the course and every burst sounding; 0 before the first position.
-    public func render(into out: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
+    func render(into out: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
         var f = frame
         let end = frame + FrameIndex(out.count)
         var i = 0

@@ -10,15 +10,15 @@ import Synchronization
 /// names the slot crosses the command queue; from then on read and written by the real-time
 /// thread only, until it reports the voice `detached`; the control thread drops it after that.
 /// Its admission count (`admit`, `applied`, `leave`) is the one part both threads touch.
-public final class VoiceCore: @unchecked Sendable {
+final class VoiceCore: @unchecked Sendable {
     /// The voice's mixers by generation (live changes), and the renderer over them.
-    public let renderer: TransportRenderer
+    let renderer: TransportRenderer
     /// The engine's id for the voice (unique over the engine's life; slots are reused).
-    public let id: Int
+    let id: Int
     /// Leaves the mix once it has ended (completed, stopped or stolen); a player's voice stays.
-    public let endsByItself: Bool
+    let endsByItself: Bool
     /// The voice's transport (real-time thread).
-    public internal(set) var state = TransportState.initial
+    var state = TransportState.initial
     /// Where the playing state runs off its timeline's end (real-time thread).
     var pendingCompletion: StreamFrame?
     /// Where a stolen voice's fade-out ends (real-time thread).
@@ -30,14 +30,14 @@ public final class VoiceCore: @unchecked Sendable {
     /// it out (real-time thread).
     var mixed = false
     /// Its intensity, a multiplier on its haptics (real-time thread).
-    public internal(set) var intensity = ParameterTrack(initial: 1, capacity: 256)
+    var intensity = ParameterTrack(initial: 1, capacity: 256)
     /// Its sharpness, an offset of its frequency parameter, and the oscillator its haptics run
     /// on from the first change of it (real-time thread; the oscillator's storage is made here).
-    public internal(set) var sharpness = ParameterTrack(initial: 0, capacity: 256)
-    public let oscillator = VoiceOscillator()
+    var sharpness = ParameterTrack(initial: 0, capacity: 256)
+    let oscillator = VoiceOscillator()
 
     /// A `.realtime` voice's course (nil for a voice that plays its timeline).
-    public internal(set) var realtime: RealtimeTrack?
+    var realtime: RealtimeTrack?
 
     /// Commands queued for the voice and not yet applied, or −1 once it has left the mix. A
     /// producer admits a command only while the voice has not left, and the real-time thread
@@ -69,7 +69,7 @@ public final class VoiceCore: @unchecked Sendable {
         admissions.compareExchange(expected: 0, desired: -1, ordering: .acquiringAndReleasing).exchanged
     }
 
-    public init(renderer: TransportRenderer, id: Int, endsByItself: Bool, realtime: RealtimeTrack? = nil) {
+    init(renderer: TransportRenderer, id: Int, endsByItself: Bool, realtime: RealtimeTrack? = nil) {
         self.renderer = renderer
         self.id = id
         self.endsByItself = endsByItself

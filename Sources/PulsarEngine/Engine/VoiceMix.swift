@@ -14,10 +14,10 @@ import PulsarCore
 ///
 /// Thread rules: one thread uses a `VoiceMix` at a time; `add` and `finish` allocate nothing
 /// (the real-time thread's), `init` allocates.
-public final class VoiceMix {
-    public let channels: Int
+final class VoiceMix {
+    let channels: Int
     /// Most frames one block holds.
-    public let maximumFrames: Int
+    let maximumFrames: Int
     private let scratch: UnsafeMutableBufferPointer<Float>
     /// A voice's haptic gain per frame: its intensity times the master gain.
     private let gains: UnsafeMutableBufferPointer<Float>
@@ -31,7 +31,7 @@ public final class VoiceMix {
     private var frames = 0
     private var first = StreamFrame.zero
 
-    public init(channels: Int, maximumFrames: Int) {
+    init(channels: Int, maximumFrames: Int) {
         self.channels = channels
         self.maximumFrames = maximumFrames
         scratch = .allocate(capacity: maximumFrames * channels)
@@ -59,7 +59,7 @@ public final class VoiceMix {
 
     /// Starts a block of `output.count / channels` frames (at most `maximumFrames`) from stream
     /// frame `frame`: silence, no voice counted.
-    public func begin(_ output: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
+    func begin(_ output: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
         frames = output.count / channels
         precondition(frames <= maximumFrames, "a block longer than the mix was made for")
         first = frame
@@ -72,10 +72,10 @@ public final class VoiceMix {
     /// `oscillator`'s start on — on that oscillator with its frequency moved by its `sharpness`
     /// (the oscillator advanced and a checkpoint left at the block's end). When its render fails,
     /// nothing of it is added or counted, and the error is thrown.
-    public func add(_ state: TransportState, of renderer: TransportRenderer, intensity: ParameterTrack? = nil,
-                    master: ParameterTrack? = nil, sharpness: ParameterTrack? = nil,
-                    oscillator: VoiceOscillator? = nil,
-                    to output: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) {
+    func add(_ state: TransportState, of renderer: TransportRenderer, intensity: ParameterTrack? = nil,
+             master: ParameterTrack? = nil, sharpness: ParameterTrack? = nil,
+             oscillator: VoiceOscillator? = nil,
+             to output: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) {
         let range = renderer.soundingRange(of: state, from: first, count: frames)
         guard !range.isEmpty else { return }
         let lower = Int(range.lowerBound - first), upper = Int(range.upperBound - first)
@@ -152,8 +152,8 @@ public final class VoiceMix {
 
     /// Leaves a checkpoint of `oscillator` at `frame`, as the voice in `state` reaches it: what
     /// the engine does before a command changes the voice's state there.
-    public func settle(_ state: TransportState, of renderer: TransportRenderer, sharpness: ParameterTrack?,
-                       oscillator: VoiceOscillator, to frame: StreamFrame) throws(AudioFileError) {
+    func settle(_ state: TransportState, of renderer: TransportRenderer, sharpness: ParameterTrack?,
+                oscillator: VoiceOscillator, to frame: StreamFrame) throws(AudioFileError) {
         guard let start = oscillator.start, frame >= start else { return }
         let phase = try settle(state, of: renderer, sharpness: sharpness, oscillator: oscillator, at: frame)
         oscillator.record(phase, at: frame)
@@ -163,8 +163,8 @@ public final class VoiceMix {
     /// times its profile's gain, its `intensity`, the `master` gain and its transport's fades,
     /// through the limiter, on every channel its layout feeds with haptics. It sounds from its
     /// first position on while its transport plays, and during a pause's fade; it has no audio.
-    public func add(_ state: TransportState, realtime: RealtimeTrack, of renderer: TransportRenderer, intensity: ParameterTrack,
-                    master: ParameterTrack, to output: UnsafeMutableBufferPointer<Float>) {
+    func add(_ state: TransportState, realtime: RealtimeTrack, of renderer: TransportRenderer, intensity: ParameterTrack,
+             master: ParameterTrack, to output: UnsafeMutableBufferPointer<Float>) {
         let settings = renderer.mixer.settings
         guard settings.hapticsEnabled, settings.layout.usesHaptics, let firstPosition = realtime.segments.first?.anchor else { return }
         let blockEnd = first + FrameIndex(frames)
@@ -204,7 +204,7 @@ public final class VoiceMix {
     /// Ends the block: limits the frames where two voices or more sounded. Returns how many
     /// samples the limiter touched.
     @discardableResult
-    public func finish(_ output: UnsafeMutableBufferPointer<Float>) -> Int {
+    func finish(_ output: UnsafeMutableBufferPointer<Float>) -> Int {
         var limited = 0
         var f = 0
         while f < frames {

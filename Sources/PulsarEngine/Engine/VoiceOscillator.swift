@@ -8,29 +8,29 @@ import PulsarCore
 ///
 /// Thread rules: owned by one thread (the real-time thread's voice, or a replay); made with its
 /// storage reserved, so `start`, `record` and `forget` allocate nothing while the checkpoints fit.
-public final class VoiceOscillator: @unchecked Sendable {
+final class VoiceOscillator: @unchecked Sendable {
     /// Where the oscillator took over (nil until it has), with its phase there: the plain
     /// render's exact phase.
-    public private(set) var start: StreamFrame?
+    private(set) var start: StreamFrame?
     /// (frame, phase on reaching it), in frame order.
-    public private(set) var checkpoints: [(frame: StreamFrame, phase: UInt64)]
+    private(set) var checkpoints: [(frame: StreamFrame, phase: UInt64)]
     private let capacity: Int
 
-    public init(capacity: Int = 256) {
+    init(capacity: Int = 256) {
         self.capacity = capacity
         checkpoints = []
         checkpoints.reserveCapacity(capacity)
     }
 
     /// Takes over at `frame` with `phase`; does nothing once started.
-    public func start(at frame: StreamFrame, phase: UInt64) {
+    func start(at frame: StreamFrame, phase: UInt64) {
         guard start == nil else { return }
         start = frame
         checkpoints.append((frame, phase))
     }
 
     /// The last checkpoint at or before `frame` (the first when none is later).
-    public func checkpoint(atOrBefore frame: StreamFrame) -> (frame: StreamFrame, phase: UInt64) {
+    func checkpoint(atOrBefore frame: StreamFrame) -> (frame: StreamFrame, phase: UInt64) {
         var i = checkpoints.count - 1
         while i > 0, checkpoints[i].frame > frame { i -= 1 }
         return checkpoints[i]
@@ -38,13 +38,13 @@ public final class VoiceOscillator: @unchecked Sendable {
 
     /// Drops the checkpoints after `frame` (never the start): what a render from `frame` on
     /// replaces — after a rewind, or a command that changes the state there, they are stale.
-    public func discard(after frame: StreamFrame) {
+    func discard(after frame: StreamFrame) {
         while checkpoints.count > 1, let last = checkpoints.last, last.frame > frame { checkpoints.removeLast() }
     }
 
     /// Notes the phase on reaching `frame`; later checkpoints go (a rewound tail, or a state
     /// that changed there).
-    public func record(_ phase: UInt64, at frame: StreamFrame) {
+    func record(_ phase: UInt64, at frame: StreamFrame) {
         while checkpoints.count > 1, let last = checkpoints.last, last.frame >= frame { checkpoints.removeLast() }
         if let last = checkpoints.last, last.frame == frame { return }
         if checkpoints.count >= capacity { checkpoints.remove(at: 1) }
@@ -52,7 +52,7 @@ public final class VoiceOscillator: @unchecked Sendable {
     }
 
     /// Drops checkpoints no render from `frame` on needs (all but the last at or before it).
-    public func forget(before frame: StreamFrame) {
+    func forget(before frame: StreamFrame) {
         var keep = 0
         while keep + 1 < checkpoints.count, checkpoints[keep + 1].frame <= frame { keep += 1 }
         if keep > 0 { checkpoints.removeFirst(keep) }

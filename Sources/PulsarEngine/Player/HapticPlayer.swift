@@ -26,7 +26,7 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
     private let mixers: MixerTable
     /// The voice's transport states and timelines; its times are read on the engine's device
     /// clock (`HapticEngine.streamFrame(at:)`), the one filter of the device's readings.
-    public private(set) var track: VoiceTrack
+    private(set) var track: VoiceTrack
     /// True once the transport has nothing left to play (`VoiceTrack.isIdle`).
     public var isIdle: Bool { track.isIdle }
     /// Every event except positions, in order (the event log's body).

@@ -22,14 +22,14 @@ public struct Replay: Sendable {
         /// Stream frame ranges where the voice was silent because it could not render them.
         public var silenced: [Range<StreamFrame>] = []
         /// Its intensity, the ramps applied in log order at their effective frames.
-        public var intensity = ParameterTrack(initial: 1, capacity: .max)
+        package var intensity = ParameterTrack(initial: 1, capacity: .max)
         /// A `.realtime` voice's positions, in log order, at their effective frames (a voice
         /// with none plays its timeline).
         public var positions: [(ms: Double, frame: StreamFrame)] = []
         /// Its sharpness, the ramps applied in log order at their effective frames.
-        public var sharpness = ParameterTrack(initial: 0, capacity: .max)
+        package var sharpness = ParameterTrack(initial: 0, capacity: .max)
         /// Its first sharpness change: where its oscillator took over, and its state then.
-        public var oscillatorStart: (frame: StreamFrame, state: TransportState)?
+        package var oscillatorStart: (frame: StreamFrame, state: TransportState)?
 
         /// A new oscillator for the voice, started as the live one was (nil without sharpness).
         func oscillator(renderer: TransportRenderer) -> VoiceOscillator? {
@@ -41,7 +41,7 @@ public struct Replay: Sendable {
 
         /// A `.realtime` voice's course on `base`'s pattern, or nil for a voice that plays its
         /// timeline.
-        public func realtimeTrack(base: PresetMixer) -> RealtimeTrack? {
+        package func realtimeTrack(base: PresetMixer) -> RealtimeTrack? {
             guard !positions.isEmpty else { return nil }
             var track = RealtimeTrack(synthesis: RealtimeSynthesis(pattern: base.preset.pattern, sampleRate: base.settings.sampleRate,
                                                                    profile: base.settings.profile), capacity: .max)
@@ -50,7 +50,7 @@ public struct Replay: Sendable {
         }
 
         /// A voice of `slot` with nothing logged yet.
-        public init(slot: Int, id: Int) {
+        package init(slot: Int, id: Int) {
             self.slot = slot
             self.id = id
         }
@@ -82,7 +82,7 @@ public struct Replay: Sendable {
     /// Events the engine's queue dropped: a log with any cannot be replayed exactly.
     public private(set) var eventsLost = 0
     /// The engine's master gain on every voice's haptics.
-    public private(set) var master = ParameterTrack(initial: 1, capacity: .max)
+    package private(set) var master = ParameterTrack(initial: 1, capacity: .max)
     /// Two devices: the segments the haptic device read the stream by, and its frames that
     /// were written but never played.
     public private(set) var hapticDeviceSegments: [FeedSegment] = []

@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// Thread rules: `push` from one producer thread only, `pop` from one consumer thread only; both
 /// are real-time safe (for elements without reference-counted parts, not even a retain).
-public final class SPSCQueue<Element>: @unchecked Sendable {
-    public let capacity: Int
+@_spi(Internals) public final class SPSCQueue<Element>: @unchecked Sendable {
+    package let capacity: Int
     private let mask: Int
     private let storage: UnsafeMutablePointer<Element>
     /// Next slot to read; written by the consumer only.
@@ -19,7 +19,7 @@ public final class SPSCQueue<Element>: @unchecked Sendable {
     private let tail = Atomic<Int>(0)
 
     /// A queue holding at least `minimumCapacity` elements (rounded up to a power of two).
-    public init(minimumCapacity: Int) {
+    package init(minimumCapacity: Int) {
         var c = 1
         while c < max(minimumCapacity, 1) { c <<= 1 }
         capacity = c
@@ -43,7 +43,7 @@ public final class SPSCQueue<Element>: @unchecked Sendable {
 
     /// Appends `element`; false (and nothing stored) when the queue is full. Producer only.
     @discardableResult
-    public func push(_ element: Element) -> Bool {
+    package func push(_ element: Element) -> Bool {
         let t = tail.load(ordering: .relaxed)
         let h = head.load(ordering: .acquiring)
         guard t - h < capacity else { return false }
@@ -63,7 +63,7 @@ public final class SPSCQueue<Element>: @unchecked Sendable {
     }
 
     /// Elements queued at the moment of the call (exact only from the producer or the consumer).
-    public var count: Int {
+    package var count: Int {
         tail.load(ordering: .acquiring) - head.load(ordering: .acquiring)
     }
 }

@@ -11,13 +11,13 @@ public struct MixChange: Hashable, Sendable {
     /// The values that generation's mixer was built with.
     public var mix: LiveMix
 
-    public init(generation: Int, mix: LiveMix) {
+    init(generation: Int, mix: LiveMix) {
         self.generation = generation
         self.mix = mix
     }
 
     /// The values `mixer` was built with, as generation `generation`.
-    public init(generation: Int, of mixer: PresetMixer) {
+    @_spi(Internals) public init(generation: Int, of mixer: PresetMixer) {
         self.init(generation: generation, mix: mixer.live)
     }
 }

@@ -14,18 +14,18 @@ import PulsarCore
 ///
 /// Thread rules: `install` and `retire(below:)` from one control thread; `mixer(_:)` from the
 /// real-time thread (no allocation, no lock) for generations it received in a command.
-public final class MixerTable: @unchecked Sendable {
+@_spi(Internals) public final class MixerTable: @unchecked Sendable {
     /// Generation 0.
-    public let base: PresetMixer
+    let base: PresetMixer
     /// Slots; generation `g` lives in `g % capacity`.
-    public let capacity: Int
+    let capacity: Int
     private let slots: UnsafeMutablePointer<PresetMixer?>
     /// The newest generation installed.
-    public private(set) var newest = 0
+    private(set) var newest = 0
     /// Generations below this have been cleared.
     private var retiredBelow = 0
 
-    public init(base: PresetMixer, capacity: Int = 16) {
+    package init(base: PresetMixer, capacity: Int = 16) {
         self.base = base
         self.capacity = max(capacity, 2)
         slots = .allocate(capacity: self.capacity)
@@ -40,7 +40,7 @@ public final class MixerTable: @unchecked Sendable {
 
     /// The mixer of `generation`. Real-time thread.
     @inline(__always)
-    public func mixer(_ generation: Int) -> PresetMixer {
+    func mixer(_ generation: Int) -> PresetMixer {
         slots[generation % capacity] ?? base
     }
 
@@ -70,7 +70,7 @@ public final class MixerTable: @unchecked Sendable {
     /// Installs `mixer` as `generation` directly — for a replay, whose table holds every
     /// generation of a log (`capacity` above the highest); generations skipped on the way keep
     /// the mixer before them. Not for a live player.
-    public func installForReplay(_ mixer: PresetMixer, as generation: Int) {
+    func installForReplay(_ mixer: PresetMixer, as generation: Int) {
         precondition(generation > newest && generation < capacity, "replay generations rise and fit the table")
         for g in (newest + 1)..<generation { slots[g] = slots[newest] }
         slots[generation] = mixer

@@ -8,18 +8,18 @@ import PulsarCore
 /// Thread rules: real-time safe when the mixers preload their audio; one thread renders at a
 /// time (the player's real-time thread, or the replay).
 public struct TransportRenderer {
-    public let mixers: MixerTable
+    @_spi(Internals) public let mixers: MixerTable
 
-    public init(mixers: MixerTable) {
+    package init(mixers: MixerTable) {
         self.mixers = mixers
     }
 
-    public init(mixer: PresetMixer) {
+    @_spi(Internals) public init(mixer: PresetMixer) {
         self.init(mixers: MixerTable(base: mixer))
     }
 
     /// The first mixer (generation 0).
-    public var mixer: PresetMixer { mixers.base }
+    package var mixer: PresetMixer { mixers.base }
 
     /// Writes stream frames `frame ..< frame + n` (interleaved) as `state` makes them sound:
     /// silence before its anchor (a state scheduled ahead: a voice's start at an engine time),
@@ -28,9 +28,9 @@ public struct TransportRenderer {
     /// `hapticGain`: one gain per frame of `buffer` on the haptic render (a voice's intensity).
     /// `modulation`: the voice's own oscillator with its frequency moved (`PresetMixer.render`),
     /// its offsets one per frame of `buffer`.
-    public func render(_ state: TransportState, into buffer: UnsafeMutableBufferPointer<Float>, fromStreamFrame frame: StreamFrame,
-                       hapticGain: UnsafePointer<Float>? = nil,
-                       modulation: UnsafeMutablePointer<HapticModulation>? = nil) throws(AudioFileError) {
+    package func render(_ state: TransportState, into buffer: UnsafeMutableBufferPointer<Float>, fromStreamFrame frame: StreamFrame,
+                        hapticGain: UnsafePointer<Float>? = nil,
+                        modulation: UnsafeMutablePointer<HapticModulation>? = nil) throws(AudioFileError) {
         let mixer = mixers.mixer(state.mix)
         let channels = mixer.channelCount
         var frames = buffer.count / channels
@@ -86,7 +86,7 @@ public struct TransportRenderer {
     /// on, while playing with its timeline frame inside the timeline, or during a pause's
     /// fade-out. Outside it, `render` writes silence. The engine counts voices by these ranges
     /// (`VoiceMix`).
-    public func soundingRange(of state: TransportState, from frame: StreamFrame, count: Int) -> Range<StreamFrame> {
+    func soundingRange(of state: TransportState, from frame: StreamFrame, count: Int) -> Range<StreamFrame> {
         let blockEnd = frame + FrameIndex(count)
         var lower = max(frame, state.anchor), upper = blockEnd
         switch state.mode {
@@ -106,7 +106,7 @@ public struct TransportRenderer {
 
     /// The stream frame at which a playing `state` runs off the end of its timeline (nil for an
     /// endless loop or a state that is not playing).
-    public func endStreamFrame(of state: TransportState) -> StreamFrame? {
+    func endStreamFrame(of state: TransportState) -> StreamFrame? {
         guard state.mode == .playing else { return nil }
         let end = mixers.mixer(state.mix).timeline.end
         guard end != .max else { return nil }

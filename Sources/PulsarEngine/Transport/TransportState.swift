@@ -48,40 +48,40 @@ public struct TransportState: Hashable, Sendable {
 
     /// Frames of the ramp sounded at stream frame `frame` (≥ anchor): `frame − anchor + rampOffset`.
     @inline(__always)
-    public func rampProgress(atStreamFrame frame: StreamFrame) -> Int { Int(frame - anchor) + rampOffset }
+    func rampProgress(atStreamFrame frame: StreamFrame) -> Int { Int(frame - anchor) + rampOffset }
 
     /// The stream ↔ timeline mapping of this state while it plays.
-    public var pin: TimelineAnchor { TimelineAnchor(stream: anchor, timeline: timelineFrame) }
+    var pin: TimelineAnchor { TimelineAnchor(stream: anchor, timeline: timelineFrame) }
 
-    public static let initial = TransportState(mode: .stopped, timelineFrame: .zero, anchor: .zero)
+    package static let initial = TransportState(mode: .stopped, timelineFrame: .zero, anchor: .zero)
 
     /// Frames of a pause's fade-out and a resume's fade-in: 1 ms.
-    public static func fadeFrames(at rate: SampleRate) -> Int {
+    package static func fadeFrames(at rate: SampleRate) -> Int {
         max(1, Int((Double(rate.hertz) / 1000).rounded()))
     }
 
     /// Gain of the `k`-th frame of a fade of `length` frames: a raised cosine, never 0 or 1
     /// inside the fade.
     @inline(__always)
-    public static func fadeGain(_ k: Int, of length: Int, rising: Bool) -> Float {
+    static func fadeGain(_ k: Int, of length: Int, rising: Bool) -> Float {
         let x = Double.pi * Double(k + 1) / Double(length + 1)
         return Float(rising ? 0.5 - 0.5 * cos(x) : 0.5 + 0.5 * cos(x))
     }
 
     /// The timeline frame sounding at stream frame `frame` (≥ anchor), or nil when silent.
-    public func timelineFrame(atStreamFrame frame: StreamFrame) -> TimelineFrame? {
+    func timelineFrame(atStreamFrame frame: StreamFrame) -> TimelineFrame? {
         mode == .playing ? pin.timelineFrame(atStreamFrame: frame) : nil
     }
 
     /// The timeline frame the transport is at by stream frame `frame` (≥ anchor): the one
     /// sounding while playing, the held one otherwise.
-    public func position(atStreamFrame frame: StreamFrame) -> TimelineFrame {
+    func position(atStreamFrame frame: StreamFrame) -> TimelineFrame {
         timelineFrame(atStreamFrame: frame) ?? timelineFrame
     }
 
     /// The state after `command` takes effect at stream frame `frame` (≥ anchor). A `.mix`
     /// command needs the timelines: use `switching(to:from:to:atStreamFrame:fadeLength:)`.
-    public func applying(_ command: TransportCommand, atStreamFrame frame: StreamFrame) -> TransportState {
+    func applying(_ command: TransportCommand, atStreamFrame frame: StreamFrame) -> TransportState {
         let now = position(atStreamFrame: frame)
         switch command {
         case .play(let start):
@@ -111,8 +111,8 @@ public struct TransportState: Hashable, Sendable {
     /// The state after switching to mixer generation `generation` at stream frame `frame`:
     /// the same mode, continuing the content of `old` on `new` (`PlaybackTimeline.frame(continuing:of:)`),
     /// and a fade in progress (of `fadeLength` frames) carried on from where it was.
-    public func switching(to generation: Int, from old: PlaybackTimeline, to new: PlaybackTimeline,
-                          atStreamFrame frame: StreamFrame, fadeLength: Int) -> TransportState {
+    package func switching(to generation: Int, from old: PlaybackTimeline, to new: PlaybackTimeline,
+                           atStreamFrame frame: StreamFrame, fadeLength: Int) -> TransportState {
         let now = position(atStreamFrame: frame)
         let continued = mode == .stopped ? min(now, new.end) : new.frame(continuing: now, of: old)
         let progress = rampProgress(atStreamFrame: frame)
