@@ -370,17 +370,8 @@ import Synchronization
         } catch {
             report(.renderFailed(voice: slot, from: effective, to: effective))
         }
-        if case .parameter(.intensity, let target) = command {
-            voice.intensity.apply(target, at: effective)
-        }
-        if case .parameter(.sharpness, let target) = command, voice.realtime == nil {
-            voice.oscillator.start(at: effective, phase: voice.renderer.mixers.mixer(voice.state.mix)
-                .hapticPhaseTurns(at: voice.state.position(atStreamFrame: effective)))
-            voice.sharpness.apply(target, at: effective)
-        }
-        if case .position(let ms) = command {
-            voice.realtime?.apply(positionMs: ms, at: effective)
-        }
+        var parameters = voice
+        CommandEffects.apply(command, at: effective, state: voice.state, to: &parameters)
         voice.state = voice.applying(command, at: effective, fadeLength: fadeLength)
         // A realtime voice has no timeline to run off: it plays until stopped.
         voice.pendingCompletion = voice.realtime == nil ? voice.renderer.endStreamFrame(of: voice.state) : nil

@@ -111,12 +111,7 @@ public struct Replay: Sendable {
                 if case .mix(let change) = command, !voices[v].changes.contains(where: { $0.generation == change.generation }) {
                     voices[v].changes.append(change)
                 }
-                if case .parameter(.intensity, let target) = command { voices[v].intensity.apply(target, at: effective) }
-                if case .position(let ms) = command { voices[v].positions.append((ms, effective)) }
-                if case .parameter(.sharpness, let target) = command {
-                    if voices[v].oscillatorStart == nil { voices[v].oscillatorStart = (effective, state) }
-                    voices[v].sharpness.apply(target, at: effective)
-                }
+                CommandEffects.apply(command, at: effective, state: state, to: &voices[v])
                 voices[v].states.append(state)
             case let .underrun(from, to, _):
                 if to > from { lost.append(from..<to) }
