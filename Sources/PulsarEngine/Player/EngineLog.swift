@@ -330,60 +330,74 @@ public enum EngineLog {
             throw ParseError(line: number, message: "not JSON")
         }
         let kind = value["event"]?.string ?? ""
-        if kind == "header" {
-            guard let input = value["input"]?.string, let layout = value["layout"]?.string, let profile = value["profile"]?.string else {
-                throw ParseError(line: number, message: "the header needs input, layout and profile")
-            }
-            let rateValue = try Self.number(value, number, "sampleRate")
-            let rate = try checked(number) { () throws(RangeError) in try Limits.integer(rateValue, "\"sampleRate\"", in: SampleRate.supported) }
-            var hapticDevice: Header.HapticDevice?
-            if let h = value["hapticDevice"] {
-                guard let layout = h["layout"]?.string else { throw ParseError(line: number, message: "\"hapticDevice\" needs a layout") }
-                let hRate = try Self.number(h, number, "sampleRate")
-                hapticDevice = Header.HapticDevice(
-                    layout: layout,
-                    sampleRate: try checked(number) { () throws(RangeError) in try Limits.integer(hRate, "\"hapticDevice.sampleRate\"", in: SampleRate.supported) },
-                    playedFrames: try frame(h, number, "playedFrames"))
-            }
-            var header = Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: rate, profile: profile,
-                                audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
-                                duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number),
-                                hapticDevice: hapticDevice)
-            if let derive = value["deriveHaptics"] {
-                guard case .bool(let on) = derive.kind else { throw ParseError(line: number, message: "\"deriveHaptics\" must be true or false") }
-                header.derivesHaptics = on
-            }
-            return .header(header)
+        switch kind {
+        case "header": return .header(try header(value, number))
+        case "voice": return .voice(try voiceLine(value, number))
+        case "command": return .event(try commandEvent(value, number))
+        case "end": return .end(try frame(value, number, "playedFrames"))
+        default:
+            if let event = try deviceEvent(kind, value, number) { return .event(event) }
+            throw ParseError(line: number, message: kind.isEmpty ? "a line without \"event\"" : "unknown event \"\(MessageText.excerpt(kind, limit: 200))\"")
         }
-        if kind == "voice" {
-            guard let input = value["input"]?.string else { throw ParseError(line: number, message: "a voice line needs its input") }
-            let idValue = try Self.number(value, number, "id")
-            let id = try checked(number) { () throws(RangeError) in try Limits.integer(idValue, "\"id\"", in: 0...Int(Int32.max)) }
-            let priorityValue = value["priority"]?.number ?? 0
-            let priority = try checked(number) { () throws(RangeError) in try Limits.integer(priorityValue, "\"priority\"", in: -1_000_000...1_000_000) }
-            return .voice(Voice(id: id, input: input, preset: value["preset"]?.string,
-                                audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
-                                duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number), priority: priority,
-                                mode: value["mode"]?.string == "realtime" ? "realtime" : "pattern"))
+    }
+
+    /// The header line: the first voice's input and settings, the rate, a haptic device's.
+    private static func header(_ value: JSONValue, _ number: Int) throws -> Header {
+        guard let input = value["input"]?.string, let layout = value["layout"]?.string, let profile = value["profile"]?.string else {
+            throw ParseError(line: number, message: "the header needs input, layout and profile")
         }
-        if kind == "command" {
-            return .event(try commandEvent(value, number))
+        let rateValue = try Self.number(value, number, "sampleRate")
+        let rate = try checked(number) { () throws(RangeError) in try Limits.integer(rateValue, "\"sampleRate\"", in: SampleRate.supported) }
+        var hapticDevice: Header.HapticDevice?
+        if let h = value["hapticDevice"] {
+            guard let layout = h["layout"]?.string else { throw ParseError(line: number, message: "\"hapticDevice\" needs a layout") }
+            let hRate = try Self.number(h, number, "sampleRate")
+            hapticDevice = Header.HapticDevice(
+                layout: layout,
+                sampleRate: try checked(number) { () throws(RangeError) in try Limits.integer(hRate, "\"hapticDevice.sampleRate\"", in: SampleRate.supported) },
+                playedFrames: try frame(h, number, "playedFrames"))
         }
+        var header = Header(input: input, preset: value["preset"]?.string, layout: layout, sampleRate: rate, profile: profile,
+                            audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
+                            duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number),
+                            hapticDevice: hapticDevice)
+        if let derive = value["deriveHaptics"] {
+            guard case .bool(let on) = derive.kind else { throw ParseError(line: number, message: "\"deriveHaptics\" must be true or false") }
+            header.derivesHaptics = on
+        }
+        return header
+    }
+
+    /// A `voice` line: what a voice made after the first plays.
+    private static func voiceLine(_ value: JSONValue, _ number: Int) throws -> Voice {
+        guard let input = value["input"]?.string else { throw ParseError(line: number, message: "a voice line needs its input") }
+        let idValue = try Self.number(value, number, "id")
+        let id = try checked(number) { () throws(RangeError) in try Limits.integer(idValue, "\"id\"", in: 0...Int(Int32.max)) }
+        let priorityValue = value["priority"]?.number ?? 0
+        let priority = try checked(number) { () throws(RangeError) in try Limits.integer(priorityValue, "\"priority\"", in: -1_000_000...1_000_000) }
+        return Voice(id: id, input: input, preset: value["preset"]?.string,
+                     audioOffset: try milliseconds(value, number, "audioOffset", signed: true),
+                     duration: try milliseconds(value, number, "duration"), mix: try liveMix(value, number), priority: priority,
+                     mode: value["mode"]?.string == "realtime" ? "realtime" : "pattern")
+    }
+
+    /// An event of the devices and the voices' ends (`kind` names it), or nil for another kind.
+    private static func deviceEvent(_ kind: String, _ value: JSONValue, _ number: Int) throws -> EngineEvent? {
         if kind == "underrun" {
             let from = StreamFrame(try frame(value, number, "lostFrom"))
             let to = StreamFrame(try frame(value, number, "lostTo"))
-            return .event(.underrun(lostFrom: from, lostTo: to, time: try nanoseconds(value, number, "timeNs")))
+            return .underrun(lostFrom: from, lostTo: to, time: try nanoseconds(value, number, "timeNs"))
         }
         if kind == "completion" {
             let at = StreamFrame(try frame(value, number, "streamFrame"))
-            return .event(.completion(voice: try voice(value, number), finished: flag(value, "finished", default: false), streamFrame: at))
+            return .completion(voice: try voice(value, number), finished: flag(value, "finished", default: false), streamFrame: at)
         }
         if kind == "detached" {
-            return .event(.detached(voice: try voice(value, number), streamFrame: StreamFrame(try frame(value, number, "streamFrame"))))
+            return .detached(voice: try voice(value, number), streamFrame: StreamFrame(try frame(value, number, "streamFrame")))
         }
         if kind == "renderFailed" {
-            return .event(.renderFailed(voice: try voice(value, number), from: StreamFrame(try frame(value, number, "from")),
-                                        to: StreamFrame(try frame(value, number, "to"))))
+            return .renderFailed(voice: try voice(value, number), from: StreamFrame(try frame(value, number, "from")),
+                                 to: StreamFrame(try frame(value, number, "to")))
         }
         if kind == "hapticDeviceSegment" {
             let whole = try frame(value, number, "cursorFrame")
@@ -394,23 +408,20 @@ public enum EngineLog {
             let step = try checked(number) { () throws(RangeError) in
                 try Limits.integer(stepValue, "\"step\"", in: 1...Int(FeedSegment.maximumStep))
             }
-            return .event(.hapticDeviceSegment(FeedSegment(frame: HapticDeviceFrame(try frame(value, number, "frame")),
-                                                           cursor: whole << FeedSegment.fractionBits | Int64(fraction), step: Int64(step))))
+            return .hapticDeviceSegment(FeedSegment(frame: HapticDeviceFrame(try frame(value, number, "frame")),
+                                                    cursor: whole << FeedSegment.fractionBits | Int64(fraction), step: Int64(step)))
         }
         if kind == "hapticDeviceUnderrun" {
             let from = HapticDeviceFrame(try frame(value, number, "lostFrom"))
             let to = HapticDeviceFrame(try frame(value, number, "lostTo"))
-            return .event(.hapticDeviceUnderrun(lostFrom: from, lostTo: to, time: try nanoseconds(value, number, "timeNs")))
+            return .hapticDeviceUnderrun(lostFrom: from, lostTo: to, time: try nanoseconds(value, number, "timeNs"))
         }
         if kind == "eventsLost" {
             let n = try Self.number(value, number, "count")
             let count = try checked(number) { () throws(RangeError) in try Limits.integer(n, "\"count\"", in: 1...Int(Int32.max)) }
-            return .event(.eventsLost(count: count))
+            return .eventsLost(count: count)
         }
-        if kind == "end" {
-            return .end(try frame(value, number, "playedFrames"))
-        }
-        throw ParseError(line: number, message: kind.isEmpty ? "a line without \"event\"" : "unknown event \"\(MessageText.excerpt(kind, limit: 200))\"")
+        return nil
     }
 
     private static func commandEvent(_ value: JSONValue, _ number: Int) throws -> EngineEvent {
