@@ -238,6 +238,7 @@ private struct ManifestReader {
         return BundleManifest.Derived(method: method, from: from, settings: settings)
     }
 
+    /// The manifest of `document`, its members checked one by one (the first problem throws).
     func manifest(_ document: JSONValue) throws(BundleError) -> BundleManifest {
         let root = try object(document, "$")
         let schema = try string(root, "schema", "$", required: true)!
@@ -252,17 +253,26 @@ private struct ManifestReader {
         }
         let name = try string(root, "name", "$", required: true)!
         guard !name.isEmpty else { throw error(.badValue, at: root["name"], "$.name", "the name is empty") }
-        var revision: Int?
-        if let (value, node) = try number(root, "revision", "$") {
-            guard value >= 0, value == value.rounded(), value <= Double(Int32.max) else {
-                throw error(.badValue, at: node, "$.revision", "revision must be a whole number ≥ 0, not \(JSONWriter.format(value))")
-            }
-            revision = Int(value)
-        }
+        let revision = try self.revision(root)
         let hash = try string(root, "hash", "$", required: false)
         if let hash, !BundleHash.isWellFormed(hash) {
             throw error(.badValue, at: root["hash"], "$.hash", "hash must be \"sha256:\" followed by 64 lowercase hex digits")
         }
+        return BundleManifest(schema: schema, generator: generator, id: id, name: name, revision: revision,
+                              hash: hash, presets: try presets(root))
+    }
+
+    /// The optional `revision`: a whole number from 0 to `Int32.max`.
+    func revision(_ root: JSONValue) throws(BundleError) -> Int? {
+        guard let (value, node) = try number(root, "revision", "$") else { return nil }
+        guard value >= 0, value == value.rounded(), value <= Double(Int32.max) else {
+            throw error(.badValue, at: node, "$.revision", "revision must be a whole number ≥ 0, not \(JSONWriter.format(value))")
+        }
+        return Int(value)
+    }
+
+    /// The required `presets`: a non-empty array of presets whose ids are all different.
+    func presets(_ root: JSONValue) throws(BundleError) -> [BundleManifest.Preset] {
         guard let presetsNode = root["presets"] else {
             throw error(.missingField, at: root, "$", "missing required member \"presets\"")
         }
@@ -273,60 +283,72 @@ private struct ManifestReader {
         var presets: [BundleManifest.Preset] = []
         var ids = Set<String>()
         for (i, element) in list.enumerated() {
-            let path = "$.presets[\(i)]"
-            let node = try object(element, path)
-            let presetID = try string(node, "id", path, required: true)!
-            guard BundleManifest.isValidPresetID(presetID) else {
-                throw error(.badPresetID, at: node["id"], path + ".id",
-                            "preset id \(MessageText.quoted(presetID)) does not match ^[A-Za-z_$][A-Za-z0-9_$]*$")
-            }
-            guard ids.insert(presetID).inserted else {
-                throw error(.duplicatePresetID, at: node["id"], path + ".id", "preset id \(MessageText.quoted(presetID)) is used twice")
-            }
-            let presetName = try string(node, "name", path, required: true)!
-            var duration: Double?
-            if let (_, valueNode) = try number(node, "duration", path) {
-                duration = try limited(valueNode, path + ".duration") { v, q throws(RangeError) in try Limits.milliseconds(v, q) }
-            }
-            let haptics = node["haptics"] == nil && node["audio"] != nil ? nil : try filePath(node, "haptics", path)
-            var audio: BundleManifest.Audio?
-            if let audioNode = node["audio"] {
-                let audioPath = path + ".audio"
-                _ = try object(audioNode, audioPath)
-                let src = try filePath(audioNode, "src", audioPath)
-                var volume: Double?
-                if let (_, valueNode) = try number(audioNode, "volume", audioPath) {
-                    volume = try limited(valueNode, audioPath + ".volume") { v, q throws(RangeError) in try Limits.number(v, q, in: 0...16) }
-                }
-                var offset: Double?
-                if let (_, valueNode) = try number(audioNode, "offset", audioPath) {
-                    offset = try limited(valueNode, audioPath + ".offset") { v, q throws(RangeError) in try Limits.milliseconds(v, q, signed: true) }
-                }
-                audio = BundleManifest.Audio(src: src, volume: volume, offset: offset)
-            }
-            var animation: BundleManifest.Animation?
-            if let animationNode = node["animation"] {
-                let animationPath = path + ".animation"
-                _ = try object(animationNode, animationPath)
-                let src = try filePath(animationNode, "src", animationPath)
-                var frameRate: Double?
-                if let (value, valueNode) = try number(animationNode, "frameRate", animationPath) {
-                    guard value > 0 else { throw error(.badValue, at: valueNode, animationPath + ".frameRate", "frameRate must be > 0") }
-                    frameRate = try limited(valueNode, animationPath + ".frameRate") { v, q throws(RangeError) in try Limits.number(v, q, in: 0...1000) }
-                }
-                var totalFrames: Double?
-                if let (_, valueNode) = try number(animationNode, "totalFrames", animationPath) {
-                    // At most 1000 frames a second for 24 h.
-                    totalFrames = try limited(valueNode, animationPath + ".totalFrames") { v, q throws(RangeError) in
-                        try Limits.number(v, q, in: 0...86_400_000)
-                    }
-                }
-                animation = BundleManifest.Animation(src: src, frameRate: frameRate, totalFrames: totalFrames)
-            }
-            presets.append(BundleManifest.Preset(id: presetID, name: presetName, duration: duration, haptics: haptics,
-                                                 audio: audio, animation: animation, derived: try derived(node, path)))
+            presets.append(try preset(element, "$.presets[\(i)]", ids: &ids))
         }
-        return BundleManifest(schema: schema, generator: generator, id: id, name: name, revision: revision,
-                              hash: hash, presets: presets)
+        return presets
+    }
+
+    /// One preset at `path`; its id, valid and not among `ids` (the ids before it), joins them.
+    /// Its `haptics` may be missing only when it has `audio`.
+    func preset(_ element: JSONValue, _ path: String, ids: inout Set<String>) throws(BundleError) -> BundleManifest.Preset {
+        let node = try object(element, path)
+        let presetID = try string(node, "id", path, required: true)!
+        guard BundleManifest.isValidPresetID(presetID) else {
+            throw error(.badPresetID, at: node["id"], path + ".id",
+                        "preset id \(MessageText.quoted(presetID)) does not match ^[A-Za-z_$][A-Za-z0-9_$]*$")
+        }
+        guard ids.insert(presetID).inserted else {
+            throw error(.duplicatePresetID, at: node["id"], path + ".id", "preset id \(MessageText.quoted(presetID)) is used twice")
+        }
+        let presetName = try string(node, "name", path, required: true)!
+        var duration: Double?
+        if let (_, valueNode) = try number(node, "duration", path) {
+            duration = try limited(valueNode, path + ".duration") { v, q throws(RangeError) in try Limits.milliseconds(v, q) }
+        }
+        let haptics = node["haptics"] == nil && node["audio"] != nil ? nil : try filePath(node, "haptics", path)
+        let audio = try self.audio(node, path)
+        let animation = try self.animation(node, path)
+        return BundleManifest.Preset(id: presetID, name: presetName, duration: duration, haptics: haptics,
+                                     audio: audio, animation: animation, derived: try derived(node, path))
+    }
+
+    /// A preset's optional `audio`: an object with a `src` path, an optional `volume` (0…16) and
+    /// an optional `offset` (ms, within ±24 h).
+    func audio(_ preset: JSONValue, _ path: String) throws(BundleError) -> BundleManifest.Audio? {
+        guard let audioNode = preset["audio"] else { return nil }
+        let audioPath = path + ".audio"
+        _ = try object(audioNode, audioPath)
+        let src = try filePath(audioNode, "src", audioPath)
+        var volume: Double?
+        if let (_, valueNode) = try number(audioNode, "volume", audioPath) {
+            volume = try limited(valueNode, audioPath + ".volume") { v, q throws(RangeError) in try Limits.number(v, q, in: 0...16) }
+        }
+        var offset: Double?
+        if let (_, valueNode) = try number(audioNode, "offset", audioPath) {
+            offset = try limited(valueNode, audioPath + ".offset") { v, q throws(RangeError) in try Limits.milliseconds(v, q, signed: true) }
+        }
+        return BundleManifest.Audio(src: src, volume: volume, offset: offset)
+    }
+
+    /// A preset's optional `animation`: an object with a `src` path, an optional `frameRate`
+    /// (above 0, at most 1000) and an optional `totalFrames` (0…86 400 000).
+    func animation(_ preset: JSONValue, _ path: String) throws(BundleError) -> BundleManifest.Animation? {
+        guard let animationNode = preset["animation"] else { return nil }
+        let animationPath = path + ".animation"
+        _ = try object(animationNode, animationPath)
+        let src = try filePath(animationNode, "src", animationPath)
+        var frameRate: Double?
+        if let (value, valueNode) = try number(animationNode, "frameRate", animationPath) {
+            guard value > 0 else { throw error(.badValue, at: valueNode, animationPath + ".frameRate", "frameRate must be > 0") }
+            frameRate = try limited(valueNode, animationPath + ".frameRate") { v, q throws(RangeError) in try Limits.number(v, q, in: 0...1000) }
+        }
+        var totalFrames: Double?
+        if let (_, valueNode) = try number(animationNode, "totalFrames", animationPath) {
+            // At most 1000 frames a second for 24 h.
+            totalFrames = try limited(valueNode, animationPath + ".totalFrames") { v, q throws(RangeError) in
+                try Limits.number(v, q, in: 0...86_400_000)
+            }
+        }
+        return BundleManifest.Animation(src: src, frameRate: frameRate, totalFrames: totalFrames)
     }
 }

@@ -65,10 +65,46 @@ public struct EnvelopeDeriver: Sendable {
         let n = x.count, rate = Double(sampleRate)
         let duration = Double(n) * 1000 / rate
         var warnings: [DeriveDiagnostic] = []
-        var empty = DerivedPattern(pattern: PatternData(), warnings: [], amplitudeError: 0, frequencyError: 0,
-                                   frameCount: 0, durationMilliseconds: duration)
 
         // Non-finite samples read as 0; the part's peak decides silence.
+        let (work, peak, nonFinite) = Self.finiteSamples(x)
+        if nonFinite > 0 {
+            warnings.append(.warning(.nonFiniteSamples, file: file, "\(nonFinite) samples were NaN or infinite and were read as 0"))
+        }
+        guard Double(peak) >= Self.silenceLevel else {
+            warnings.append(.warning(.silence, file: file, "the sound is silent (no sample reaches −80 dBFS): the pattern is empty"))
+            return DerivedPattern(pattern: PatternData(), warnings: warnings, amplitudeError: 0, frequencyError: 0,
+                                  frameCount: 0, durationMilliseconds: duration)
+        }
+
+        // 1.–2. Band-limit, then frames every 5 ms.
+        let band = settings.analysisBand
+        let frames = Self.frames(of: work, band: band, rate: rate)
+        let rms = frames.energy.map { Double($0.squareRoot()) }
+        let loudest = rms.max() ?? 0
+
+        var pattern = PatternData()
+        var amplitudeError = 0.0, frequencyError = 0.0
+        if loudest >= Self.silenceLevel {
+            (pattern.continuousPattern, amplitudeError, frequencyError) = continuousPart(frames, rms: rms, loudest: loudest,
+                                                                                         rate: rate, duration: duration)
+        } else {
+            warnings.append(.warning(.silentBand, file: file, "the band \(JSONWriter.format(band.lowerBound))–\(JSONWriter.format(band.upperBound)) Hz is silent (its loudest frame stays below −80 dBFS): no continuous part, transients only"))
+        }
+
+        // 6. Transients.
+        let onsets = work.withUnsafeBufferPointer {
+            OnsetDetector.detect($0.baseAddress!, count: n, sampleRate: rate, centres: frames.centres, threshold: settings.threshold)
+        }
+        pattern.discretePattern = Self.transients(onsets, rms: rms, loudest: loudest, gain: settings.gain, exponent: settings.exponent)
+        return DerivedPattern(pattern: pattern, warnings: warnings, amplitudeError: amplitudeError, frequencyError: frequencyError,
+                              frameCount: frames.count, durationMilliseconds: duration)
+    }
+
+    /// The samples of `x` with each non-finite one read as 0, their peak magnitude, and how many
+    /// were not finite.
+    static func finiteSamples(_ x: UnsafeBufferPointer<Float>) -> (samples: [Float], peak: Float, nonFinite: Int) {
+        let n = x.count
         var work = [Float](repeating: 0, count: n)
         var nonFinite = 0
         var peak: Float = 0
@@ -83,28 +119,34 @@ public struct EnvelopeDeriver: Sendable {
                 }
             }
         }
-        if nonFinite > 0 {
-            warnings.append(.warning(.nonFiniteSamples, file: file, "\(nonFinite) samples were NaN or infinite and were read as 0"))
-        }
-        guard Double(peak) >= Self.silenceLevel else {
-            warnings.append(.warning(.silence, file: file, "the sound is silent (no sample reaches −80 dBFS): the pattern is empty"))
-            empty.warnings = warnings
-            return empty
-        }
+        return (work, peak, nonFinite)
+    }
 
-        // 1. Band-limit: 2nd-order Butterworth high-pass, 4th-order Butterworth low-pass.
-        let band = settings.analysisBand
+    /// The analysis frames: every 5 ms, centred on sample `centres[k]`, the means of `y²` and
+    /// `(Δy)²` under a 25 ms Hann window, `y` the part band-limited.
+    struct Frames {
+        var count: Int
+        var centres: [Int]
+        /// The windowed mean of `y²`: the frame's RMS squared.
+        var energy: [Float]
+        /// The windowed mean of `(y[n] − y[n−1])²`, which with `energy` gives the RMS frequency.
+        var slope: [Float]
+    }
+
+    /// 1. Band-limits `work` to `band` (a 2nd-order Butterworth high-pass, a 4th-order
+    /// Butterworth low-pass); 2. frames it every 5 ms under a 25 ms Hann window.
+    static func frames(of work: [Float], band: ClosedRange<Double>, rate: Double) -> Frames {
+        let n = work.count
         let sections = [Biquad<Float>(Biquad<Float>.highPass(band.lowerBound, q: 0.5.squareRoot(), sampleRate: rate)),
                         Biquad<Float>(Biquad<Float>.lowPass(band.upperBound, q: 0.541_196_100_146_197, sampleRate: rate)),
                         Biquad<Float>(Biquad<Float>.lowPass(band.upperBound, q: 1.306_562_964_876_377, sampleRate: rate))]
         var squares = [Float](repeating: 0, count: n)
         var differences = [Float](repeating: 0, count: n)
-        Self.bandLimit(work, sections, squares: &squares, differences: &differences)
+        bandLimit(work, sections, squares: &squares, differences: &differences)
 
-        // 2. Frames every 5 ms under a 25 ms Hann window.
-        let frames = n == 0 ? 0 : Int((Double(n - 1) * 1000 / Self.hopMilliseconds / rate).rounded(.down)) + 1
-        let centres = (0..<frames).map { Int((Double($0) * rate * Self.hopMilliseconds / 1000).rounded()) }
-        let reach = Int((rate * Self.windowMilliseconds / 2000).rounded())
+        let frames = n == 0 ? 0 : Int((Double(n - 1) * 1000 / hopMilliseconds / rate).rounded(.down)) + 1
+        let centres = (0..<frames).map { Int((Double($0) * rate * hopMilliseconds / 1000).rounded()) }
+        let reach = Int((rate * windowMilliseconds / 2000).rounded())
         let width = 2 * reach + 1
         let window = (0..<width).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0 + 1) / Double(width + 1))) }
         let windowSum = window.reduce(0, +)
@@ -117,52 +159,41 @@ public struct EnvelopeDeriver: Sendable {
                         let first = centres[k] - reach
                         let lo = max(0, -first), hi = min(width, n - first)
                         guard lo < hi else { continue }
-                        let (e, g) = Self.dots(w.baseAddress! + lo, s.baseAddress! + first + lo, d.baseAddress! + first + lo, hi - lo)
+                        let (e, g) = dots(w.baseAddress! + lo, s.baseAddress! + first + lo, d.baseAddress! + first + lo, hi - lo)
                         energy[k] = e / windowSum
                         slope[k] = g / windowSum
                     }
                 }
             }
         }
-        let rms = energy.map { Double($0.squareRoot()) }
-        let loudest = rms.max() ?? 0
+        return Frames(count: frames, centres: centres, energy: energy, slope: slope)
+    }
 
-        var pattern = PatternData()
-        var amplitudeError = 0.0, frequencyError = 0.0
+    /// 3.–5. The amplitude (gated 60 dB below the loudest frame, compressed, at most 1) and the
+    /// frequency (the band's RMS frequency on the profile, gaps filled, median-smoothed) of
+    /// each frame, simplified to curves; with each curve's largest error.
+    func continuousPart(_ frames: Frames, rms: [Double], loudest: Double, rate: Double,
+                        duration: Double) -> (curves: ContinuousPattern, amplitudeError: Double, frequencyError: Double) {
         let gain = settings.gain, exponent = settings.exponent
-        if loudest >= Self.silenceLevel {
-            // 3.–4. Amplitude and frequency of each frame.
-            let gate = loudest * pow(10, -Self.gateDB / 20)
-            var amplitude = [Double](repeating: 0, count: frames)
-            var frequency = [Double?](repeating: nil, count: frames)
-            let profile = settings.profile, span = profile.maximumHertz - profile.minimumHertz
-            for k in 0..<frames where rms[k] >= gate {
-                amplitude[k] = min(1, gain * pow(rms[k] / loudest, exponent))
-                let ratio = Double(slope[k] / energy[k])
-                let hertz = rate / Double.pi * asin(min(1, 0.5 * ratio.squareRoot()))
-                frequency[k] = span > 0 ? min(max((hertz - profile.minimumHertz) / span, 0), 1) : 0.5
-            }
-            let filled = Self.median(Self.filled(frequency), width: Self.frequencyMedianFrames)
-            // 5. Simplification.
-            let times = (0..<frames).map { Double($0) * Self.hopMilliseconds }
-            let budget = max(2, Int((settings.resolution * duration / 1000).rounded(.up)) + 1)
-            let a = CurveSimplifier.simplify(times: times, values: amplitude, tolerance: settings.tolerance, budget: budget)
-            let f = CurveSimplifier.simplify(times: times, values: filled, tolerance: settings.tolerance, budget: budget)
-            pattern.continuousPattern = ContinuousPattern(amplitude: a.kept.map { ValuePoint(time: times[$0], value: amplitude[$0]) },
-                                                          frequency: f.kept.map { ValuePoint(time: times[$0], value: filled[$0]) })
-            amplitudeError = a.error
-            frequencyError = f.error
-        } else {
-            warnings.append(.warning(.silentBand, file: file, "the band \(JSONWriter.format(band.lowerBound))–\(JSONWriter.format(band.upperBound)) Hz is silent (its loudest frame stays below −80 dBFS): no continuous part, transients only"))
+        let gate = loudest * pow(10, -Self.gateDB / 20)
+        var amplitude = [Double](repeating: 0, count: frames.count)
+        var frequency = [Double?](repeating: nil, count: frames.count)
+        let profile = settings.profile, span = profile.maximumHertz - profile.minimumHertz
+        for k in 0..<frames.count where rms[k] >= gate {
+            amplitude[k] = min(1, gain * pow(rms[k] / loudest, exponent))
+            let ratio = Double(frames.slope[k] / frames.energy[k])
+            let hertz = rate / Double.pi * asin(min(1, 0.5 * ratio.squareRoot()))
+            frequency[k] = span > 0 ? min(max((hertz - profile.minimumHertz) / span, 0), 1) : 0.5
         }
-
-        // 6. Transients.
-        let onsets = work.withUnsafeBufferPointer {
-            OnsetDetector.detect($0.baseAddress!, count: n, sampleRate: rate, centres: centres, threshold: settings.threshold)
-        }
-        pattern.discretePattern = Self.transients(onsets, rms: rms, loudest: loudest, gain: gain, exponent: exponent)
-        return DerivedPattern(pattern: pattern, warnings: warnings, amplitudeError: amplitudeError, frequencyError: frequencyError,
-                              frameCount: frames, durationMilliseconds: duration)
+        let filled = Self.median(Self.filled(frequency), width: Self.frequencyMedianFrames)
+        // 5. Simplification.
+        let times = (0..<frames.count).map { Double($0) * Self.hopMilliseconds }
+        let budget = max(2, Int((settings.resolution * duration / 1000).rounded(.up)) + 1)
+        let a = CurveSimplifier.simplify(times: times, values: amplitude, tolerance: settings.tolerance, budget: budget)
+        let f = CurveSimplifier.simplify(times: times, values: filled, tolerance: settings.tolerance, budget: budget)
+        let curves = ContinuousPattern(amplitude: a.kept.map { ValuePoint(time: times[$0], value: amplitude[$0]) },
+                                       frequency: f.kept.map { ValuePoint(time: times[$0], value: filled[$0]) })
+        return (curves, a.error, f.error)
     }
 
     /// Frames of a transient's band strength, in hops from its onset: the band's RMS 15 ms before

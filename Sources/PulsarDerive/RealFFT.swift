@@ -65,13 +65,31 @@ final class RealFFT {
 
     /// `|X_k|` for `k = 0 … N/2` of the real frame `x` (`N` samples) into `out` (`N/2 + 1`):
     /// `X_k = Σ x_n e^{−2πikn/N}`.
+    ///
+    /// One pass after another over the work buffers, each its own function (inlined: the same
+    /// loops as one body, with no state between passes but the buffers).
     func magnitudes(of x: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>) {
-        let m = half
-        for n in 0..<m {
+        loadBitReversed(x)
+        firstStages()
+        wideStages()
+        split(into: out)
+    }
+
+    /// The even samples of `x` into `re`, the odd ones into `im`, in bit-reversed order.
+    @inline(__always)
+    private func loadBitReversed(_ x: UnsafePointer<Float>) {
+        for n in 0..<half {
             let r = Int(reversed[n])
             re[r] = x[2 * n]
             im[r] = x[2 * n + 1]
         }
+    }
+
+    /// The butterfly stages of length 2 (twiddle 1) and 4 (twiddles 1 and −i), which need no
+    /// multiplications.
+    @inline(__always)
+    private func firstStages() {
+        let m = half
         // Stage of length 2: twiddle 1.
         var a = 0
         while a + 1 < m {
@@ -93,6 +111,12 @@ final class RealFFT {
                 a += 4
             }
         }
+    }
+
+    /// The stages of length 8 to `N/2`, 4 butterflies at a time on the stage's twiddle table.
+    @inline(__always)
+    private func wideStages() {
+        let m = half
         var length = 8
         while length <= m {
             let h = length / 2
@@ -119,8 +143,14 @@ final class RealFFT {
             }
             length *= 2
         }
-        // Split: E_k = (Z_k + conj Z_{m−k}) / 2, O_k = (Z_k − conj Z_{m−k}) / 2i, X_k = E_k + W^k O_k;
-        // X_0 and X_m are real (Z_m is Z_0).
+    }
+
+    /// The complex transform `Z` of `N/2` points split into the real transform's magnitudes:
+    /// `E_k = (Z_k + conj Z_{m−k}) / 2`, `O_k = (Z_k − conj Z_{m−k}) / 2i`, `X_k = E_k + W^k O_k`;
+    /// `X_0` and `X_m` are real (`Z_m` is `Z_0`).
+    @inline(__always)
+    private func split(into out: UnsafeMutablePointer<Float>) {
+        let m = half
         out[0] = abs(re[0] + im[0])
         out[m] = abs(re[0] - im[0])
         var k = 1

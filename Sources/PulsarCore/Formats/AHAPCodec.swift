@@ -34,7 +34,7 @@ enum AHAPCodec {
     /// an event's `Time` as `fl(Time · 1000)`, its end as `fl(start + fl(EventDuration · 1000))`,
     /// every envelope time as `fl(start + offset)`, so the end of the duration and the envelope's
     /// point there are the same double.
-    private struct Event {
+    struct Event {
         var time: Double
         var end: Double         // == time for transients
         var intensity: Double
@@ -97,14 +97,15 @@ enum AHAPCodec {
         }
     }
 
-    private struct ControlCurve {
+    /// One curve of a parameter: it holds from `start` until the next curve of that parameter.
+    struct ControlCurve {
         var start: Double                       // ms
         var points: Curve                       // absolute ms; steps allowed
         var order: Int
     }
 
     /// The curves of one parameter, as a function of time with a neutral value where none applies.
-    private struct Control {
+    struct Control {
         var curves: [ControlCurve] = []
         var neutral: Double
 
@@ -128,113 +129,190 @@ enum AHAPCodec {
 
     // MARK: Import
 
+    /// The pattern of the AHAP document `doc` (the rules above), its warnings told to `reader`.
     static func decode(_ doc: JSONValue, reader: inout JSONFieldReader, maximumPoints: Int) throws(PatternDiagnostic) -> DecodedPattern {
         _ = try reader.object(doc, "$")
         reader.warnUnknownMembers(of: doc, known: ["Version", "Metadata", "Pattern"], "$")
-        let entries = try reader.array(try reader.required("Pattern", in: doc, "$"), "$.Pattern")
+        let list = try reader.array(try reader.required("Pattern", in: doc, "$"), "$.Pattern")
+        var entries = Entries()
+        for (i, entry) in list.enumerated() {
+            try readEntry(entry, index: i, into: &entries, reader: &reader)
+        }
+        let (intensity, sharpness) = controls(&entries, reader: &reader)
+        if entries.clampedCount > 0 {
+            reader.warn(.clamped, at: nil, "$.Pattern", "\(entries.clampedCount) parameter value(s) outside their range were clamped")
+        }
+
+        var pattern = PatternData()
+        pattern.discretePattern = transients(entries.events, reader: &reader)
+        pattern.continuousPattern = continuousPart(entries.events.filter { !$0.isTransient }, intensity: intensity, sharpness: sharpness)
+        if pattern.pointCount > maximumPoints {
+            throw reader.error(.tooManyPoints, at: doc, "$", "\(pattern.pointCount) points, more than the limit of \(maximumPoints)")
+        }
+        return DecodedPattern(pattern: pattern, locate: { location in (location.wirePath, nil) })
+    }
+
+    /// What the `Pattern` entries hold, gathered in file order: the haptic events, the intensity
+    /// and sharpness control curves as written, and how many values were clamped to their range
+    /// (one warning for all of them, once every value is read).
+    private struct Entries {
         var events: [Event] = []
-        var intensity = Control(neutral: 1)
-        var sharpness = Control(neutral: 0)
-        var rawCurves: [(id: String, start: Double, points: [(Double, Double)], order: Int, node: JSONValue)] = []
+        var rawCurves: [RawCurve] = []
         var clampedCount = 0
 
-        func clamp(_ v: Double, _ range: ClosedRange<Double>) -> Double {
+        /// `v` clamped to `range`, counted when that changes it.
+        mutating func clamp(_ v: Double, _ range: ClosedRange<Double>) -> Double {
             let c = min(max(v, range.lowerBound), range.upperBound)
             if c != v { clampedCount += 1 }
             return c
         }
+    }
 
-        for (i, entry) in entries.enumerated() {
-            let path = "$.Pattern[\(i)]"
-            let members = try reader.object(entry, path)
-            for member in members {
-                let node = member.value
-                let p = "\(path).\(member.key)"
-                switch member.key {
-                case "Event":
-                    _ = try reader.object(node, p)
-                    let type = try reader.string(try reader.required("EventType", in: node, p), p + ".EventType")
-                    let timeNode = try reader.required("Time", in: node, p)
-                    let seconds = try reader.number(timeNode, p + ".Time")
-                    let time = Self.milliseconds(seconds)
-                    guard seconds >= 0 else { throw reader.error(.negativeTime, at: timeNode, p + ".Time", "time \(JSONWriter.format(seconds)) is negative; times start at 0") }
-                    var eventIntensity = 1.0, eventSharpness = 0.5
-                    var envelope = Envelope()
-                    if let params = node["EventParameters"] {
-                        for (k, param) in try reader.array(params, p + ".EventParameters").enumerated() {
-                            let pp = "\(p).EventParameters[\(k)]"
-                            _ = try reader.object(param, pp)
-                            let id = try reader.string(try reader.required("ParameterID", in: param, pp), pp + ".ParameterID")
-                            let value = try reader.number(try reader.required("ParameterValue", in: param, pp), pp + ".ParameterValue")
-                            switch id {
-                            case "HapticIntensity": eventIntensity = clamp(value, 0...1)
-                            case "HapticSharpness": eventSharpness = clamp(value, 0...1)
-                            // Read on every haptic event; transients keep their own shape (§10).
-                            case "AttackTime": envelope.attack = clamp(value, 0...1)
-                            case "DecayTime": envelope.decay = clamp(value, 0...1)
-                            case "ReleaseTime": envelope.release = clamp(value, 0...1)
-                            case "Sustained": envelope.sustained = value != 0
-                            default:
-                                if type.hasPrefix("Haptic") {
-                                    reader.warn(.ignored, at: param, pp, "parameter \(id) is not part of the Pulsar model and is ignored")
-                                }
-                            }
-                        }
-                    }
-                    switch type {
-                    case "HapticTransient":
-                        events.append(Event(time: time, end: time, intensity: eventIntensity, sharpness: eventSharpness, isTransient: true, order: i))
-                    case "HapticContinuous":
-                        let durationNode = try reader.required("EventDuration", in: node, p)
-                        let duration = try reader.number(durationNode, p + ".EventDuration")
-                        guard duration >= 0 else {
-                            throw reader.error(.negativeTime, at: durationNode, p + ".EventDuration", "duration \(JSONWriter.format(duration)) is negative")
-                        }
-                        if duration == 0 {
-                            reader.warn(.ignored, at: node, p, "continuous event of zero duration ignored")
-                        } else {
-                            let length = Self.milliseconds(duration)
-                            events.append(Event(time: time, end: time + length, intensity: eventIntensity, sharpness: eventSharpness,
-                                                isTransient: false, order: i, envelope: envelope.gain(start: time, duration: length)))
-                        }
-                    default:
-                        reader.warn(.ignored, at: node, p, "\(type) event ignored: only haptic events become a pattern")
-                    }
-                case "ParameterCurve", "Parameter":
-                    _ = try reader.object(node, p)
-                    let id = try reader.string(try reader.required("ParameterID", in: node, p), p + ".ParameterID")
-                    let timeNode = try reader.required("Time", in: node, p)
-                    let start = try reader.number(timeNode, p + ".Time")
-                    guard start >= 0 else { throw reader.error(.negativeTime, at: timeNode, p + ".Time", "time \(JSONWriter.format(start)) is negative; times start at 0") }
-                    var points: [(Double, Double)] = []
-                    if member.key == "Parameter" {
-                        points = [(0, try reader.number(try reader.required("ParameterValue", in: node, p), p + ".ParameterValue"))]
-                    } else {
-                        let list = try reader.array(try reader.required("ParameterCurveControlPoints", in: node, p), p + ".ParameterCurveControlPoints")
-                        for (k, cp) in list.enumerated() {
-                            let cpp = "\(p).ParameterCurveControlPoints[\(k)]"
-                            _ = try reader.object(cp, cpp)
-                            let tNode = try reader.required("Time", in: cp, cpp)
-                            let t = try reader.number(tNode, cpp + ".Time")
-                            if let last = points.last, t < last.0 {
-                                throw reader.error(.unsorted, at: tNode, cpp + ".Time", "control point time \(JSONWriter.format(t)) s comes before the previous one's \(JSONWriter.format(last.0)) s")
-                            }
-                            points.append((t, try reader.number(try reader.required("ParameterValue", in: cp, cpp), cpp + ".ParameterValue")))
-                        }
-                    }
-                    switch id {
-                    case "HapticIntensityControl", "HapticSharpnessControl":
-                        if !points.isEmpty { rawCurves.append((id, start, points, i, node)) }
-                    default:
-                        reader.warn(.ignored, at: node, p, "\(id) ignored: only intensity and sharpness controls shape a pattern")
-                    }
-                default:
-                    reader.warn(.ignored, at: node, p, "unknown pattern entry \"\(member.key)\" ignored")
+    /// A control curve as written: its parameter, its `Time` and its control points (time,
+    /// value) in seconds, unclamped; `order` is its entry's index, `node` its JSON for warnings.
+    private struct RawCurve {
+        var id: String
+        var start: Double
+        var points: [(Double, Double)]
+        var order: Int
+        var node: JSONValue
+    }
+
+    /// Entry `i` of `Pattern`: each member an `Event`, a `ParameterCurve` or a `Parameter`;
+    /// any other member is ignored with a warning.
+    private static func readEntry(_ entry: JSONValue, index i: Int, into entries: inout Entries,
+                                  reader: inout JSONFieldReader) throws(PatternDiagnostic) {
+        let path = "$.Pattern[\(i)]"
+        let members = try reader.object(entry, path)
+        for member in members {
+            let node = member.value
+            let p = "\(path).\(member.key)"
+            switch member.key {
+            case "Event":
+                try readEvent(node, p, order: i, into: &entries, reader: &reader)
+            case "ParameterCurve", "Parameter":
+                try readCurve(node, p, isParameter: member.key == "Parameter", order: i, into: &entries, reader: &reader)
+            default:
+                reader.warn(.ignored, at: node, p, "unknown pattern entry \"\(member.key)\" ignored")
+            }
+        }
+    }
+
+    /// An entry's `Time` in seconds, which must not be negative.
+    private static func startSeconds(_ node: JSONValue, _ p: String, reader: JSONFieldReader) throws(PatternDiagnostic) -> Double {
+        let timeNode = try reader.required("Time", in: node, p)
+        let seconds = try reader.number(timeNode, p + ".Time")
+        guard seconds >= 0 else { throw reader.error(.negativeTime, at: timeNode, p + ".Time", "time \(JSONWriter.format(seconds)) is negative; times start at 0") }
+        return seconds
+    }
+
+    /// An `Event` at `p`: a `HapticTransient` or a `HapticContinuous` (of non-zero duration,
+    /// its envelope made here) joins `entries.events`; any other is ignored with a warning.
+    private static func readEvent(_ node: JSONValue, _ p: String, order i: Int, into entries: inout Entries,
+                                  reader: inout JSONFieldReader) throws(PatternDiagnostic) {
+        _ = try reader.object(node, p)
+        let type = try reader.string(try reader.required("EventType", in: node, p), p + ".EventType")
+        let time = Self.milliseconds(try startSeconds(node, p, reader: reader))
+        let (eventIntensity, eventSharpness, envelope) = try eventParameters(node, p, type: type, into: &entries, reader: &reader)
+        switch type {
+        case "HapticTransient":
+            entries.events.append(Event(time: time, end: time, intensity: eventIntensity, sharpness: eventSharpness, isTransient: true, order: i))
+        case "HapticContinuous":
+            let durationNode = try reader.required("EventDuration", in: node, p)
+            let duration = try reader.number(durationNode, p + ".EventDuration")
+            guard duration >= 0 else {
+                throw reader.error(.negativeTime, at: durationNode, p + ".EventDuration", "duration \(JSONWriter.format(duration)) is negative")
+            }
+            if duration == 0 {
+                reader.warn(.ignored, at: node, p, "continuous event of zero duration ignored")
+            } else {
+                let length = Self.milliseconds(duration)
+                entries.events.append(Event(time: time, end: time + length, intensity: eventIntensity, sharpness: eventSharpness,
+                                            isTransient: false, order: i, envelope: envelope.gain(start: time, duration: length)))
+            }
+        default:
+            reader.warn(.ignored, at: node, p, "\(type) event ignored: only haptic events become a pattern")
+        }
+    }
+
+    /// An event's `EventParameters`: its intensity (default 1), sharpness (default 0.5) and
+    /// envelope, each clamped to 0...1. Other parameters of a haptic event are ignored with a
+    /// warning (those of other events silently).
+    private static func eventParameters(_ node: JSONValue, _ p: String, type: String, into entries: inout Entries,
+                                        reader: inout JSONFieldReader) throws(PatternDiagnostic)
+        -> (intensity: Double, sharpness: Double, envelope: Envelope) {
+        var eventIntensity = 1.0, eventSharpness = 0.5
+        var envelope = Envelope()
+        guard let params = node["EventParameters"] else { return (eventIntensity, eventSharpness, envelope) }
+        for (k, param) in try reader.array(params, p + ".EventParameters").enumerated() {
+            let pp = "\(p).EventParameters[\(k)]"
+            _ = try reader.object(param, pp)
+            let id = try reader.string(try reader.required("ParameterID", in: param, pp), pp + ".ParameterID")
+            let value = try reader.number(try reader.required("ParameterValue", in: param, pp), pp + ".ParameterValue")
+            switch id {
+            case "HapticIntensity": eventIntensity = entries.clamp(value, 0...1)
+            case "HapticSharpness": eventSharpness = entries.clamp(value, 0...1)
+            // Read on every haptic event; transients keep their own shape (§10).
+            case "AttackTime": envelope.attack = entries.clamp(value, 0...1)
+            case "DecayTime": envelope.decay = entries.clamp(value, 0...1)
+            case "ReleaseTime": envelope.release = entries.clamp(value, 0...1)
+            case "Sustained": envelope.sustained = value != 0
+            default:
+                if type.hasPrefix("Haptic") {
+                    reader.warn(.ignored, at: param, pp, "parameter \(id) is not part of the Pulsar model and is ignored")
                 }
             }
         }
+        return (eventIntensity, eventSharpness, envelope)
+    }
 
-        // Relative (Apple) or absolute (Lofelt Studio) control-point times, decided per file.
+    /// A `ParameterCurve` at `p`, or a `Parameter` (`isParameter`: one point at the curve's
+    /// start). An intensity or sharpness control with points joins `entries.rawCurves`; a curve
+    /// of any other parameter is ignored with a warning.
+    private static func readCurve(_ node: JSONValue, _ p: String, isParameter: Bool, order i: Int, into entries: inout Entries,
+                                  reader: inout JSONFieldReader) throws(PatternDiagnostic) {
+        _ = try reader.object(node, p)
+        let id = try reader.string(try reader.required("ParameterID", in: node, p), p + ".ParameterID")
+        let start = try startSeconds(node, p, reader: reader)
+        let points: [(Double, Double)]
+        if isParameter {
+            points = [(0, try reader.number(try reader.required("ParameterValue", in: node, p), p + ".ParameterValue"))]
+        } else {
+            points = try controlPoints(node, p, reader: reader)
+        }
+        switch id {
+        case "HapticIntensityControl", "HapticSharpnessControl":
+            if !points.isEmpty { entries.rawCurves.append(RawCurve(id: id, start: start, points: points, order: i, node: node)) }
+        default:
+            reader.warn(.ignored, at: node, p, "\(id) ignored: only intensity and sharpness controls shape a pattern")
+        }
+    }
+
+    /// A curve's `ParameterCurveControlPoints` as (time, value) in seconds, times never going back.
+    private static func controlPoints(_ node: JSONValue, _ p: String, reader: JSONFieldReader) throws(PatternDiagnostic) -> [(Double, Double)] {
+        var points: [(Double, Double)] = []
+        let list = try reader.array(try reader.required("ParameterCurveControlPoints", in: node, p), p + ".ParameterCurveControlPoints")
+        for (k, cp) in list.enumerated() {
+            let cpp = "\(p).ParameterCurveControlPoints[\(k)]"
+            _ = try reader.object(cp, cpp)
+            let tNode = try reader.required("Time", in: cp, cpp)
+            let t = try reader.number(tNode, cpp + ".Time")
+            if let last = points.last, t < last.0 {
+                throw reader.error(.unsorted, at: tNode, cpp + ".Time", "control point time \(JSONWriter.format(t)) s comes before the previous one's \(JSONWriter.format(last.0)) s")
+            }
+            points.append((t, try reader.number(try reader.required("ParameterValue", in: cp, cpp), cpp + ".ParameterValue")))
+        }
+        return points
+    }
+
+    /// The intensity and sharpness controls of the raw curves, in milliseconds. Control-point
+    /// times are relative (Apple) or absolute (Lofelt Studio), decided per file, with a warning
+    /// when absolute; values are clamped (intensity 0...1, sharpness −1...1); each control's
+    /// curves are sorted by start, then file order.
+    private static func controls(_ entries: inout Entries, reader: inout JSONFieldReader) -> (intensity: Control, sharpness: Control) {
+        let rawCurves = entries.rawCurves
+        var intensity = Control(neutral: 1)
+        var sharpness = Control(neutral: 0)
         let offsetCurves = rawCurves.filter { $0.start > 0 }
         let absolute = !offsetCurves.isEmpty && offsetCurves.allSatisfy { abs($0.points[0].0 - $0.start) < 1e-9 }
         if absolute {
@@ -245,184 +323,31 @@ enum AHAPCodec {
             let isIntensity = c.id == "HapticIntensityControl"
             let start = Self.milliseconds(c.start)
             let pts = c.points.map {
-                ValuePoint(time: absolute ? Self.milliseconds($0.0) : start + Self.milliseconds($0.0), value: clamp($0.1, isIntensity ? 0...1 : -1...1))
+                ValuePoint(time: absolute ? Self.milliseconds($0.0) : start + Self.milliseconds($0.0), value: entries.clamp($0.1, isIntensity ? 0...1 : -1...1))
             }
             let curve = ControlCurve(start: start, points: Curve(pts), order: c.order)
             if isIntensity { intensity.curves.append(curve) } else { sharpness.curves.append(curve) }
         }
         intensity.curves.sort { ($0.start, $0.order) < ($1.start, $1.order) }
         sharpness.curves.sort { ($0.start, $0.order) < ($1.start, $1.order) }
-        if clampedCount > 0 {
-            reader.warn(.clamped, at: nil, "$.Pattern", "\(clampedCount) parameter value(s) outside their range were clamped")
-        }
+        return (intensity, sharpness)
+    }
 
-        var pattern = PatternData()
+    /// The transients in time order (then file order); those at one time are merged into the
+    /// strongest, with a warning each.
+    private static func transients(_ events: [Event], reader: inout JSONFieldReader) -> [DiscretePoint] {
+        var points: [DiscretePoint] = []
         let transients = events.filter(\.isTransient).sorted { ($0.time, $0.order) < ($1.time, $1.order) }
         for t in transients {
             let point = DiscretePoint(time: t.time, amplitude: t.intensity, frequency: t.sharpness)
-            if let last = pattern.discretePattern.last, last.time == point.time {
+            if let last = points.last, last.time == point.time {
                 reader.warn(.duplicateTime, at: nil, "$.Pattern", "transients at the same time \(JSONWriter.format(t.time)) ms merged, keeping the stronger")
-                if point.amplitude > last.amplitude { pattern.discretePattern[pattern.discretePattern.count - 1] = point }
+                if point.amplitude > last.amplitude { points[points.count - 1] = point }
                 continue
             }
-            pattern.discretePattern.append(point)
+            points.append(point)
         }
-        let continuous = events.filter { !$0.isTransient }
-        let snap = TimeSnap(continuous.flatMap { [$0.time, $0.end] + $0.envelope.points.map(\.time) }
-                            + intensity.breakpoints + sharpness.breakpoints)
-        pattern.continuousPattern = buildCurves(continuous.map { snap.event($0) }, intensity: snap.control(intensity),
-                                                sharpness: snap.control(sharpness))
-        if pattern.pointCount > maximumPoints {
-            throw reader.error(.tooManyPoints, at: doc, "$", "\(pattern.pointCount) points, more than the limit of \(maximumPoints)")
-        }
-        return DecodedPattern(pattern: pattern, locate: { location in (location.wirePath, nil) })
-    }
-
-    /// Times that meet in decimal but not in binary (an end `0.001 + 1.002` s and a start at
-    /// `1.003` s, 1.1e-13 ms apart) made one, as the model groups points (docs/signal-model.md
-    /// §3): a step where two events meet, in the curves written out too.
-    private struct TimeSnap {
-        private var moved: [Double: Double] = [:]
-
-        init(_ times: [Double]) {
-            let sorted = Set(times).sorted()
-            var first = 0
-            for (i, t) in sorted.enumerated() {
-                if t - sorted[first] >= Curve.coincidenceMilliseconds { first = i }
-                if i != first { moved[t] = sorted[first] }
-            }
-        }
-
-        func time(_ t: Double) -> Double { moved[t] ?? t }
-
-        func curve(_ c: Curve) -> Curve { Curve(c.points.map { ValuePoint(time: time($0.time), value: $0.value) }) }
-
-        func event(_ e: Event) -> Event {
-            var e = e
-            e.time = time(e.time)
-            e.end = time(e.end)
-            e.envelope = curve(e.envelope)
-            return e
-        }
-
-        func control(_ c: Control) -> Control {
-            var c = c
-            c.curves = c.curves.map { ControlCurve(start: time($0.start), points: curve($0.points), order: $0.order) }
-            return c
-        }
-    }
-
-    /// Samples the piecewise-linear amplitude and frequency functions at every time where one of
-    /// their inputs changes, plus the times where the frequency crosses its clamp bounds.
-    private static func buildCurves(_ events: [Event], intensity: Control, sharpness: Control) -> ContinuousPattern {
-        guard !events.isEmpty else { return ContinuousPattern() }
-        let finalEnd = events.map(\.releaseEnd).max()!
-
-        let byStart = events.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
-
-        /// Answers "which event wins at t" for non-decreasing t: a heap of the started events,
-        /// best first (higher intensity, then earlier start, then written first), whose ended
-        /// events are dropped when they reach the top — O(log n) a question, amortised.
-        /// At one `t`, ask for the left limit before the right one.
-        struct Sweep {
-            let events: [Event]
-            var next = 0
-            var heap: [Int] = []
-
-            private func better(_ a: Int, _ b: Int) -> Bool {
-                let x = events[a], y = events[b]
-                if x.intensity != y.intensity { return x.intensity > y.intensity }
-                return (x.time, x.order) < (y.time, y.order)
-            }
-
-            private mutating func push(_ i: Int) {
-                heap.append(i)
-                var c = heap.count - 1
-                while c > 0 {
-                    let p = (c - 1) / 2
-                    guard better(heap[c], heap[p]) else { break }
-                    heap.swapAt(c, p)
-                    c = p
-                }
-            }
-
-            private mutating func popTop() {
-                heap.swapAt(0, heap.count - 1)
-                heap.removeLast()
-                var p = 0
-                while true {
-                    let l = 2 * p + 1, r = l + 1
-                    var m = p
-                    if l < heap.count && better(heap[l], heap[m]) { m = l }
-                    if r < heap.count && better(heap[r], heap[m]) { m = r }
-                    if m == p { break }
-                    heap.swapAt(p, m)
-                    p = m
-                }
-            }
-
-            /// The winning event at `t` (right limit) or just before it (left limit).
-            mutating func active(_ t: Double, left: Bool) -> Event? {
-                while next < events.count, left ? events[next].time < t : events[next].time <= t { push(next); next += 1 }
-                while let top = heap.first, left ? events[top].releaseEnd < t : events[top].releaseEnd <= t { popTop() }
-                return heap.first.map { events[$0] }
-            }
-        }
-
-        /// `combine(event, t, left, control)`: the value the winning event gives at `t`.
-        func curve(control: Control, combine: (Event, Double, Bool, Double) -> Double, crossings: Bool, silentValue: Double?) -> [ValuePoint] {
-            var times = Set(control.breakpoints.filter { $0 < finalEnd })
-            for e in events {
-                times.insert(e.time)
-                times.insert(e.end)
-                for p in e.envelope.points { times.insert(p.time) }
-            }
-            var sorted = times.filter { $0 >= 0 && $0 <= finalEnd }.sorted()
-            var extra: [Double] = []
-            var sweepA = Sweep(events: byStart), sweepB = Sweep(events: byStart)
-            for (a, b) in zip(sorted, sorted.dropFirst()) {
-                guard let ea = sweepA.active(a, left: false), let eb = sweepB.active(b, left: true), ea.order == eb.order else { continue }
-                let va = combine(ea, a, false, control.value(at: a, left: false))
-                let vb = combine(eb, b, true, control.value(at: b, left: true))
-                if crossings {
-                    for bound in [0.0, 1.0] where (va - bound) * (vb - bound) < 0 {
-                        extra.append(a + (bound - va) / (vb - va) * (b - a))
-                    }
-                } else {
-                    // A ramp of the envelope times a ramp of the control is a parabola: points
-                    // every h keep the lines within 1e-4 of it (its midpoint bulge is q''h²/8).
-                    let m = (a + b) / 2
-                    let bulge = abs(combine(ea, m, false, control.value(at: m, left: false)) - (va + vb) / 2)
-                    let n = min(64, Int((bulge / 1e-4).squareRoot().rounded(.up)))
-                    if n > 1 { for k in 1..<n { extra.append(a + (b - a) * Double(k) / Double(n)) } }
-                }
-            }
-            if !extra.isEmpty { sorted = Set(sorted + extra).sorted() }
-            var points: [ValuePoint] = []
-            func emit(_ t: Double, _ v: Double) {
-                points.append(ValuePoint(time: t, value: min(max(v, 0), 1)))
-            }
-            var sweep = Sweep(events: byStart)
-            for t in sorted {
-                let leftEvent = sweep.active(t, left: true)
-                let rightEvent = t < finalEnd ? sweep.active(t, left: false) : nil
-                let leftValue = leftEvent.map { combine($0, t, true, control.value(at: t, left: true)) } ?? silentValue
-                let rightValue = rightEvent.map { combine($0, t, false, control.value(at: t, left: false)) } ?? (t < finalEnd ? silentValue : nil)
-                switch (leftValue, rightValue) {
-                case let (l?, r?):
-                    if t > 0, abs(l - r) > 1e-12 { emit(t, l) }
-                    emit(t, r)
-                case let (l?, nil): emit(t, l)
-                case let (nil, r?): emit(t, r)
-                case (nil, nil): break
-                }
-            }
-            return points
-        }
-
-        let amplitude = curve(control: intensity, combine: { e, t, left, c in e.gain(at: t, left: left) * c }, crossings: false, silentValue: 0)
-        let frequency = curve(control: sharpness, combine: { e, _, _, c in e.sharpness + c }, crossings: true, silentValue: nil)
-        return ContinuousPattern(amplitude: amplitude, frequency: frequency)
+        return points
     }
 
     // MARK: Export

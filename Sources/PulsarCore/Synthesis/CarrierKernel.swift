@@ -51,6 +51,12 @@ struct CarrierKernel {
 
     /// One specialised loop per combination of flags: the flags are types, so each combination is
     /// compiled separately with its branches folded away.
+    ///
+    /// A hot kernel, kept as one function on purpose (longer than the house limit): the lane
+    /// state (phasors, rotations, amplitude and its differences) is set up and stepped as locals
+    /// of this body, which the inlined `advance()` updates, so the optimizer keeps it in vector
+    /// registers through the chunk. Split into functions, that state would cross calls as
+    /// `inout` arguments or a struct, in memory, in the per-sample loop.
     private func loop<Chirp: KernelFlag, Cubic: KernelFlag, Limit: KernelFlag>(
         _ out: UnsafeMutablePointer<Float>, _ range: Range<Int>, _: Chirp.Type, _: Cubic.Type, _: Limit.Type
     ) -> Int {

@@ -21,7 +21,29 @@ struct LottieDocumentReader {
         var warnings: [String]
     }
 
+    /// The document's parts, checked: the first problem throws, what is skipped is in `warnings`.
     func read() throws(LottieError) -> Parts {
+        let root = try parseRoot()
+        let (timing, w, h) = try timingAndSize(root)
+        guard let layerValues = root["layers"]!.array else {
+            throw fail(.wrongType, at: root["layers"]!.offset, path: "$.layers",
+                       "\"layers\" is \(article(root["layers"]!.typeName)), not an array")
+        }
+
+        var geometry = GeometryCheck(reader: self, side: max(w, h))
+        try geometry.walk(root, multiplier: 1)
+
+        var warnings: [String] = []
+        var expander = Expander(assets: Self.assets(root), reader: self)
+        let layers = try expander.layers(layerValues, path: "$.layers", stack: [], depth: 0)
+        warnings += expander.warnings
+
+        return Parts(version: root["v"]?.string, name: root["nm"]?.string, timing: timing, width: w, height: h,
+                     markers: Self.markers(root), layers: layers, warnings: warnings)
+    }
+
+    /// The document's root: well-formed JSON, an object, with the members timing needs.
+    private func parseRoot() throws(LottieError) -> JSONValue {
         let root: JSONValue
         do {
             root = try JSONParser().parse(bytes)
@@ -35,6 +57,12 @@ struct LottieDocumentReader {
         for key in ["layers", "fr", "ip", "op", "w", "h"] where root[key] == nil {
             throw fail(.notLottie, at: root.offset, path: "$", "not a Lottie animation: no \"\(key)\" member")
         }
+        return root
+    }
+
+    /// The timing (`fr`, `ip`, `op`) and the canvas size (`w`, `h`), each a number within
+    /// `LottieLimits`, the out point after the in point and the animation at most 24 h long.
+    private func timingAndSize(_ root: JSONValue) throws(LottieError) -> (timing: LottieTiming, width: Double, height: Double) {
         let fr = try number(root, "fr")
         let ip = try number(root, "ip")
         let op = try number(root, "op")
@@ -62,26 +90,25 @@ struct LottieDocumentReader {
             throw fail(.badValue, at: root[wOK ? "h" : "w"]!.offset, path: wOK ? "$.h" : "$.w",
                        "the size is \(w)×\(h); both must be above 0 and at most \(LottieLimits.maximumCanvasSide)")
         }
-        guard let layerValues = root["layers"]!.array else {
-            throw fail(.wrongType, at: root["layers"]!.offset, path: "$.layers",
-                       "\"layers\" is \(article(root["layers"]!.typeName)), not an array")
-        }
+        return (timing, w, h)
+    }
 
-        var geometry = GeometryCheck(reader: self, side: max(w, h))
-        try geometry.walk(root, multiplier: 1)
-
-        var warnings: [String] = []
+    /// The precompositions' layer lists by asset id, with their JSON paths; assets without an
+    /// id or layers are left out, and of two with one id the first is kept.
+    private static func assets(_ root: JSONValue) -> [String: (value: [JSONValue], path: String)] {
         var assets: [String: (value: [JSONValue], path: String)] = [:]
         if let assetValues = root["assets"]?.array {
             for (i, asset) in assetValues.enumerated() {
-                guard let id = Self.identifier(asset["id"]), let layers = asset["layers"]?.array else { continue }
+                guard let id = identifier(asset["id"]), let layers = asset["layers"]?.array else { continue }
                 if assets[id] == nil { assets[id] = (layers, "$.assets[\(i)].layers") }
             }
         }
-        var expander = Expander(assets: assets, reader: self)
-        let layers = try expander.layers(layerValues, path: "$.layers", stack: [], depth: 0)
-        warnings += expander.warnings
+        return assets
+    }
 
+    /// The markers (entries that are not objects skipped). A comment that is a JSON object
+    /// becomes the marker's payload, each member as text, and its `name` the marker's name.
+    private static func markers(_ root: JSONValue) -> [LottieMarker] {
         var markers: [LottieMarker] = []
         if let markerValues = root["markers"]?.array {
             for value in markerValues {
@@ -95,7 +122,7 @@ struct LottieDocumentReader {
                    let object = try? JSONParser().parse(Array(comment.utf8)), let members = object.object {
                     var fields: [String: String] = [:]
                     for (key, member) in members where fields[key] == nil {
-                        fields[key] = member.string ?? Self.text(of: member)
+                        fields[key] = member.string ?? text(of: member)
                     }
                     payload = fields
                     if let payloadName = object["name"]?.string { name = payloadName }
@@ -104,8 +131,7 @@ struct LottieDocumentReader {
                                             durationFrames: duration, payload: payload))
             }
         }
-        return Parts(version: root["v"]?.string, name: root["nm"]?.string, timing: timing, width: w, height: h,
-                     markers: markers, layers: layers, warnings: warnings)
+        return markers
     }
 
     /// The bounds rlottie needs before it sees the document (`LottieLimits`): every number within
