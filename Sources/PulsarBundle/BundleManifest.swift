@@ -213,6 +213,13 @@ private struct ManifestReader {
         }
     }
 
+    /// The optional number member `key`, finite and checked against `Limits` by `check`.
+    func limitedNumber(_ parent: JSONValue, _ key: String, _ path: String,
+                       _ check: (Double, String) throws(RangeError) -> Double) throws(BundleError) -> Double? {
+        guard let (_, node) = try number(parent, key, path) else { return nil }
+        return try limited(node, path + "." + key, check)
+    }
+
     /// A bundle-relative path member: present, a string, and a safe relative path.
     func filePath(_ parent: JSONValue, _ key: String, _ path: String) throws(BundleError) -> String {
         let text = try string(parent, key, path, required: true)!
@@ -301,10 +308,7 @@ private struct ManifestReader {
             throw error(.duplicatePresetID, at: node["id"], path + ".id", "preset id \(MessageText.quoted(presetID)) is used twice")
         }
         let presetName = try string(node, "name", path, required: true)!
-        var duration: Double?
-        if let (_, valueNode) = try number(node, "duration", path) {
-            duration = try limited(valueNode, path + ".duration") { v, q throws(RangeError) in try Limits.milliseconds(v, q) }
-        }
+        let duration = try limitedNumber(node, "duration", path) { v, q throws(RangeError) in try Limits.milliseconds(v, q) }
         let haptics = node["haptics"] == nil && node["audio"] != nil ? nil : try filePath(node, "haptics", path)
         let audio = try self.audio(node, path)
         let animation = try self.animation(node, path)
@@ -319,13 +323,9 @@ private struct ManifestReader {
         let audioPath = path + ".audio"
         _ = try object(audioNode, audioPath)
         let src = try filePath(audioNode, "src", audioPath)
-        var volume: Double?
-        if let (_, valueNode) = try number(audioNode, "volume", audioPath) {
-            volume = try limited(valueNode, audioPath + ".volume") { v, q throws(RangeError) in try Limits.number(v, q, in: 0...16) }
-        }
-        var offset: Double?
-        if let (_, valueNode) = try number(audioNode, "offset", audioPath) {
-            offset = try limited(valueNode, audioPath + ".offset") { v, q throws(RangeError) in try Limits.milliseconds(v, q, signed: true) }
+        let volume = try limitedNumber(audioNode, "volume", audioPath) { v, q throws(RangeError) in try Limits.number(v, q, in: 0...16) }
+        let offset = try limitedNumber(audioNode, "offset", audioPath) { v, q throws(RangeError) in
+            try Limits.milliseconds(v, q, signed: true)
         }
         return BundleManifest.Audio(src: src, volume: volume, offset: offset)
     }
@@ -342,12 +342,9 @@ private struct ManifestReader {
             guard value > 0 else { throw error(.badValue, at: valueNode, animationPath + ".frameRate", "frameRate must be > 0") }
             frameRate = try limited(valueNode, animationPath + ".frameRate") { v, q throws(RangeError) in try Limits.number(v, q, in: 0...1000) }
         }
-        var totalFrames: Double?
-        if let (_, valueNode) = try number(animationNode, "totalFrames", animationPath) {
-            // At most 1000 frames a second for 24 h.
-            totalFrames = try limited(valueNode, animationPath + ".totalFrames") { v, q throws(RangeError) in
-                try Limits.number(v, q, in: 0...86_400_000)
-            }
+        // At most 1000 frames a second for 24 h.
+        let totalFrames = try limitedNumber(animationNode, "totalFrames", animationPath) { v, q throws(RangeError) in
+            try Limits.number(v, q, in: 0...86_400_000)
         }
         return BundleManifest.Animation(src: src, frameRate: frameRate, totalFrames: totalFrames)
     }

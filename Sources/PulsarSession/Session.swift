@@ -16,13 +16,15 @@ import PulsarSimulation
 /// Thread rules: every member is for one control thread at a time (the caller serialises), never
 /// the engine's real-time thread. `stop` joins the real-time thread.
 public final class Session {
-    public let engine: HapticEngine
+    /// The engine and its devices, as opened.
+    private let opened: SessionEngine
+    public var engine: HapticEngine { opened.engine }
     /// The main device and its short name (`sim`, `default`, an ALSA name).
-    public let device: OutputDevice
-    public let name: String
+    public var device: OutputDevice { opened.device }
+    public var name: String { opened.name }
     /// The haptic device of two, its short name and its channels' layout.
-    public let hapticDevice: OutputDevice?
-    public let hapticName: String?
+    public var hapticDevice: OutputDevice? { opened.hapticDevice }
+    public var hapticName: String? { opened.hapticName }
     public let hapticLayout: ChannelLayout?
     /// The event log written at `stop`, when one was asked for.
     public let log: SessionLog?
@@ -40,11 +42,7 @@ public final class Session {
                 fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
         let made = try SessionEngine(request, monotonic: monotonic,
                                      simulated: simulated ?? { SimulatedDevice(clock: monotonic, behaviour: $0) }, fallback: fallback)
-        engine = made.engine
-        device = made.device
-        name = made.name
-        hapticDevice = made.hapticDevice
-        hapticName = made.hapticName
+        opened = made
         hapticLayout = request.haptic?.layout
         rate = request.sampleRate
         var recordings: [(SimulatedDevice, String, Int)] = []

@@ -49,7 +49,8 @@ public struct SessionContent: @unchecked Sendable {
     public static func preset(_ id: String? = nil, inBundle path: String, settings: MixSettings = MixSettings(layout: .mix),
                               range: PlaybackRange = PlaybackRange()) throws -> SessionContent {
         let bundle = try PresetBundle.open(path)
-        guard let preset = id.map({ bundle.preset(id: $0) }) ?? bundle.presets.first else {
+        let chosen = if let id { bundle.preset(id: id) } else { bundle.presets.first }
+        guard let preset = chosen else {
             throw SessionError(.usage, "\(path) has no preset '\(id ?? "")' (it has \(bundle.presets.map(\.id).joined(separator: ", ")))")
         }
         return try SessionContent(preset: preset, settings: settings, range: range, origin: .file(path: absolutePath(bundle.path), preset: preset.id))
