@@ -28,9 +28,10 @@ public final class SessionLog {
                                        mix: m.live, priority: priority, mode: realtime ? "realtime" : "pattern"), content.origin, m))
     }
 
-    /// Records a voice line as a front end wrote it (its input already a path).
-    public func made(_ line: EngineLog.Voice, mixer: PresetMixer? = nil) {
-        voices.append((line, .file(path: line.input, preset: line.preset), mixer))
+    /// Records a voice line as a front end wrote it (its input already a path; the header is the
+    /// front end's too).
+    public func made(_ line: EngineLog.Voice) {
+        voices.append((line, .file(path: line.input, preset: line.preset), nil))
     }
 
     /// Writes the log (and the in-memory patterns beside it); nothing when no voice was made.
