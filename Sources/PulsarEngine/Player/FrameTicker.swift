@@ -3,14 +3,14 @@ import Glibc
 #endif
 
 /// What a display tick shows: the instant and where the player is then.
-package struct FrameTick: Sendable {
-    package var index: Int
-    package var time: MonotonicTime
+public struct FrameTick: Sendable {
+    public var index: Int
+    public var time: MonotonicTime
     /// Content time in ms, animation frame and progress from the device-slaved clock (nil before
     /// the device has reported a position).
-    package var contentMilliseconds: Double?
-    package var animationFrame: Double?
-    package var progress: Double?
+    public var contentMilliseconds: Double?
+    public var animationFrame: Double?
+    public var progress: Double?
 }
 
 /// A display-link-like loop: wakes at a fixed rate on absolute deadlines of the monotonic clock
@@ -19,16 +19,16 @@ package struct FrameTick: Sendable {
 ///
 /// Thread rules: `run` blocks the calling thread, which becomes the player's control thread for
 /// its duration (it calls `poll`).
-package struct FrameTicker: Sendable {
+public struct FrameTicker: Sendable {
     /// Ticks per second (default 60).
-    package var rate: Double
+    public var rate: Double
 
-    package init(rate: Double = 60) {
+    public init(rate: Double = 60) {
         self.rate = max(rate, 1)
     }
 
     /// Ticks until `onTick` returns false.
-    package func run(_ player: HapticPlayer, onTick: (FrameTick) -> Bool) {
+    public func run(_ player: HapticPlayer, onTick: (FrameTick) -> Bool) {
         let start = SystemMonotonicClock().now()
         var index = 0
         while true {

@@ -1,7 +1,9 @@
 import PulsarCore
+@_spi(Internals) @testable import PulsarEngine
 
-/// What a player sounds like at any monotonic instant: the content time, the animation frame
-/// and the progress, derived from the device's own position readings (through
+/// The tests' clock of one voice, fed the engine's events by hand (the engine's voices and the
+/// player read theirs from the engine's one filter): what a player sounds like at any monotonic
+/// instant — the content time, the animation frame and the progress, derived from the device's own position readings (through
 /// `DevicePositionFilter`) and the transport states at their effective frames — never from
 /// accumulated wall time. It freezes exactly where a pause took effect, jumps exactly at a
 /// seek's effective frame, wraps at loop boundaries and runs backwards in reverse iterations.
@@ -10,7 +12,7 @@ import PulsarCore
 /// device's positions and the commands and completion of one voice (`voice`).
 ///
 /// Thread rules: one non-real-time thread (the UI or control thread) feeds and queries it.
-package struct PlaybackClock {
+struct PlaybackClock {
     /// The voice's states and timelines.
     private(set) var track: VoiceTrack
     private var filter: DevicePositionFilter
@@ -32,7 +34,7 @@ package struct PlaybackClock {
     /// The engine slot of the voice this clock follows (0: a single player's).
     var voice: Int { track.voice }
 
-    package init(timeline: PlaybackTimeline, sampleRate: SampleRate, durationMilliseconds: Double,
+    init(timeline: PlaybackTimeline, sampleRate: SampleRate, durationMilliseconds: Double,
                  animationFrameRate: Double? = nil, animationInPoint: Double = 0, voice: Int = 0) {
         track = VoiceTrack(timeline: timeline, sampleRate: sampleRate, durationMilliseconds: durationMilliseconds,
                            animationFrameRate: animationFrameRate, animationInPoint: animationInPoint, voice: voice)
@@ -40,7 +42,7 @@ package struct PlaybackClock {
     }
 
     /// Makes `timeline` the one of mixer generation `generation`.
-    package mutating func register(_ timeline: PlaybackTimeline, generation: Int) {
+    mutating func register(_ timeline: PlaybackTimeline, generation: Int) {
         track.register(timeline, generation: generation)
     }
 
@@ -49,7 +51,7 @@ package struct PlaybackClock {
     var isIdle: Bool { track.isIdle }
 
     /// Takes in one event from the engine.
-    package mutating func observe(_ event: EngineEvent) {
+    mutating func observe(_ event: EngineEvent) {
         switch event {
         case let .position(streamFrame, time):
             filter.add(frames: streamFrame.index, at: time)
@@ -77,7 +79,7 @@ package struct PlaybackClock {
 
     /// The content frame heard at stream frame `s` (fractional), by the transport states seen so
     /// far — e.g. for the true position a simulated device knows.
-    package func contentFrame(atStreamFrame s: Double) -> Double { track.contentFrame(atStreamFrame: s) }
+    func contentFrame(atStreamFrame s: Double) -> Double { track.contentFrame(atStreamFrame: s) }
 
     /// The iteration heard at `time` (0-based) and the loop count (`PlaybackTimeline.endless`
     /// for a loop without end), or nil before the first reading.
@@ -86,7 +88,7 @@ package struct PlaybackClock {
     }
 
     /// Content time in ms at `time`.
-    package mutating func contentTime(at time: MonotonicTime) -> Double? {
+    mutating func contentTime(at time: MonotonicTime) -> Double? {
         streamFrame(at: time).map(track.contentTime(atStreamFrame:))
     }
 
@@ -96,7 +98,7 @@ package struct PlaybackClock {
     }
 
     /// The animation frame to show at `time`: `ip + seconds · fr` (needs an animation).
-    package mutating func animationFrame(at time: MonotonicTime) -> Double? {
+    mutating func animationFrame(at time: MonotonicTime) -> Double? {
         streamFrame(at: time).flatMap(track.animationFrame(atStreamFrame:))
     }
 }
