@@ -33,7 +33,7 @@ struct ReplayCLITests {
         let script: [Int: TransportCommand] = [0: .play(fromTimelineFrame: 0), 20: .pause, 30: .resume, 60: .seek(toTimelineFrame: 30_000),
                                                90: .pause, 95: .seek(toTimelineFrame: 4_000), 100: .resume, 200: .play(fromTimelineFrame: 70_000)]
         for period in 0..<400 {
-            if let command = script[period] { player.send(command) }
+            if let command = script[period] { player.send(EngineCommand(command)) }
             try player.step()
             while let e = player.events.pop() { events.append(e) }
             clock.advance(seconds: 256.0 / 48_000)

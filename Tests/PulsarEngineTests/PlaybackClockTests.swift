@@ -26,7 +26,7 @@ import Testing
         var samples: [(period: Int, ms: Double)] = []
         var pauseFrame: StreamFrame?, seekFrame: StreamFrame?
         for period in 0..<260 {
-            if let c = script[period] { player.send(c) }
+            if let c = script[period] { player.send(EngineCommand(c)) }
             try player.step()
             while let e = player.events.pop() {
                 playback.observe(e)

@@ -128,7 +128,7 @@ import Testing
                         player.send(.mix(MixChange(generation: generation, of: next)))
                     }
                 } else {
-                    player.send(command(&rng))
+                    player.send(EngineCommand(command(&rng)))
                 }
             }
             if rng.unit() < 0.01 { device.injectUnderrun() }

@@ -90,7 +90,7 @@ final class ControllerRig {
     func elapsed(_ time: MonotonicTime) -> Double { time.seconds(since: tickOrigin) }
 
     /// Commands as logged: (command, effective stream frame, resulting state).
-    var commands: [(command: TransportCommand, frame: StreamFrame, state: TransportState)] {
+    var commands: [(command: EngineCommand, frame: StreamFrame, state: TransportState)] {
         player.loggedEvents.compactMap {
             if case let .command(c, _, _, f, s) = $0 { return (c, f, s) }
             return nil

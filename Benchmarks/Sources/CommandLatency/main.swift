@@ -46,7 +46,7 @@ func measure(canRewind: Bool) throws -> [Double] {
             let before = rng.unit() * wake
             clock.advance(seconds: wake - before)
             heardAtRequest = try device.position().framesPlayed
-            core.send(commands[sent % commands.count])
+            core.send(EngineCommand(commands[sent % commands.count]))
             sent += 1
             clock.advance(seconds: before)
         } else {

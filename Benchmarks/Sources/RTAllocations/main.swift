@@ -50,7 +50,7 @@ struct Run {
 
     /// The script's control side for step `period` (outside the counted region).
     mutating func control(_ core: EngineCore, period: Int, underrun: () -> Void) throws {
-        if period % 40 == 7, core.send(Self.commands[period / 40 % Self.commands.count]) { commands += 1 }
+        if period % 40 == 7, core.send(EngineCommand(Self.commands[period / 40 % Self.commands.count])) { commands += 1 }
         if period % 40 == 27 {
             let next = try core.renderer.mixers.newestMixer.adjusted(Self.adjustments[period / 40 % Self.adjustments.count])
             if let generation = core.renderer.mixers.install(next) {

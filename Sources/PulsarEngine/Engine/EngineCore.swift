@@ -48,7 +48,7 @@ import Synchronization
     /// A command on its way to the real-time thread.
     struct Queued {
         var voice: Int32
-        var command: TransportCommand
+        var command: EngineCommand
         var time: MonotonicTime
         var notBefore: StreamFrame?
     }
@@ -255,7 +255,7 @@ import Synchronization
     /// A voice's command is admitted only while the voice is in its slot and has not left the
     /// mix (`VoiceCore.admit`); false otherwise, as for a full queue.
     @discardableResult
-    public func send(_ command: TransportCommand, to slot: Int = 0, notBefore: StreamFrame? = nil) -> Bool {
+    public func send(_ command: EngineCommand, to slot: Int = 0, notBefore: StreamFrame? = nil) -> Bool {
         let voice = slot == Self.engineSlot ? nil : self.voice(slot)
         if slot != Self.engineSlot {
             guard let voice, voice.admit() else { return false }

@@ -264,7 +264,7 @@ public final class HapticEngine: @unchecked Sendable {
     /// false when the queue is full, the voice has left, or `open` (asked under the producers'
     /// lock, with the send: a steal cannot come between) says no. Any thread but the real-time one.
     @discardableResult
-    func send(_ command: TransportCommand, to slot: Int, notBefore: StreamFrame? = nil, open: () -> Bool = { true }) -> Bool {
+    func send(_ command: EngineCommand, to slot: Int, notBefore: StreamFrame? = nil, open: () -> Bool = { true }) -> Bool {
         let sent = sending {
             guard open() else { return false }
             let accepted = core.send(command, to: slot, notBefore: notBefore)

@@ -77,11 +77,8 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
     /// `send(_:)`, taking effect no earlier than stream frame `notBefore`.
     @discardableResult
     public func send(_ command: TransportCommand, notBefore: StreamFrame?) -> Bool {
-        switch command {
-        case .mix, .attach, .steal, .parameter(.masterGain, _): return false
-        default: break
-        }
-        return engine.send(command, to: slot, notBefore: notBefore) { !isGone && !isLeaving }
+        if case .parameter(.masterGain, _) = command { return false }
+        return engine.send(EngineCommand(command), to: slot, notBefore: notBefore) { !isGone && !isLeaving }
     }
 
     /// Plays from the start of the segment, now.

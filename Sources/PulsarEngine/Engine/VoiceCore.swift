@@ -77,7 +77,7 @@ final class VoiceCore: @unchecked Sendable {
     }
 
     /// The state after `command` takes effect at stream frame `frame`. Real-time thread.
-    func applying(_ command: TransportCommand, at frame: StreamFrame, fadeLength: Int) -> TransportState {
+    func applying(_ command: EngineCommand, at frame: StreamFrame, fadeLength: Int) -> TransportState {
         switch command {
         case .mix(let change):
             return state.switching(to: change.generation, from: renderer.mixers.mixer(state.mix).timeline,

@@ -7,7 +7,7 @@ import PulsarCore
 public enum EngineEvent: Hashable, Sendable {
     /// A command took effect on `voice`: requested at `requestTime`, first heard at stream frame
     /// `effectiveFrame`, leaving its transport in `state`.
-    case command(TransportCommand, voice: Int, requestTime: MonotonicTime, effectiveFrame: StreamFrame, state: TransportState)
+    case command(EngineCommand, voice: Int, requestTime: MonotonicTime, effectiveFrame: StreamFrame, state: TransportState)
     /// The device ran dry; stream frames `lostFrom ..< lostTo` were written but never played.
     case underrun(lostFrom: StreamFrame, lostTo: StreamFrame, time: MonotonicTime)
     /// `voice`'s playback ended: `finished` true at the stream frame where its last sample was

@@ -261,7 +261,7 @@ public enum EngineLog {
         return try checked(line) { () throws(RangeError) in try Limits.integer(n, "\"voice\"", in: -1...Int(EngineLimits.maximumVoices - 1)) }
     }
 
-    private static func command(_ name: String, _ argument: FrameIndex?) -> TransportCommand? {
+    private static func command(_ name: String, _ argument: FrameIndex?) -> EngineCommand? {
         switch name {
         case "attach": return argument.map { .attach(voiceID: Int($0)) }
         case "steal": return .steal
@@ -428,7 +428,7 @@ public enum EngineLog {
         let name = value["name"]?.string ?? ""
         var argument: FrameIndex?
         if value["argument"]?.number != nil { argument = try frame(value, number, "argument") }
-        let command: TransportCommand
+        let command: EngineCommand
         if name == "mix" {
             guard let change = value["change"] else { throw ParseError(line: number, message: "a mix command without \"change\"") }
             command = .mix(try mixChange(change, number))

@@ -131,15 +131,13 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
 
     // MARK: Commands (control thread)
 
-    /// Queues a transport command; false when the queue is full. `.mix` commands come from
-    /// `adjust(_:)`, which prepares their mixer.
+    /// Queues a transport command; false when the queue is full, or for a `.position` (a
+    /// realtime player's position comes from its own transport). Live changes of loops, segment
+    /// and gains come from `adjust(_:)`, which prepares their mixer.
     @discardableResult
     public func send(_ command: TransportCommand) -> Bool {
-        switch command {
-        case .mix, .attach, .steal, .position: return false
-        default: break
-        }
-        guard mode == .realtime else { return engine.send(command, to: 0) }
+        if case .position = command { return false }
+        guard mode == .realtime else { return engine.send(EngineCommand(command), to: 0) }
         // The app's transport moves; the voice's own transport only sounds it or not.
         let now = engine.now()
         let voiceCommand = engine.sending { realtimeTransport!.apply(command, at: now) }

@@ -37,10 +37,10 @@ struct RealtimeTransport {
     /// Applies a transport command at `time`; returns what the realtime voice's own transport
     /// takes (so that it sounds or not): `play` for play, resume and cue (the app moving the
     /// content is felt), `pause`, `stop`; nil when the voice needs nothing (a seek).
-    mutating func apply(_ command: TransportCommand, at time: MonotonicTime) -> TransportCommand? {
+    mutating func apply(_ command: TransportCommand, at time: MonotonicTime) -> EngineCommand? {
         let at = frame(at: time)
-        let next = state.applying(command, atStreamFrame: at)
-        take(next, command)
+        let next = state.applying(EngineCommand(command), atStreamFrame: at)
+        take(next, EngineCommand(command))
         switch command {
         case .play, .cue: return .play(fromTimelineFrame: .zero)
         case .resume: return next.mode == .playing ? .play(fromTimelineFrame: .zero) : nil
@@ -73,7 +73,7 @@ struct RealtimeTransport {
     /// The content position in ms at `time`.
     func contentTime(at time: MonotonicTime) -> Double { track.contentTime(atStreamFrame: position(at: time)) }
 
-    private mutating func take(_ next: TransportState, _ command: TransportCommand) {
+    private mutating func take(_ next: TransportState, _ command: EngineCommand) {
         state = next
         track.observe(.command(command, voice: 0, requestTime: origin, effectiveFrame: next.anchor, state: next))
     }

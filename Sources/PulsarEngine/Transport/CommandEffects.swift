@@ -14,7 +14,7 @@ protocol CommandParameters {
 /// replay as it rebuilds the voice from the log (`Replay.init`). The transport state's own
 /// change is `TransportState.applying`; the master gain is the engine's, not a voice's.
 enum CommandEffects {
-    static func apply(_ command: TransportCommand, at frame: StreamFrame, state: TransportState, to voice: inout some CommandParameters) {
+    static func apply(_ command: EngineCommand, at frame: StreamFrame, state: TransportState, to voice: inout some CommandParameters) {
         switch command {
         case .parameter(.intensity, let target): voice.applyIntensity(target, at: frame)
         case .parameter(.sharpness, let target): voice.applySharpness(target, at: frame, state: state)

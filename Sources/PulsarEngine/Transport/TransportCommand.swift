@@ -1,7 +1,9 @@
 import PulsarCore
 
-/// A transport request for one voice, as it travels from any thread to the engine's real-time
-/// thread. Plain data (no references), so queueing it never retains, allocates or locks.
+/// What an app asks of a voice's transport, from any thread but the real-time one. Plain data
+/// (no references), so queueing it never retains, allocates or locks. The engine's own messages
+/// (a live change's mixer, a voice joining or giving way) are not among them: they are
+/// `EngineCommand`s, which only the engine sends.
 public enum TransportCommand: Hashable, Sendable {
     /// Play from a timeline frame (0: the start).
     case play(fromTimelineFrame: TimelineFrame)
@@ -16,6 +18,25 @@ public enum TransportCommand: Hashable, Sendable {
     /// clock reports that frame, and `resume` plays from it. From playing, the sound fades out
     /// over the pause fade.
     case cue(toTimelineFrame: TimelineFrame)
+    /// A live parameter ramps to a value (`ParameterTrack`): a voice's intensity or sharpness,
+    /// or (sent to the engine, not a voice) the master haptic gain.
+    case parameter(LiveParameter, ParameterTrack.Target)
+    /// A `.realtime` voice's content position, in ms (`RealtimeTrack`).
+    case position(Double)
+}
+
+/// A command as the engine queues, applies and logs it: an app's `TransportCommand`, or one of
+/// the engine's own messages to a voice's slot. `EngineEvent.command` reports these, and the
+/// event log records them, so a replay sees every change the live engine made.
+public enum EngineCommand: Hashable, Sendable {
+    case play(fromTimelineFrame: TimelineFrame)
+    case pause
+    case resume
+    case stop
+    case seek(toTimelineFrame: TimelineFrame)
+    case cue(toTimelineFrame: TimelineFrame)
+    case parameter(LiveParameter, ParameterTrack.Target)
+    case position(Double)
     /// Switch to a prepared mixer (loop, segment, haptic offset, haptics on/off, gains),
     /// continuing the content being heard (`PlaybackTimeline.frame(continuing:of:)`).
     case mix(MixChange)
@@ -24,11 +45,20 @@ public enum TransportCommand: Hashable, Sendable {
     case attach(voiceID: Int)
     /// The voice gave way to a newer one: it fades out as a pause does, then leaves the mix.
     case steal
-    /// A live parameter ramps to a value (`ParameterTrack`): a voice's intensity, or (sent to
-    /// the engine, not a voice) the master haptic gain.
-    case parameter(LiveParameter, ParameterTrack.Target)
-    /// A `.realtime` voice's content position, in ms (`RealtimeTrack`).
-    case position(Double)
+
+    /// The app's command, as the engine carries it.
+    public init(_ command: TransportCommand) {
+        switch command {
+        case .play(let f): self = .play(fromTimelineFrame: f)
+        case .pause: self = .pause
+        case .resume: self = .resume
+        case .stop: self = .stop
+        case .seek(let f): self = .seek(toTimelineFrame: f)
+        case .cue(let f): self = .cue(toTimelineFrame: f)
+        case .parameter(let p, let t): self = .parameter(p, t)
+        case .position(let ms): self = .position(ms)
+        }
+    }
 
     /// The name used in the event log.
     public var name: String {

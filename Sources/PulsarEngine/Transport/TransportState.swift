@@ -81,7 +81,7 @@ public struct TransportState: Hashable, Sendable {
 
     /// The state after `command` takes effect at stream frame `frame` (≥ anchor). A `.mix`
     /// command needs the timelines: use `switching(to:from:to:atStreamFrame:fadeLength:)`.
-    func applying(_ command: TransportCommand, atStreamFrame frame: StreamFrame) -> TransportState {
+    func applying(_ command: EngineCommand, atStreamFrame frame: StreamFrame) -> TransportState {
         let now = position(atStreamFrame: frame)
         switch command {
         case .play(let start):
