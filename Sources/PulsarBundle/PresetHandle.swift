@@ -32,6 +32,11 @@ public struct AnimationAsset: Sendable {
         self.frameRate = frameRate
         self.totalFrames = totalFrames
     }
+
+    /// The animation's frames a second as every reader takes it (the duration rule,
+    /// docs/mixing.md): the Lottie JSON's own `fr` when the bytes read as Lottie, else the
+    /// manifest's `frameRate`.
+    public var effectiveFrameRate: Double? { LottieTiming(lottieJSON: data)?.frameRate ?? frameRate }
 }
 
 /// One preset of a bundle: a haptic pattern with optional audio and animation, or audio alone.

@@ -4,7 +4,6 @@ import PulsarALSA
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
-import PulsarLottie
 import PulsarEngine
 import PulsarSession
 import PulsarSimulation
@@ -123,7 +122,8 @@ enum PlayCommand {
         let options = try PlayOptions(words)
         let contents = try PlayContent.all(options)
         let output = try openOutput(options, contents)
-        let voices = SessionVoices(engine: output.engine, contents: contents.map(\.sessionContent), modes: options.modes, keepsFirstVoiceHistory: options.clockLogPath != nil)
+        let voices = SessionVoices(engine: output.engine, contents: contents, modes: options.modes,
+                                   keepsFirstVoiceHistory: options.clockLogPath != nil, log: output.session.log)
         let loop = PlayLoop(options: options, output: output, voices: voices, durationMs: contents[0].mixer.durationMilliseconds)
         defer { loop.restoreTerminal() }
         try loop.run()
@@ -132,7 +132,7 @@ enum PlayCommand {
     }
 
     /// Opens the device the options name and an engine on it for the contents' layout.
-    private static func openOutput(_ options: PlayOptions, _ contents: [PlayContent]) throws(CommandFailure) -> PlayOutput {
+    private static func openOutput(_ options: PlayOptions, _ contents: [SessionContent]) throws(CommandFailure) -> PlayOutput {
         let monotonic = SystemMonotonicClock()
         let mixer = contents[0].mixer, rate = options.setup.rate
         ALSAErrorLog.shared.isVerbose = options.verbose
@@ -171,7 +171,7 @@ enum PlayCommand {
     }
 
     /// Writes the clock log, the event log and the recording asked for, then prints the summary.
-    private static func finish(_ options: PlayOptions, _ contents: [PlayContent], _ voices: SessionVoices, _ output: PlayOutput,
+    private static func finish(_ options: PlayOptions, _ contents: [SessionContent], _ voices: SessionVoices, _ output: PlayOutput,
                                ticks: [PlayLoop.Tick], sync loopSyncText: String) throws(CommandFailure) {
         let engine = output.engine
         let channels = engine.mainChannels
@@ -185,10 +185,7 @@ enum PlayCommand {
             try writeClockLog(clockLogPath, ticks: ticks, device: sim, engine: engine, voice: voices.firstVoiceHistory, rate: options.setup.rate)
         }
         do throws(SessionError) {
-            if let log = output.session.log {
-                voices.made.forEach { log.made($0) }
-                try output.session.writeLog(header: logHeader(contents[0]))
-            }
+            try output.session.writeLog()
             try output.session.writeRecordings()
         } catch {
             throw CommandFailure(.ioError, "pulsar: error: \(error)")
@@ -201,16 +198,6 @@ enum PlayCommand {
             let touch = hapticPlayed.map { ", touch: \($0) frames × \(hapticChannels) channels on \(named(output.hapticName ?? "?")) (\(engine.hapticDeviceUnderruns) underruns)" } ?? ""
             Console.error("played \(played) frames × \(channels) channels on \(named(deviceName))\(voiceCount)\(touch); \(engine.loggedEvents.count) events, \(engine.underruns) underruns")
         }
-    }
-
-    /// `--log`'s header: what `pulsar render --replay` needs to rebuild the mix — the first INPUT
-    /// with the command line's settings; every other voice made has a `voice` line.
-    private static func logHeader(_ first: PlayContent) -> EngineLog.Header {
-        let settings = first.settings
-        return EngineLog.Header(input: first.input.path, preset: first.input.isBundle ? first.preset.id : nil,
-                                layout: settings.layout.name, sampleRate: settings.sampleRate.hertz, profile: settings.profile.name,
-                                audioOffset: settings.audioOffset, duration: first.range.duration,
-                                mix: LiveMix(settings: settings, range: first.range))
     }
 
     /// Runs `write`; its failure becomes the command's "cannot write" I/O error.
@@ -343,53 +330,32 @@ struct PlayOptions {
     }
 }
 
-/// What `pulsar play` plays for one INPUT: the input, the preset chosen from it, and its mixer.
-struct PlayContent {
-    /// The session layer's content: the mixer, the animation's rate, the input as the log names it.
-    var sessionContent: SessionContent {
-        SessionContent(mixer: mixer, animationFrameRate: timing?.frameRate, origin: .file(path: input.path, preset: input.isBundle ? preset.id : nil))
-    }
-
-    let input: PresetInput
-    let preset: PresetHandle
-    let settings: MixSettings
-    let range: PlaybackRange
-    let mixer: PresetMixer
-    /// The animation's timing, when the preset has one.
-    let timing: LottieTiming?
-
-    /// Every INPUT opened, its preset picked and its mixer built with the audio preloaded; one
-    /// layout for all (a bundle among them makes the default `mix`).
-    static func all(_ options: PlayOptions) throws(CommandFailure) -> [PlayContent] {
+/// What `pulsar play` plays: every INPUT opened, its preset picked and mixed as the session
+/// layer mixes content (the audio preloaded); one layout for all (a bundle among them makes the
+/// default `mix`).
+enum PlayContent {
+    static func all(_ options: PlayOptions) throws(CommandFailure) -> [SessionContent] {
+        let command = PlayCommand.command
         var inputs: [PresetInput] = []
         for path in options.inputPaths { inputs.append(try PresetInput(path, setup: options.setup, strict: false)) }
         // Two devices: the main device's layout defaults to the audio's pair, and the mix adds the
         // haptic device's channel.
         let defaultLayout = options.hapticDevice != nil ? "L,R" : options.device.preferredLayout
         var mix = try MixOptions(options.args, setup: options.setup, isBundle: inputs.contains { $0.isBundle }, endlessLoops: true,
-                                 defaultLayout: defaultLayout, command: PlayCommand.command)
+                                 defaultLayout: defaultLayout, command: command)
         if options.hapticDevice != nil { mix.settings.layout = TwoDevices.mixLayout(mix.settings.layout) }
-        var contents: [PlayContent] = []
-        for input in inputs { contents.append(try PlayContent(input, mix: mix, options: options)) }
-        return contents
-    }
-
-    /// Picks the preset of `input` and builds its mixer with the audio preloaded.
-    init(_ input: PresetInput, mix: MixOptions, options: PlayOptions) throws(CommandFailure) {
-        let command = PlayCommand.command
-        self.input = input
-        preset = try input.select(options.args.value("--preset"), command: command, derive: options.args.flag("--derive"),
-                                  profile: options.setup.profile, quiet: options.setup.quiet)
-        var settings = mix.settings
-        settings.preloadAudio = true
-        self.settings = settings
-        range = mix.range
-        do {
-            mixer = try PresetMixer(preset: preset, settings: settings, range: range)
-        } catch {
-            throw CommandFailure(error, input: input.path, command: command, fromCommandLine: true)
+        var contents: [SessionContent] = []
+        for input in inputs {
+            let preset = try input.select(options.args.value("--preset"), command: command, derive: options.args.flag("--derive"),
+                                          profile: options.setup.profile, quiet: options.setup.quiet)
+            do {
+                contents.append(try SessionContent(preset: preset, settings: mix.settings, range: mix.range,
+                                                   origin: .file(path: input.path, preset: input.isBundle ? preset.id : nil)))
+            } catch {
+                throw CommandFailure(error, input: input.path, command: command, fromCommandLine: true)
+            }
         }
-        timing = preset.animation.flatMap { LottieTiming(lottieJSON: $0.data) }
+        return contents
     }
 }
 

@@ -75,7 +75,7 @@ public final class Session {
     public func voice(_ content: SessionContent, priority: Int = 0, realtime: Bool = false) throws(VoiceError) -> HapticVoice {
         let voice = try engine.makeVoice(content.mixer, priority: priority, animationFrameRate: content.animationFrameRate,
                                          mode: realtime ? .realtime : .pattern)
-        log?.made(voice, content: content, priority: priority, realtime: realtime)
+        log?.made(voice, content: content, priority: priority, mode: realtime ? .realtime : .pattern)
         return voice
     }
 
@@ -105,13 +105,12 @@ public final class Session {
         return true
     }
 
-    /// Stops the engine, then writes what the simulated devices recorded and the event log
-    /// (`header`: the log's, when the front end describes the session itself). Does nothing
-    /// the second time.
-    public func stop(header: EngineLog.Header? = nil) throws(SessionError) {
+    /// Stops the engine, then writes what the simulated devices recorded and the event log.
+    /// Does nothing the second time.
+    public func stop() throws(SessionError) {
         guard halt() else { return }
         try writeRecordings()
-        try writeLog(header: header)
+        try writeLog()
     }
 
     /// Writes what the simulated devices asked to record (`record=OUT.wav`) played.
@@ -126,10 +125,10 @@ public final class Session {
     }
 
     /// Writes the event log, when the session keeps one.
-    public func writeLog(header: EngineLog.Header? = nil) throws(SessionError) {
+    public func writeLog() throws(SessionError) {
         guard let log else { return }
         do {
-            try log.write(engine: engine, played: played, hapticLayout: hapticLayout?.name, header: header)
+            try log.write(engine: engine, played: played, hapticLayout: hapticLayout?.name)
         } catch {
             throw SessionError(.io, "cannot write the event log: \(error)")
         }

@@ -20,11 +20,11 @@ public struct SessionContent: @unchecked Sendable {
     public let origin: ContentOrigin
 
     /// `preset` mixed with `settings` over `range`; the audio is preloaded whatever `settings` say.
-    public init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange = PlaybackRange(), origin: ContentOrigin) throws {
+    public init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange = PlaybackRange(), origin: ContentOrigin) throws(PresetMixer.SetupError) {
         var s = settings
         s.preloadAudio = true
         mixer = try PresetMixer(preset: preset, settings: s, range: range)
-        animationFrameRate = preset.animation?.frameRate
+        animationFrameRate = preset.animation?.effectiveFrameRate
         self.origin = origin
     }
 

@@ -15,57 +15,50 @@ public final class SessionLog {
     public let path: String
     /// Set when the session's haptics were derived from its audio (`play --derive`).
     public var derivesHaptics = false
-    private var voices: [(line: EngineLog.Voice, origin: ContentOrigin, mixer: PresetMixer?)] = []
+    /// What the header describes: this content with its own settings (`pulsar play`'s first
+    /// INPUT, as the command line mixed it), or, when nil, the first voice made's.
+    public var headerContent: SessionContent?
+    private var voices: [(line: EngineLog.Voice, content: SessionContent)] = []
 
     public init(path: String) {
         self.path = path
     }
 
-    /// Records a voice made of `content`.
-    public func made(_ voice: HapticVoice, content: SessionContent, priority: Int, realtime: Bool) {
+    /// Records a voice made of `content`, playing `mix` (nil: the content's own; a voice made
+    /// again after it ended plays its last instance's, live changes included).
+    public func made(_ voice: HapticVoice, content: SessionContent, mix: LiveMix? = nil, priority: Int = 0, mode: HapticVoice.Mode = .pattern) {
         let m = content.mixer
         voices.append((EngineLog.Voice(id: voice.id, input: "", preset: nil, audioOffset: m.settings.audioOffset, duration: m.range.duration,
-                                       mix: m.live, priority: priority, mode: realtime ? "realtime" : "pattern"), content.origin, m))
-    }
-
-    /// Records a voice line as a front end wrote it (its input already a path; the header is the
-    /// front end's too).
-    public func made(_ line: EngineLog.Voice) {
-        voices.append((line, .file(path: line.input, preset: line.preset), nil))
+                                       mix: mix ?? m.live, priority: priority, mode: mode.rawValue), content))
     }
 
     /// Writes the log (and the in-memory patterns beside it); nothing when no voice was made.
-    /// `header` is the first voice's unless given (a front end that logs only some voices).
-    public func write(engine: HapticEngine, played: (main: FrameIndex, haptic: FrameIndex?), hapticLayout: String?,
-                      header given: EngineLog.Header? = nil) throws {
-        guard !voices.isEmpty || given != nil else { return }
+    public func write(engine: HapticEngine, played: (main: FrameIndex, haptic: FrameIndex?), hapticLayout: String?) throws {
+        guard let described = headerContent ?? voices.first?.content else { return }
         var written: [[UInt8]: String] = [:]
-        var lines: [EngineLog.Voice] = []
-        for (voice, origin, _) in voices {
-            var line = voice
+        /// A content's input and preset as the log names them: its file, or its bytes written
+        /// beside the log once.
+        func named(_ origin: ContentOrigin) throws -> (input: String, preset: String?) {
             switch origin {
-            case let .file(path, preset): (line.input, line.preset) = (path, preset)
+            case let .file(path, preset): return (path, preset)
             case let .bytes(bytes):
-                if let name = written[bytes] {
-                    (line.input, line.preset) = (name, nil)
-                } else {
-                    let name = absolutePath("\(path).pattern-\(written.count + 1).json")
-                    try OutputFile.write(bytes, to: name)
-                    written[bytes] = name
-                    (line.input, line.preset) = (name, nil)
-                }
+                if let name = written[bytes] { return (name, nil) }
+                let name = absolutePath("\(path).pattern-\(written.count + 1).json")
+                try OutputFile.write(bytes, to: name)
+                written[bytes] = name
+                return (name, nil)
             }
+        }
+        var lines: [EngineLog.Voice] = []
+        for (voice, content) in voices {
+            var line = voice
+            (line.input, line.preset) = try named(content.origin)
             lines.append(line)
         }
-        var header: EngineLog.Header
-        if let given {
-            header = given
-        } else {
-            guard let m = voices[0].mixer else { return }
-            let s = m.settings
-            header = EngineLog.Header(input: lines[0].input, preset: lines[0].preset, layout: s.layout.name, sampleRate: s.sampleRate.hertz,
+        let (input, preset) = try named(described.origin)
+        let m = described.mixer, s = m.settings
+        var header = EngineLog.Header(input: input, preset: preset, layout: s.layout.name, sampleRate: s.sampleRate.hertz,
                                       profile: s.profile.name, audioOffset: s.audioOffset, duration: m.range.duration, mix: m.live, hapticDevice: nil)
-        }
         header.hapticDevice = hapticLayout.map {
             EngineLog.Header.HapticDevice(layout: $0, sampleRate: engine.configuration.sampleRate.hertz, playedFrames: played.haptic ?? 0)
         }

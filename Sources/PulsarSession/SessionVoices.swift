@@ -22,22 +22,24 @@ public final class SessionVoices {
     /// which one was heard when).
     public private(set) var firstVoiceHistory: [HapticVoice] = []
     public let keepsFirstVoiceHistory: Bool
-    /// What each instance made plays, for the log's `voice` lines: all but those the header
-    /// describes (the first content with its own settings).
-    public private(set) var made: [EngineLog.Voice] = []
-    /// The header's live values (the command line's).
-    private let initialMix: LiveMix
+    /// Where the voices made are logged: each with a `voice` line, but for those the header
+    /// describes (voice 1 as first made: the first content with its own settings).
+    private let log: SessionLog?
 
     /// Each voice's mode (`--mode`).
     public let modes: [HapticVoice.Mode]
 
-    public init(engine: HapticEngine, contents: [SessionContent], modes: [HapticVoice.Mode], keepsFirstVoiceHistory: Bool = false) {
+    /// `log`, when given, describes the first content in its header and logs every other voice
+    /// made.
+    public init(engine: HapticEngine, contents: [SessionContent], modes: [HapticVoice.Mode], keepsFirstVoiceHistory: Bool = false,
+                log: SessionLog? = nil) {
         self.engine = engine
         self.contents = contents
         self.modes = modes
         self.keepsFirstVoiceHistory = keepsFirstVoiceHistory
         newestInstances = Array(repeating: nil, count: contents.count)
-        initialMix = contents[0].mixer.live
+        self.log = log
+        log?.headerContent = contents[0]
     }
 
     /// Voice `v`'s instance in the engine (0-based), if it has one that takes commands (not one
@@ -82,15 +84,8 @@ public final class SessionVoices {
             newestInstances[v] = voice
             madeCount += 1
             if v == 0 && keepsFirstVoiceHistory { firstVoiceHistory.append(voice) }
-            if v != 0 || mixer.live != initialMix || modes[v] != .pattern {
-                let c = contents[v].mixer
-                let (input, preset): (String, String?)
-                switch contents[v].origin {
-                case let .file(path, id): (input, preset) = (path, id)
-                case .bytes: (input, preset) = ("", nil)
-                }
-                made.append(EngineLog.Voice(id: voice.id, input: input, preset: preset, audioOffset: c.settings.audioOffset,
-                                            duration: c.range.duration, mix: mixer.live, mode: modes[v].rawValue))
+            if v != 0 || mixer.live != contents[0].mixer.live || modes[v] != .pattern {
+                log?.made(voice, content: contents[v], mix: mixer.live, mode: modes[v])
             }
         }
         guard let ms else { return voice.play() }
