@@ -225,9 +225,10 @@ struct DriftRig {
         for (index, device) in options.devices.enumerated() {
             // Each player its own mixer: a mixer keeps its render state.
             let content = index == 0 ? mixer : try Self.copy(of: mixer)
-            let (player, opened, name) = try device.choice.openPlayer(
+            let session = try device.choice.openPlayer(
                 mixer: content, monotonic: monotonic, period: options.period, buffer: options.buffer, animationFrameRate: nil,
                 simulated: { SimulatedDevice(clock: monotonic, behaviour: $0) }, command: DriftCommand.command)
+            let (player, opened, name) = (session.player, session.device, session.name)
             let shown = device.text == "auto" ? (name == "sim" ? "sim (no sound device)" : name) : device.text
             let probe = DriftProbe(name: shown, player: player, simulated: opened as? SimulatedDevice)
             if simulatedTime { probe.scheduling = "none (simulated time: the command steps the engine itself)" }

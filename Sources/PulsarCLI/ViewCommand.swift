@@ -310,17 +310,12 @@ enum ViewCommand {
         // Without audio the haptics follow the animation (PulsarLottie's default), unless asked.
         let mode = options.hapticMode ?? (prepared.mixer.audioFormat == nil ? .realtime : .pattern)
         let simulated = { (b: SimulatedDevice.Behaviour) in SimulatedDevice(clock: monotonic, behaviour: b) }
-        let haptic = options.two.flatMap { two in
-            two.device.map { d in
-                HapticDeviceOutput(device: d.device(simulated: simulated).0, layout: two.layout ?? .haptic, sampleRate: options.setup.rate,
-                                   periodFrames: options.period, bufferFrames: options.buffer, latency: two.latency.haptic,
-                                   mainLatency: two.latency.main)
-            }
-        }
-        let (player, _, name) = try options.choice.openPlayer(
+        let haptic = options.two.flatMap { two in two.device.map { (spec: $0, layout: two.layout ?? .haptic) } }
+        let opened = try options.choice.openPlayer(
             mixer: prepared.mixer, monotonic: monotonic, period: options.period, buffer: options.buffer,
-            animationFrameRate: prepared.animation?.timing.frameRate,
-            simulated: simulated, command: options.command, mode: mode, hapticDevice: haptic)
+            animationFrameRate: prepared.animation?.timing.frameRate, simulated: simulated, command: options.command, mode: mode,
+            haptic: haptic, latency: options.two?.latency ?? (0, 0))
+        let (player, name) = (opened.player, opened.name)
         return ViewerContent(title: prepared.title, player: player, animation: prepared.animation, renderer: renderer,
                              pattern: prepared.pattern, deviceName: name)
     }

@@ -47,21 +47,60 @@ public struct SessionEngine {
     /// `fallback`, when given, lets `auto` fall back to the simulated device and is told why.
     public init(_ request: Request, monotonic: MonotonicClock, simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice,
                 fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
-        let haptic = request.haptic.map { ($0.spec.device(simulated: simulated), $0.layout) }
-        let output = haptic.map { h in
-            HapticDeviceOutput(device: h.0.0, layout: h.1, sampleRate: request.sampleRate, periodFrames: request.periodFrames,
-                               bufferFrames: request.bufferFrames, latency: request.latency.haptic, mainLatency: request.latency.main)
-        }
+        let haptic = Self.hapticOutput(request, simulated: simulated)
         let (engine, device, name) = try request.main.open(simulated: simulated, fallback: fallback) { (device) throws(DeviceError) in
             try HapticEngine(device: device, sampleRate: request.sampleRate, channels: request.channels, monotonic: monotonic,
                              periodFrames: request.periodFrames, bufferFrames: request.bufferFrames, voiceLimit: request.voiceLimit,
-                             realtime: SessionPolicy.wantsRealtime(main: device, haptic: haptic?.0.0), hapticDevice: output)
+                             realtime: SessionPolicy.wantsRealtime(main: device, haptic: haptic?.output.device), hapticDevice: haptic?.output)
         }
         self.engine = engine
         self.device = device
         self.name = name
-        hapticDevice = haptic?.0.0
-        hapticName = haptic?.0.name
+        hapticDevice = haptic?.output.device
+        hapticName = haptic?.name
+    }
+
+    /// The haptic device of a two-device request, opened, as the engine's output to it (both
+    /// devices' latencies), with its short name.
+    static func hapticOutput(_ request: Request, simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice) -> (output: HapticDeviceOutput, name: String)? {
+        request.haptic.map { h in
+            let (device, name) = h.spec.device(simulated: simulated)
+            return (HapticDeviceOutput(device: device, layout: h.layout, sampleRate: request.sampleRate, periodFrames: request.periodFrames,
+                                       bufferFrames: request.bufferFrames, latency: request.latency.haptic, mainLatency: request.latency.main), name)
+        }
+    }
+}
+
+/// A single player (`HapticPlayer`: one voice that stays, with lottie-ios's transport) on a
+/// request's device or two, set up as `SessionEngine` sets up an engine: the devices from their
+/// specs, the scheduling policy, the haptic device's output. The viewer and `pulsar drift` play
+/// through one.
+public struct SessionPlayer {
+    public let player: HapticPlayer
+    /// The main device and its short name.
+    public let device: OutputDevice
+    public let name: String
+    /// The haptic device of two, and its short name.
+    public let hapticDevice: OutputDevice?
+    public let hapticName: String?
+
+    /// Opens `request`'s devices and a player of `mixer` on them, not started. The player's
+    /// channels are the mixer's (`request.channels` is not read) and it has one voice.
+    public init(_ request: SessionEngine.Request, mixer: PresetMixer, animationFrameRate: Double?, mode: HapticVoice.Mode = .pattern,
+                monotonic: MonotonicClock, simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice,
+                fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
+        let haptic = SessionEngine.hapticOutput(request, simulated: simulated)
+        let (player, device, name) = try request.main.open(simulated: simulated, fallback: fallback) { (device) throws(DeviceError) in
+            try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: request.periodFrames,
+                             bufferFrames: request.bufferFrames, animationFrameRate: animationFrameRate,
+                             realtime: SessionPolicy.wantsRealtime(main: device, haptic: haptic?.output.device),
+                             mode: mode, hapticDevice: haptic?.output)
+        }
+        self.player = player
+        self.device = device
+        self.name = name
+        hapticDevice = haptic?.output.device
+        hapticName = haptic?.name
     }
 }
 

@@ -1,4 +1,6 @@
 import PulsarALSA
+import PulsarAudio
+import PulsarBundle
 import PulsarCore
 import PulsarEngine
 import PulsarSimulation
@@ -99,5 +101,34 @@ import Testing
             #expect(told.count <= 1)
             opened.engine.shutdown()
         }
+    }
+
+    @Test("A single player opens through the same path: its devices, its period and buffer, the same SCHED_FIFO rule as an engine's")
+    func players() throws {
+        let clock = ManualClock()
+        let make = { (b: SimulatedDevice.Behaviour) in SimulatedDevice(clock: clock, behaviour: b) }
+        let pattern = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.6), ValuePoint(time: 100, value: 0.6)],
+                                                                       frequency: [ValuePoint(time: 0, value: 0.5)]))
+        var settings = MixSettings(sampleRate: Self.rate, layout: .stereoHaptic)
+        settings.preloadAudio = true
+        let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern), settings: settings)
+        let sim = try DeviceSpec(parsing: "sim", rate: Self.rate)
+        let two = SessionEngine.Request(main: sim, haptic: (sim, .haptic), sampleRate: Self.rate, channels: 3, periodFrames: 64, bufferFrames: 256)
+        let player = try SessionPlayer(two, mixer: mixer, animationFrameRate: nil, monotonic: clock, simulated: make)
+        #expect(player.name == "sim" && player.hapticName == "sim" && player.hapticDevice is SimulatedDevice && !player.player.asksRealtime)
+        #expect(player.player.configuration.periodFrames == 64 && player.player.configuration.bufferFrames == 256)
+        // A sound device among the two: both front ends' set-ups ask for SCHED_FIFO (ALSA's null
+        // PCM, which needs no card).
+        var withSound = two
+        withSound.haptic = (.alsa("null"), .haptic)
+        let engine = try SessionEngine(withSound, monotonic: clock, simulated: make)
+        let soundPlayer = try SessionPlayer(withSound, mixer: mixer, animationFrameRate: nil, monotonic: clock, simulated: make)
+        #expect(engine.engine.realtime && soundPlayer.player.asksRealtime)
+        var mainSound = withSound
+        (mainSound.main, mainSound.haptic) = (.alsa("null"), nil)
+        let mainPlayer = try SessionPlayer(mainSound, mixer: mixer, animationFrameRate: nil, monotonic: clock, simulated: make)
+        #expect(mainPlayer.name == "null" && mainPlayer.hapticDevice == nil && mainPlayer.player.asksRealtime)
+        for p in [player, soundPlayer, mainPlayer] { p.player.shutdown() }
+        engine.engine.shutdown()
     }
 }

@@ -126,6 +126,9 @@ public final class HapticPlayer: TransportControls, @unchecked Sendable {
     /// be preempted.
     public var hasRealtimeScheduling: Bool? { engine.hasRealtimeScheduling }
 
+    /// Whether the real-time thread is to ask for SCHED_FIFO (the `realtime` it was made with).
+    package var asksRealtime: Bool { engine.realtime }
+
     /// Priority of the real-time thread under SCHED_FIFO (`HapticEngine.realtimePriority`).
     public static var realtimePriority: Int32 { HapticEngine.realtimePriority }
 
