@@ -69,13 +69,15 @@ extension DeviceSpec {
 
 extension SessionError {
     /// The command's failure: a bad spec is usage (64), missing hardware unavailable (69), a
-    /// device that would not open unavailable too, a file not written an I/O error (74).
+    /// device that would not open unavailable too, a file not written an I/O error (74), bad
+    /// data (a log that cannot be replayed) a data error (65).
     func failure(_ command: String, option: String) -> CommandFailure {
         switch kind {
         case .usage: return CommandFailure(.usage, "\(command): \(option) \(description)")
         case .unavailable: return CommandFailure(.unavailable, "\(command): \(option) \(description)")
         case .device: return CommandFailure(.unavailable, "pulsar: error: device: \(description)")
         case .io: return CommandFailure(.ioError, "pulsar: error: \(description)")
+        case .data: return CommandFailure(.dataError, "pulsar: error: \(description)")
         }
     }
 }

@@ -4,6 +4,7 @@ import PulsarAudio
 import PulsarBundle
 import PulsarCore
 import PulsarDerive
+import PulsarSession
 
 /// `pulsar render INPUT -o OUT.wav`: exactly what a device would receive from an uninterrupted
 /// play of a preset (or a pattern), as a WAV file.
@@ -106,7 +107,7 @@ enum RenderCommand {
             }
             try Arguments.refuseOverwriting([output], inputs: [log], command: command)
             let which = args.value("--replay-device") ?? "main"
-            guard let device = ReplayRender.Device(rawValue: which) else {
+            guard let device = SessionReplay.Device(rawValue: which) else {
                 throw CommandFailure(.usage, "\(command): --replay-device is main or haptic, not '\(MessageText.excerpt(which))'")
             }
             try ReplayRender.run(log: log, output: output, format: format, quiet: args.flag("--quiet"), device: device)

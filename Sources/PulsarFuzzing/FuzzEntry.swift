@@ -7,6 +7,7 @@ import PulsarCommandLine
 import PulsarCore
 import PulsarEngine
 import PulsarLottie
+import PulsarSession
 
 /// One input through one reader, as a fuzz target runs it and as `make test` replays the
 /// findings kept under `Tests/Fixtures/fuzz/<target>/`: the same function either way. Each
@@ -56,45 +57,28 @@ public enum FuzzEntry {
         _ = animation.timing.frame(atMilliseconds: 1000)
     }
 
-    /// An event log: parsed, replayed over a small fixed pattern (at most 1 s of it), every
-    /// logged voice with its own renderer.
+    /// An event log: rebuilt as `render --replay` rebuilds it (`SessionReplay`), every logged
+    /// voice playing a small fixed pattern with its own settings, and at most 1 s of the main
+    /// device's stream rendered (0.1 s of a haptic device's).
     public static func replay(_ bytes: [UInt8]) {
-        guard let parsed = try? EngineLog.parse(String(decoding: bytes, as: UTF8.self)) else { return }
         var pattern = PatternData()
         pattern.continuousPattern.amplitude = [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 200, value: 0)]
         pattern.continuousPattern.frequency = [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 200, value: 0.5)]
         let preset = PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern)
-        let h = parsed.header
-        guard let rate = SampleRate(h.sampleRate) else { return }
-        var settings = MixSettings(sampleRate: rate, layout: .haptic, audioOffset: h.audioOffset)
-        var range = PlaybackRange(duration: h.duration)
-        h.mix.apply(to: &settings, &range)
-        guard let base = try? PresetMixer(preset: preset, settings: settings, range: range) else { return }
-        let replay = Replay(events: parsed.events)
-        guard let renderers = renderers(replay, base: base) else { return }
-        let channels = renderers[0].mixer.channelCount
-        let frames = Int(min(parsed.playedFrames, FrameIndex(rate.hertz)))
-        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(frames, 1) * channels)
-        defer { block.deallocate() }
-        var cursor = Replay.Cursor()
-        _ = try? replay.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(frames * channels)]), cursor: &cursor, renderers: renderers)
-        // A two-device log: the haptic device's stream too, bounded as `render --replay` bounds it.
-        guard parsed.header.hapticDevice != nil || !replay.hapticDeviceSegments.isEmpty else { return }
-        _ = try? replay.hapticDeviceStream(frames: min(frames, 4800), layout: .haptic, renderers: renderers,
-                                           streamFrames: FrameIndex(frames) + StreamRing.defaultCapacity)
+        guard let session = try? SessionReplay(logText: String(decoding: bytes, as: UTF8.self), path: "log", open: { _, _, _, _ in preset }) else { return }
+        let limit = FrameIndex(session.rate.hertz)
+        render(session, .main, frames: limit)
+        render(session, .haptic, frames: limit / 10)
     }
 
-    /// One renderer per logged voice, each with its own mix changes, over `base` (the fixed
-    /// pattern), as `render --replay` builds them; a single player's log has one. Nil when the
-    /// log's changes do not build a mixer.
-    private static func renderers(_ replay: Replay, base: PresetMixer) -> [TransportRenderer]? {
-        guard !replay.voices.isEmpty else { return (try? replay.renderer(base: base)).map { [$0] } }
-        var all: [TransportRenderer] = []
-        for voice in replay.voices {
-            guard let renderer = try? voice.renderer(base: base) else { return nil }
-            all.append(renderer)
-        }
-        return all
+    /// The first `frames` (at most) of `device`'s stream, when the log has that device.
+    private static func render(_ session: SessionReplay, _ device: SessionReplay.Device, frames limit: FrameIndex) {
+        guard let stream = try? session.stream(of: device), var reader = try? session.reader(of: device) else { return }
+        let channels = stream.layout.channelCount
+        let frames = Int(min(stream.frames, limit))
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(frames, 1) * channels)
+        defer { block.deallocate() }
+        _ = try? reader.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(frames * channels)]))
     }
 
     /// A transport script.

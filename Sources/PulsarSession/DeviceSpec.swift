@@ -16,6 +16,8 @@ public struct SessionError: Error, CustomStringConvertible, Sendable {
         case device
         /// A recording or the event log could not be written.
         case io
+        /// An input's data breaks a rule (an event log that cannot be replayed exactly).
+        case data
     }
 
     public var kind: Kind

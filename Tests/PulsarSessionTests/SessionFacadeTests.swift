@@ -1,5 +1,6 @@
 import Foundation
 import PulsarAudio
+import PulsarBundle
 import PulsarCore
 import PulsarEngine
 import PulsarSimulation
@@ -51,6 +52,41 @@ import Testing
         #expect(Array(recording[start..<(start + n)]) == offline)
         #expect(offline.contains { abs($0) > 0.1 }, "the demo is not silent")
         #expect(FileManager.default.fileExists(atPath: folder + "/out.wav"))
+
+        // The session rebuilt from its log plays the recording again, sample for sample, with
+        // the content opened by the replay's opener (told the logged input).
+        var opened: [String] = []
+        let replay = try SessionReplay(logText: String(contentsOfFile: folder + "/log.jsonl", encoding: .utf8), path: "log.jsonl") { input, preset, derive, _ in
+            opened.append(input)
+            #expect(preset == nil && !derive)
+            return PresetHandle(id: "pattern", name: "pattern", duration: 0, pattern: try PatternLoader().load(contentsOf: input).pattern)
+        }
+        #expect(opened == [Self.demo])
+        let stream = try replay.stream(of: .main)
+        #expect(stream.frames == FrameIndex(recording.count) && stream.layout.channelCount == 1)
+        var reader = try replay.reader(of: .main)
+        var replayed = [Float](repeating: 1, count: recording.count)
+        for from in stride(from: 0, to: replayed.count, by: 1000) {   // in blocks, as a file is written
+            let to = min(from + 1000, replayed.count)
+            try replayed[from..<to].withUnsafeMutableBufferPointer { try reader.render(into: $0) }
+        }
+        #expect(replayed == recording)
+        #expect(throws: SessionError.self) { try replay.stream(of: .haptic) }
+    }
+
+    @Test("A log that cannot be replayed exactly is a data error naming the file and the line")
+    func unreplayable() throws {
+        for (text, says) in [("not json\n", "bad.jsonl:1:"), ("", "bad.jsonl:")] {
+            do {
+                _ = try SessionReplay(logText: text, path: "bad.jsonl") { _, _, _, _ in
+                    Issue.record("nothing is opened for a log that does not parse")
+                    return PresetHandle(id: "p", name: "p", duration: 0, pattern: PatternData())
+                }
+                Issue.record("'\(text)' was taken")
+            } catch let error as SessionError {
+                #expect(error.kind == .data && error.description.hasPrefix(says), "\(error)")
+            }
+        }
     }
 
     @Test("A missing pattern file, a bad device spec and a bad rate are errors that say why")
