@@ -100,10 +100,10 @@ let package = Package(
         // the scheduling policy, one- and two-device engines, what the devices played.
         .target(name: "PulsarSession", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarCommandLine"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
-        // Optimized even in debug builds: its statistics run over every reading of an hour.
-        .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"], swiftSettings: [.unsafeFlags(["-O"])]),
+        // `pulsar drift`'s measurement (docs/drift.md).
+        .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"]),
         // Haptics from audio (docs/derive.md): the envelope analysis and Android's HapticGenerator.
-        .target(name: "PulsarDerive", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "PulsarDerive", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarCommandLine", "PulsarSession"]),
         .target(
             name: "PulsarC",
