@@ -4,7 +4,7 @@
 SWIFT ?= swift
 # cairo draws `pulsar plot`'s figures, in the DejaVu Sans face.
 DEB_PACKAGES := pkg-config libsndfile1-dev libzip-dev libmd-dev libsoxr-dev libasound2-dev librlottie-dev libpng-dev libsdl2-dev \
-	libcairo2-dev fonts-dejavu-core libvorbis-dev libogg-dev
+	libcairo2-dev fonts-dejavu-core libvorbis-dev libogg-dev libpipewire-0.3-dev
 # A real audio server for the ALSA tests and the live benchmarks (a private PipeWire session).
 SERVER_PACKAGES := pipewire pipewire-bin pipewire-alsa wireplumber dbus
 # `make install` rewrites RUNPATHs (patchelf); `make deb` reads what is linked (dpkg-shlibdeps);

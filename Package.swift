@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PulsarEngine", targets: ["PulsarEngine"]),
         .library(name: "PulsarSimulation", targets: ["PulsarSimulation"]),
         .library(name: "PulsarALSA", targets: ["PulsarALSA"]),
+        .library(name: "PulsarPipeWire", targets: ["PulsarPipeWire"]),
         .library(name: "PulsarSession", targets: ["PulsarSession"]),
         .library(name: "PulsarLottie", targets: ["PulsarLottie"]),
         .library(name: "PulsarLottieRender", targets: ["PulsarLottieRender"]),
@@ -79,6 +80,14 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // PipeWire's client library. Its pkg-config flags carry -D_REENTRANT, which SwiftPM drops
+        // with a warning (glibc needs no such define); only CPipeWireShim includes its headers.
+        .systemLibrary(
+            name: "CPipeWire",
+            pkgConfig: "libpipewire-0.3",
+            providers: [.apt(["libpipewire-0.3-dev"])]
+        ),
+        .target(name: "CPipeWireShim", dependencies: ["CPipeWire"]),
         .systemLibrary(
             name: "CSDL2",
             providers: [.apt(["libsdl2-dev"])]
@@ -96,9 +105,10 @@ let package = Package(
         .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "CSDL2"]),
         .target(name: "PulsarPlot", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "CCairo"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
+        .target(name: "PulsarPipeWire", dependencies: ["PulsarCore", "PulsarEngine", "CPipeWireShim"]),
         // What every front end (the CLI, libpulsar) sets a session up with: device specs, defaults,
         // the scheduling policy, one- and two-device engines, what the devices played.
-        .target(name: "PulsarSession", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarCommandLine"]),
+        .target(name: "PulsarSession", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarCommandLine"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
         // `pulsar drift`'s measurement (docs/drift.md).
         .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"]),
@@ -129,7 +139,7 @@ let package = Package(
         .testTarget(name: "PulsarDriftTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarDrift", "PulsarTestSupport"]),
         .testTarget(name: "PulsarPlotTests", dependencies: ["PulsarPlot", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarDeriveTests", dependencies: ["PulsarDerive", "PulsarCore", "PulsarAudio", "PulsarTestSupport"]),
-        .testTarget(name: "PulsarSessionTests", dependencies: ["PulsarSession", "PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarAudio", "PulsarBundle"]),
-        .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarSessionTests", dependencies: ["PulsarSession", "PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarAudio", "PulsarBundle"]),
+        .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarPipeWire", "PulsarTestSupport"]),
     ]
 )

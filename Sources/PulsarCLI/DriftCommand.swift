@@ -18,7 +18,7 @@ import Synchronization
 /// error and lock-in (docs/drift.md).
 enum DriftCommand {
     static let help = """
-    usage: pulsar drift [INPUT [--preset ID]] [--device auto|NAME|sim[:…]] [--device B] [--seconds N]
+    usage: pulsar drift [INPUT [--preset ID]] [--device auto|NAME|pw:[NODE]|sim[:…]] [--device B] [--seconds N]
                         [--rate HZ] [--period FRAMES] [--buffer FRAMES] [--layout L]
                         [--profile P] [--time-unit U] [--json FILE] [--plot FILE.png|FILE.svg] [--quiet]
 

@@ -12,7 +12,7 @@ import PulsarSimulation
 /// optional transport script, writing the event log and (on the simulated device) a recording.
 enum PlayCommand {
     static let help = """
-    usage: pulsar play INPUT [INPUT…] [--mode M] [--preset ID] [--device auto|NAME|sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]]
+    usage: pulsar play INPUT [INPUT…] [--mode M] [--preset ID] [--device auto|NAME|pw:[NODE]|sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]]
                        [--script FILE] [--log FILE] [--clock-log FILE] [--layout L] [--rate HZ] [--profile P]
                        [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
                        [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse] [--time-unit U]
@@ -27,8 +27,10 @@ enum PlayCommand {
     Devices: `dualsense` opens the first usable DualSense (or Edge) `pulsar devices` finds, as
     hw:CARD=… with its 4 channels, in layout quad unless --layout says otherwise (`auto` with --layout quad picks it too);
     `auto` (the default) plays on ALSA 'default' and, when there is no sound device,
-    on the simulated device with one line saying so; NAME is any ALSA PCM (`pipewire`, `pulse`,
-    `hw:0,0`, `plughw:1,0`; see `pulsar devices`); `sim` is the simulated device, paced by the
+    on the simulated device with one line saying so; `pw:` plays a native PipeWire stream on the
+    default sink, `pw:NODE` on the node with that node.name or object.serial (its timing from
+    PipeWire's own clock; one line when no server or no such node answers); NAME is any ALSA PCM
+    (`pipewire`, `pulse`, `hw:0,0`, `plughw:1,0`; see `pulsar devices`); `sim` is the simulated device, paced by the
     system clock: ppm sets its rate error, jitter its position-report jitter, latency its output
     latency, format= the sample format it takes (float, s32 or s16: integers pass through the
     converter an ALSA device uses), record= a WAV of exactly what it played, channels= the most
@@ -68,7 +70,7 @@ enum PlayCommand {
     −/+500 ms, r restart (every voice), q quit.
 
     options: as `pulsar render`, plus
-      --device D          auto, an ALSA PCM name, or sim[:…] (default auto)
+      --device D          auto, pw:[NODE], an ALSA PCM name, or sim[:…] (default auto)
       --script FILE       transport script
       --log FILE          event log (JSON lines)
       --clock-log FILE    one JSON line per display tick: monotonic time, the clock's content

@@ -13,7 +13,7 @@ import PulsarViewer
 /// haptics, its frame taken from the engine's device-slaved clock at every display slot.
 enum ViewCommand {
     static let help = """
-    usage: pulsar view INPUT [--preset ID] [--device auto|NAME|sim[:…]] [--paused] [--size WxH]
+    usage: pulsar view INPUT [--preset ID] [--device auto|NAME|pw:[NODE]|sim[:…]] [--paused] [--size WxH]
                        [--mode fit|fill|stretch] [--loop N|forever] [--reverse] [--no-haptics]
                        [--layout L] [--rate HZ] [--profile P] [--gain G] [--audio-gain G] [--offset MS]
                        [--period FRAMES] [--buffer FRAMES] [--haptic-mode pattern|realtime] [--display-latency MS]

@@ -1,6 +1,7 @@
 import PulsarALSA
 import PulsarCore
 import PulsarEngine
+import PulsarPipeWire
 import PulsarSimulation
 
 /// Why a session could not be set up, in one line that follows the option's or member's name
@@ -38,14 +39,22 @@ public enum DeviceSpec: Sendable {
     case simulated(SimulatedDeviceSpec)
     case alsa(String)
     case haptic(SoundCard)
+    /// A native PipeWire stream (`pw:` the default sink, `pw:NODE` a node's name or serial).
+    case pipewire(target: String?)
 
-    public static let syntax = "auto, dualsense, sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,channels=N,unplug=MS,paced] or an ALSA PCM name (see 'pulsar devices')"
+    public static let syntax = "auto, dualsense, pw:[NODE], sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,channels=N,unplug=MS,paced] or an ALSA PCM name (see 'pulsar devices')"
 
     /// The device `text` names; `rate` bounds the simulated device's options.
     public init(parsing text: String, rate: SampleRate) throws(SessionError) {
         switch text {
         case "auto": self = .auto
         case "dualsense": self = .haptic(try Self.hapticCard())
+        case _ where text.hasPrefix("pw:"):
+            let node = String(text.dropFirst(3))
+            guard !node.contains(where: { $0 == "," || $0 == "\n" || $0 == "=" }) else {
+                throw SessionError(.usage, "'\(text)': pw:NODE names one node (its node.name or object.serial)")
+            }
+            self = .pipewire(target: node.isEmpty ? nil : node)
         default:
             let spec: SimulatedDeviceSpec?
             do {
@@ -106,6 +115,7 @@ public enum DeviceSpec: Sendable {
         case .simulated(let spec): return (simulated(spec.behaviour), "sim")
         case .haptic(let card): return (ALSADevice(name: card.hwName), card.hwName)
         case .auto: return (ALSADevice(name: "default"), "default")
+        case .pipewire(let target): return (PipeWireDevice(target: target), "pw:" + (target ?? ""))
         }
     }
 

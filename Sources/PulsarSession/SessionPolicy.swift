@@ -1,5 +1,6 @@
 import PulsarALSA
 import PulsarEngine
+import PulsarPipeWire
 
 /// The defaults and rules every front end applies to a session's devices, defined once.
 public enum SessionPolicy {
@@ -19,8 +20,9 @@ public enum SessionPolicy {
     public static let latencyMillisecondsRange = 0.0...1000.0
 
     /// Whether the engine's real-time thread asks for `SCHED_FIFO`: when either device is a sound
-    /// device (ALSA), whose buffer a late wake-up underruns; not for simulated devices alone.
+    /// device (ALSA, or a PipeWire stream's ring), whose buffer a late wake-up underruns; not for
+    /// simulated devices alone.
     public static func wantsRealtime(main: OutputDevice, haptic: OutputDevice?) -> Bool {
-        main is ALSADevice || haptic is ALSADevice
+        [main, haptic].contains { $0 is ALSADevice || $0 is PipeWireDevice }
     }
 }

@@ -63,14 +63,15 @@ extension ALSADeviceTests {
     at 3100 stop
     """
 
-    @Test(.enabled(if: ALSADeviceTests.corpusBundleAvailable, "needs ../shared/corpus"))
-    func playOnPipewireCapturedEqualsReplay() throws {
+    /// On PipeWire's ALSA plugin (`pipewire`) and on the native stream (`pw:test-sink`).
+    @Test(.enabled(if: ALSADeviceTests.corpusBundleAvailable, "needs ../shared/corpus"), arguments: ["pipewire", "pw:test-sink"])
+    func playOnPipewireCapturedEqualsReplay(device: String) throws {
         let binary = try Self.pulsarBinary()
         // A play the machine held up (its real-time thread woke late: the whole virtual machine
         // stalled, PipeWire's threads with it) is tried again; when every play was, the miss is
         // the machine's known intermittent issue, as in the drift tests.
-        try Self.retryingDisturbedRuns("play → capture → replay") {
-            try playAndCapture(binary: binary, bundle: (try Self.corpusBundle))
+        try Self.retryingDisturbedRuns("play on \(device) → capture → replay") {
+            try playAndCapture(binary: binary, bundle: (try Self.corpusBundle), device: device)
         }
     }
 
@@ -82,7 +83,7 @@ extension ALSADeviceTests {
     /// one recorder glitched while the other, fed the same sink, recorded every sample). A
     /// fault in what the player gave the device reaches both. So the play passes when either
     /// capture equals the replay, and fails when neither does.
-    private func playAndCapture(binary: String, bundle: String) throws -> (problems: [String], disturbed: Bool) {
+    private func playAndCapture(binary: String, bundle: String, device: String) throws -> (problems: [String], disturbed: Bool) {
         let server = try PipeWireServer.shared()
         server.exportEnvironment()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-play-capture-\(UUID().uuidString.prefix(8))")
@@ -97,7 +98,7 @@ extension ALSADeviceTests {
         defer { recorders.forEach(server.finishRecording) }
         for capture in captures { recorders.append(try server.startRecording(to: capture)) }
         server.waitForRunningNode(of: "pw-record", count: captures.count)  // both linked to the sink's monitor
-        let play = try Self.run(binary, ["play", bundle, "--preset", "verified", "--device", "pipewire", "--period", "256", "--script", script.path,
+        let play = try Self.run(binary, ["play", bundle, "--preset", "verified", "--device", device, "--period", "256", "--script", script.path,
                                          "--log", log.path, "--quiet"])
         usleep(300_000)  // the last quantum reaches the recorders
         recorders.forEach(server.finishRecording)
@@ -110,7 +111,7 @@ extension ALSADeviceTests {
         let end = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
         let endLine = (try? JSONSerialization.jsonObject(with: Data(end.utf8)) as? [String: Any]) ?? [:]
         let late = endLine["lateWakeups"] as? Double ?? 0, gap = endLine["longestGapMs"] as? Double ?? 0
-        print("measured: play on pipewire, \(Int(late)) late wake-ups of the real-time thread, the longest gap between its steps \(gap) ms")
+        print("measured: play on \(device), \(Int(late)) late wake-ups of the real-time thread, the longest gap between its steps \(gap) ms")
         if try String(contentsOf: log, encoding: .utf8).contains("\"underrun\"") {
             problems.append("the play had underruns (silence the replay does not have)")
         }

@@ -3,6 +3,7 @@ import PulsarAudio
 import PulsarBundle
 import PulsarCore
 import PulsarEngine
+import PulsarPipeWire
 import PulsarSimulation
 import Testing
 @testable import PulsarSession
@@ -23,7 +24,11 @@ import Testing
         guard case .alsa(let name) = try DeviceSpec(parsing: "hw:CARD=Foo,DEV=0", rate: Self.rate) else { Issue.record("alsa"); return }
         #expect(name == "hw:CARD=Foo,DEV=0")
         #expect(try DeviceSpec(parsing: "sim", rate: Self.rate).isSimulated && !(try DeviceSpec(parsing: "pipewire", rate: Self.rate).isSimulated))
-        for (text, says) in [("", "needs auto, dualsense, sim"), ("sim:ppm=x", "ppm"), ("sim:jitter", "is not key=value")] {
+        guard case .pipewire(nil) = try DeviceSpec(parsing: "pw:", rate: Self.rate) else { Issue.record("pw:"); return }
+        guard case .pipewire("test-sink") = try DeviceSpec(parsing: "pw:test-sink", rate: Self.rate) else { Issue.record("pw:NODE"); return }
+        guard case .pipewire("42") = try DeviceSpec(parsing: "pw:42", rate: Self.rate) else { Issue.record("pw:SERIAL"); return }
+        for (text, says) in [("", "needs auto, dualsense, pw:[NODE], sim"), ("sim:ppm=x", "ppm"), ("sim:jitter", "is not key=value"),
+                             ("pw:a,b", "pw:NODE names one node")] {
             do {
                 _ = try DeviceSpec(parsing: text, rate: Self.rate)
                 Issue.record("'\(text)' was taken")
@@ -61,6 +66,7 @@ import Testing
         #expect(SessionPolicy.wantsRealtime(main: ALSADevice(name: "null"), haptic: nil))
         #expect(SessionPolicy.wantsRealtime(main: ALSADevice(name: "null"), haptic: sim()))
         #expect(SessionPolicy.wantsRealtime(main: sim(), haptic: ALSADevice(name: "null")), "a haptic sound device beside a simulated main one")
+        #expect(SessionPolicy.wantsRealtime(main: PipeWireDevice(), haptic: nil) && SessionPolicy.wantsRealtime(main: sim(), haptic: PipeWireDevice()))
     }
 
     @Test("An engine on one and on two simulated devices: the request's period, buffer and voices; no SCHED_FIFO")

@@ -1,0 +1,93 @@
+// A PipeWire playback stream fed through a ring, for PulsarPipeWire's output device, and a listing
+// of the graph's nodes. Every pw_* and spa_* call of the project is in pulsar_pipewire.c.
+//
+// Thread rules: open, close and list from a control thread. The ring functions (writable, write,
+// written, position, status, prepare, drop, quantum) are for one producer thread, the engine's
+// real-time thread: they take no lock and allocate nothing. PipeWire's own data thread consumes
+// the ring in the stream's process callback.
+#ifndef PULSAR_PIPEWIRE_H
+#define PULSAR_PIPEWIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pulsar_pw_stream pulsar_pw_stream;
+
+typedef struct {
+    /// The server's socket (an absolute path or a name in the runtime folder); NULL: the
+    /// environment's (PIPEWIRE_REMOTE, else pipewire-0).
+    const char *remote;
+    /// The sink to play on: a node.name or an object.serial; NULL: the default sink.
+    const char *target;
+    /// The stream's own node.name.
+    const char *stream_name;
+    uint32_t rate;
+    uint32_t channels;
+    /// Channel positions, comma-separated short names (FL,FR,MONO,AUX0…); NULL: MONO for one
+    /// channel, FL,FR for two, AUX0… for more.
+    const char *positions;
+    /// The latency asked for (node.latency = frames/rate): the graph's quantum when it allows.
+    uint32_t latency_frames;
+    /// Frames the ring between the producer and the process callback holds.
+    uint32_t ring_frames;
+    /// How long open waits for the server and the stream's format.
+    int timeout_ms;
+} pulsar_pw_config;
+
+enum {
+    PULSAR_PW_OK = 0,
+    /// No PipeWire server answered at the remote.
+    PULSAR_PW_NO_SERVER = 1,
+    /// The server has no node by the target's name or serial.
+    PULSAR_PW_NO_NODE = 2,
+    /// The stream failed (format refused, timed out, an error from the server).
+    PULSAR_PW_FAILED = 3,
+    PULSAR_PW_BAD_ARGUMENT = 4,
+};
+
+/// The ring's state as the producer sees it.
+enum {
+    PULSAR_PW_RUNNING = 0,
+    /// The ring ran dry (or was dropped): the stream plays silence until pulsar_pw_prepare.
+    PULSAR_PW_XRUN = 1,
+    /// The stream or the server is gone: pulsar_pw_error says why.
+    PULSAR_PW_GONE = 2,
+};
+
+/// Opens a playback stream of 32-bit float interleaved frames, connected and negotiated (or
+/// fails with one of the codes above, a message in `message`).
+int pulsar_pw_open(const pulsar_pw_config *config, pulsar_pw_stream **out, char *message, size_t message_size);
+/// Stops the stream, the thread loop and the connection; frees everything.
+void pulsar_pw_close(pulsar_pw_stream *s);
+
+/// Frames the ring can take now.
+uint32_t pulsar_pw_writable(pulsar_pw_stream *s);
+/// Queues up to `count` frames; returns how many were taken (0 in xrun).
+uint32_t pulsar_pw_write(pulsar_pw_stream *s, const float *frames, uint32_t count);
+/// Frames written since the last prepare.
+uint64_t pulsar_pw_written(pulsar_pw_stream *s);
+/// The newest reading: frames of this run (since prepare) presented at the graph's edge by
+/// `now_ns` (CLOCK_MONOTONIC). In xrun, every frame taken from the ring counts as played (they
+/// all reach the edge; only silence follows). Returns 0 before the first reading of this run.
+int pulsar_pw_position(pulsar_pw_stream *s, int64_t *played, int64_t *now_ns);
+int pulsar_pw_status(pulsar_pw_stream *s);
+/// Starts a new run after an xrun or a drop: what the ring held is discarded, the counters
+/// restart at 0, and the stream starts again once a cycle's frames are queued.
+void pulsar_pw_prepare(pulsar_pw_stream *s);
+/// Stops taking frames (the stream plays silence) until pulsar_pw_prepare.
+void pulsar_pw_drop(pulsar_pw_stream *s);
+/// Why the stream is gone (empty otherwise); valid until close.
+const char *pulsar_pw_error(pulsar_pw_stream *s);
+/// Frames the graph asked for in the newest cycle (its quantum at the stream's rate); 0 before.
+uint32_t pulsar_pw_quantum(pulsar_pw_stream *s);
+/// The newest reading's raw figures, for tests and `--verbose`: the graph delay in frames, what
+/// the stream held queued and buffered.
+void pulsar_pw_timing(pulsar_pw_stream *s, int64_t *delay_frames, uint64_t *queued, uint64_t *buffered);
+
+/// One node of the graph, as its global properties give it (any pointer may be NULL).
+typedef void (*pulsar_pw_node_fn)(void *context, uint32_t id, const char *serial, const char *name, const char *description,
+                                  const char *media_class);
+/// Calls `fn` for every node of the server at `remote` (NULL: the environment's).
+int pulsar_pw_list_nodes(const char *remote, int timeout_ms, pulsar_pw_node_fn fn, void *context, char *message, size_t message_size);
+
+#endif
