@@ -93,6 +93,27 @@ extension ALSADeviceTests {
         }
     }
 
+    @Test("pulsar drift --device pw:test-sink --seconds 10: the native stream's readings come once a cycle, the clock locks in within 1 s and stays within one sample of them")
+    func driftOnTheNativeStream() throws {
+        let server = try PipeWireServer.shared()
+        server.exportEnvironment()
+        try Self.retryingDisturbedRuns("drift on the native stream") {
+            let (status, errors, json) = try Self.drift(["--device", "pw:test-sink", "--seconds", "10"])
+            guard status == 0, let ppm = Self.number(json, "ppm"), let p99 = Self.percentile(json, "clockErrorSamples", "p99") else {
+                return (["exit \(status), \(errors), \(json ?? [:])"], false)
+            }
+            let lockIn = Self.number(json, "lockInSeconds"), granularity = Self.number(json, "granularityFrames") ?? 0
+            print("measured: pw:test-sink \(String(format: "%+.3f", ppm)) ppm, granularity \(granularity) frames, clock p99 \(p99) samples against the readings, lock-in \(lockIn.map { "\($0) s" } ?? "none"); \(Self.disturbance(json))")
+            var problems: [String] = []
+            if abs(ppm) > 5 { problems.append("measured \(ppm) ppm") }
+            if p99 > 1 { problems.append("clock error p99 \(p99) samples") }
+            if !((lockIn ?? 99) <= 1) { problems.append("lock-in \(lockIn.map { "\($0) s" } ?? "never")") }
+            // One reading a graph cycle: positions move by whole quanta (128 frames asked).
+            if granularity < 64 { problems.append("granularity \(granularity) frames: not a cycle's readings") }
+            return (problems, Self.disturbed(json))
+        }
+    }
+
     @Test("Two null sinks of two PipeWire sessions in one run: their ratio within ±5 ppm")
     func driftTwoSinks() throws {
         let shared = try PipeWireServer.shared()
