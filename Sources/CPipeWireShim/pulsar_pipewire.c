@@ -11,6 +11,7 @@
 #include <spa/param/audio/format-utils.h>
 
 #include "pulsar_pipewire.h"
+#include "pulsar_pipewire_graph.h"
 
 struct pulsar_pw_stream {
     struct pw_thread_loop *loop;
@@ -49,12 +50,6 @@ struct pulsar_pw_stream {
     char error[256];
 };
 
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static void init_pipewire(void) { pw_init(NULL, NULL); }
-
-static void say(char *message, size_t size, const char *format, const char *a, const char *b) {
-    if (message && size) snprintf(message, size, format, a ? a : "", b ? b : "");
-}
 
 // MARK: positions
 
@@ -215,128 +210,6 @@ static const struct pw_core_events core_events = {
     .error = on_core_error,
 };
 
-// MARK: nodes
-
-struct node_walk {
-    struct pw_thread_loop *loop;
-    struct pw_core *core;
-    struct pw_registry *registry;
-    struct spa_hook registry_listener;
-    struct spa_hook core_listener;
-    int pending;
-    int done;
-    pulsar_pw_node_fn fn;
-    void *context;
-};
-
-static void on_global(void *data, uint32_t id, uint32_t permissions, const char *type, uint32_t version, const struct spa_dict *props) {
-    struct node_walk *walk = data;
-    (void)permissions, (void)version;
-    if (!props || strcmp(type, PW_TYPE_INTERFACE_Node) != 0) return;
-    walk->fn(walk->context, id, spa_dict_lookup(props, PW_KEY_OBJECT_SERIAL), spa_dict_lookup(props, PW_KEY_NODE_NAME),
-             spa_dict_lookup(props, PW_KEY_NODE_DESCRIPTION), spa_dict_lookup(props, PW_KEY_MEDIA_CLASS));
-}
-
-static const struct pw_registry_events registry_events = {
-    PW_VERSION_REGISTRY_EVENTS,
-    .global = on_global,
-};
-
-static void on_walk_done(void *data, uint32_t id, int seq) {
-    struct node_walk *walk = data;
-    if (id == PW_ID_CORE && seq == walk->pending) {
-        walk->done = 1;
-        pw_thread_loop_signal(walk->loop, false);
-    }
-}
-
-static const struct pw_core_events walk_core_events = {
-    PW_VERSION_CORE_EVENTS,
-    .done = on_walk_done,
-};
-
-// Walks the nodes of the connected `core` (the loop locked); 0 when the server did not answer
-// within `timeout_ms`.
-static int walk_nodes(struct pw_thread_loop *loop, struct pw_core *core, int timeout_ms, pulsar_pw_node_fn fn, void *context) {
-    struct node_walk walk = {.loop = loop, .core = core, .fn = fn, .context = context};
-    walk.registry = pw_core_get_registry(core, PW_VERSION_REGISTRY, 0);
-    if (!walk.registry) return 0;
-    pw_registry_add_listener(walk.registry, &walk.registry_listener, &registry_events, &walk);
-    pw_core_add_listener(core, &walk.core_listener, &walk_core_events, &walk);
-    walk.pending = pw_core_sync(core, PW_ID_CORE, 0);
-    struct timespec deadline;
-    pw_thread_loop_get_time(loop, &deadline, (int64_t)timeout_ms * SPA_NSEC_PER_MSEC);
-    while (!walk.done) {
-        if (pw_thread_loop_timed_wait_full(loop, &deadline) != 0) break;
-    }
-    spa_hook_remove(&walk.core_listener);
-    spa_hook_remove(&walk.registry_listener);
-    pw_proxy_destroy((struct pw_proxy *)walk.registry);
-    return walk.done;
-}
-
-struct target_search {
-    const char *target;
-    int found;
-};
-
-static void match_target(void *context, uint32_t id, const char *serial, const char *name, const char *description, const char *media_class) {
-    struct target_search *search = context;
-    (void)id, (void)description, (void)media_class;
-    if ((name && strcmp(name, search->target) == 0) || (serial && strcmp(serial, search->target) == 0)) search->found = 1;
-}
-
-// A thread loop connected to the server at `remote`, started and locked; NULL (with a message)
-// when no server answers.
-static struct pw_core *connect_locked(struct pw_thread_loop **loop, struct pw_context **context, const char *remote,
-                                      char *message, size_t size) {
-    pthread_once(&init_once, init_pipewire);
-    *loop = pw_thread_loop_new("pulsar-pw", NULL);
-    *context = *loop ? pw_context_new(pw_thread_loop_get_loop(*loop), NULL, 0) : NULL;
-    if (!*context || pw_thread_loop_start(*loop) != 0) {
-        say(message, size, "cannot start PipeWire's loop%s%s", NULL, NULL);
-        if (*context) pw_context_destroy(*context);
-        *context = NULL;
-        return NULL;
-    }
-    pw_thread_loop_lock(*loop);
-    struct pw_properties *props = remote ? pw_properties_new(PW_KEY_REMOTE_NAME, remote, NULL) : NULL;
-    struct pw_core *core = pw_context_connect(*context, props, 0);
-    if (!core) {
-        const char *where = remote ? remote : getenv("PIPEWIRE_REMOTE");
-        char detail[160];
-        snprintf(detail, sizeof detail, "%s", strerror(errno));
-        say(message, size, "no PipeWire server answers at %s (%s)", where ? where : "pipewire-0", detail);
-    }
-    return core;
-}
-
-// Undoes connect_locked: its loop is locked and running exactly when `context` was made.
-static void disconnect(struct pw_thread_loop *loop, struct pw_context *context, struct pw_core *core) {
-    if (core) pw_core_disconnect(core);
-    if (loop && context) pw_thread_loop_unlock(loop);
-    if (loop && context) pw_thread_loop_stop(loop);
-    if (context) pw_context_destroy(context);
-    if (loop) pw_thread_loop_destroy(loop);
-}
-
-int pulsar_pw_list_nodes(const char *remote, int timeout_ms, pulsar_pw_node_fn fn, void *context, char *message, size_t message_size) {
-    struct pw_thread_loop *loop = NULL;
-    struct pw_context *pw_context = NULL;
-    struct pw_core *core = connect_locked(&loop, &pw_context, remote, message, message_size);
-    if (!core) {
-        disconnect(loop, pw_context, NULL);
-        return PULSAR_PW_NO_SERVER;
-    }
-    int answered = walk_nodes(loop, core, timeout_ms, fn, context);
-    disconnect(loop, pw_context, core);
-    if (!answered) {
-        say(message, message_size, "the PipeWire server did not answer within the timeout%s%s", NULL, NULL);
-        return PULSAR_PW_NO_SERVER;
-    }
-    return PULSAR_PW_OK;
-}
-
 // MARK: the stream
 
 static int connect_stream(struct pulsar_pw_stream *s, const pulsar_pw_config *c, const uint32_t *position) {
@@ -366,11 +239,11 @@ int pulsar_pw_open(const pulsar_pw_config *c, pulsar_pw_stream **out, char *mess
     uint32_t position[SPA_AUDIO_MAX_CHANNELS];
     if (!out || !c || c->rate < 8000 || c->rate > 192000 || c->channels < 1 || c->channels > SPA_AUDIO_MAX_CHANNELS
         || c->ring_frames < 16 || c->ring_frames > (1u << 24)) {
-        say(message, message_size, "bad stream settings%s%s", NULL, NULL);
+        pulsar_pw_say(message, message_size, "bad stream settings%s%s", NULL, NULL);
         return PULSAR_PW_BAD_ARGUMENT;
     }
     if (!parse_positions(c->positions, c->channels, position)) {
-        say(message, message_size, "channel positions '%s' do not name %s channels (FL, FR, MONO, AUX0…)", c->positions, "its");
+        pulsar_pw_say(message, message_size, "channel positions '%s' do not name %s channels (FL, FR, MONO, AUX0…)", c->positions, "its");
         return PULSAR_PW_BAD_ARGUMENT;
     }
     *out = NULL;
@@ -380,7 +253,7 @@ int pulsar_pw_open(const pulsar_pw_config *c, pulsar_pw_stream **out, char *mess
     s->rate = c->rate;
     s->capacity = c->ring_frames;
     s->ring = calloc((size_t)c->ring_frames * c->channels, sizeof(float));
-    s->core = s->ring ? connect_locked(&s->loop, &s->context, c->remote, message, message_size) : NULL;
+    s->core = s->ring ? pulsar_pw_connect_locked(&s->loop, &s->context, c->remote, message, message_size) : NULL;
     if (!s->core) {
         // connect_locked leaves the loop locked (when it started one); close takes the lock itself.
         if (s->loop && s->context) pw_thread_loop_unlock(s->loop);
@@ -391,8 +264,8 @@ int pulsar_pw_open(const pulsar_pw_config *c, pulsar_pw_stream **out, char *mess
     int timeout = c->timeout_ms > 0 ? c->timeout_ms : 3000;
     if (c->target) {
         struct target_search search = {.target = c->target};
-        if (!walk_nodes(s->loop, s->core, timeout, match_target, &search) || !search.found) {
-            say(message, message_size, "PipeWire has no node named '%s'%s (see pulsar devices)", c->target, NULL);
+        if (!pulsar_pw_walk_nodes(s->loop, s->core, timeout, pulsar_pw_match_target, &search) || !search.found) {
+            pulsar_pw_say(message, message_size, "PipeWire has no node named '%s'%s (see pulsar devices)", c->target, NULL);
             pw_thread_loop_unlock(s->loop);
             pulsar_pw_close(s);
             return PULSAR_PW_NO_NODE;
@@ -400,7 +273,7 @@ int pulsar_pw_open(const pulsar_pw_config *c, pulsar_pw_stream **out, char *mess
     }
     int result = connect_stream(s, c, position);
     if (result < 0) {
-        say(message, message_size, "cannot connect a PipeWire stream: %s%s", strerror(-result), NULL);
+        pulsar_pw_say(message, message_size, "cannot connect a PipeWire stream: %s%s", strerror(-result), NULL);
         pw_thread_loop_unlock(s->loop);
         pulsar_pw_close(s);
         return PULSAR_PW_FAILED;
@@ -412,7 +285,7 @@ int pulsar_pw_open(const pulsar_pw_config *c, pulsar_pw_stream **out, char *mess
     }
     int ready = s->state == PW_STREAM_STATE_PAUSED || s->state == PW_STREAM_STATE_STREAMING;
     if (!ready || atomic_load(&s->gone)) {
-        say(message, message_size, "the PipeWire stream did not start: %s%s", s->error[0] ? s->error : "timed out", NULL);
+        pulsar_pw_say(message, message_size, "the PipeWire stream did not start: %s%s", s->error[0] ? s->error : "timed out", NULL);
         pw_thread_loop_unlock(s->loop);
         pulsar_pw_close(s);
         return PULSAR_PW_FAILED;
