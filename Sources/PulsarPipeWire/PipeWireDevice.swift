@@ -34,7 +34,8 @@ public final class PipeWireDevice: OutputDevice, @unchecked Sendable {
     private var stream: OpaquePointer?
     /// Channels of the open stream.
     private var channels = 1
-    private var lastReading = DevicePosition(framesPlayed: 0, timestamp: MonotonicTime(nanoseconds: 0))
+    /// The time of a reading before the run's first cycle (made once: not on the real-time thread).
+    private let clock = SystemMonotonicClock()
 
     public init(target: String? = nil, positions: String? = nil, remote: String? = nil, streamName: String = "pulsar") {
         self.target = target
@@ -67,7 +68,6 @@ public final class PipeWireDevice: OutputDevice, @unchecked Sendable {
         }
         stream = opened
         channels = requested.channels
-        lastReading = DevicePosition(framesPlayed: 0, timestamp: MonotonicTime(nanoseconds: 0))
         return requested
     }
 
@@ -110,10 +110,9 @@ public final class PipeWireDevice: OutputDevice, @unchecked Sendable {
         if pulsar_pw_status(s) == Int32(PULSAR_PW_GONE) { throw .disconnected(String(cString: pulsar_pw_error(s))) }
         var played: Int64 = 0, now: Int64 = 0
         if pulsar_pw_position(s, &played, &now) != 0 {
-            lastReading = DevicePosition(framesPlayed: FrameIndex(played), timestamp: MonotonicTime(nanoseconds: now))
-            return lastReading
+            return DevicePosition(framesPlayed: FrameIndex(played), timestamp: MonotonicTime(nanoseconds: now))
         }
-        return DevicePosition(framesPlayed: 0, timestamp: SystemMonotonicClock().now())
+        return DevicePosition(framesPlayed: 0, timestamp: clock.now())
     }
 
     public func pause(_ paused: Bool) throws(DeviceError) {
