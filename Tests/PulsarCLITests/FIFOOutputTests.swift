@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    @Test("With no reader, render -o, play --log and convert --with-audio refuse the FIFO at once: one line, exit 74", .timeLimit(.minutes(2)))
+    @Test("With no reader, render -o, play --log and convert --with-audio refuse the FIFO at once: one line, exit 74", .timeLimit(.minutes(10)))
     func noReader() throws {
         let dir = try TempDir()
         defer { dir.remove() }
@@ -66,7 +66,7 @@ import Testing
         }
     }
 
-    @Test("With a reader, the FIFO gets the bytes the file would hold; a reader that leaves early is a write error, exit 74", .timeLimit(.minutes(2)))
+    @Test("With a reader, the FIFO gets the bytes the file would hold; a reader that leaves early is a write error, exit 74", .timeLimit(.minutes(10)))
     func withReader() throws {
         let dir = try TempDir()
         defer { dir.remove() }

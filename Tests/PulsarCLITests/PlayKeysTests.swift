@@ -10,7 +10,7 @@ import Glibc
 @Suite("Play keys", .serialized)
 struct PlayKeysTests {
     @Test("space, →, ←, r and q typed on a terminal are logged as pause, resume, seek, seek, play and stop",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(10)))
     func keysOnAPty() throws {
         let executable = try CLI.executable()
         let dir = try TempDir()

@@ -8,7 +8,7 @@ import Testing
 /// counts time itself. Timing-sensitive (a real thread and the real clock): not for the
 /// ThreadSanitizer run, whose slowdown starves the player.
 @Suite struct FrameTickerTests {
-    @Test("Ticks hand out the device-slaved animation frame, advancing with the content", .timeLimit(.minutes(2)))
+    @Test("Ticks hand out the device-slaved animation frame, advancing with the content", .timeLimit(.minutes(10)))
     func ticks() throws {
         let mixer = try steadyMixer(milliseconds: 20_000)
         let player = try HapticPlayer(mixer: mixer, device: SimulatedDevice(clock: SystemMonotonicClock()), periodFrames: 128,

@@ -72,7 +72,7 @@ final class WatchedDevice: OutputDevice, @unchecked Sendable {
         while device.writes.load(ordering: .relaxed) < count { usleep(1_000) }
     }
 
-    @Test("A player dropped while playing joins its thread and closes the device exactly once; nothing writes after", .timeLimit(.minutes(1)))
+    @Test("A player dropped while playing joins its thread and closes the device exactly once; nothing writes after", .timeLimit(.minutes(10)))
     func dropWhilePlaying() throws {
         let device = WatchedDevice(clock: SystemMonotonicClock())
         weak var weakPlayer: HapticPlayer?
@@ -91,7 +91,7 @@ final class WatchedDevice: OutputDevice, @unchecked Sendable {
         #expect(device.afterClose.load(ordering: .acquiring) == 0)
     }
 
-    @Test("shutdown joins: once it returns nothing writes; twice is harmless; the device stays open until the player goes", .timeLimit(.minutes(1)))
+    @Test("shutdown joins: once it returns nothing writes; twice is harmless; the device stays open until the player goes", .timeLimit(.minutes(10)))
     func shutdownTwice() throws {
         let device = WatchedDevice(clock: SystemMonotonicClock())
         var player: HapticPlayer? = try HapticPlayer(mixer: try steadyMixer(milliseconds: 60_000), device: device)
@@ -109,7 +109,7 @@ final class WatchedDevice: OutputDevice, @unchecked Sendable {
         #expect(device.closes.load(ordering: .acquiring) == 1)
     }
 
-    @Test("start after shutdown runs a fresh thread from where the transport stands; never two threads at once", .timeLimit(.minutes(1)))
+    @Test("start after shutdown runs a fresh thread from where the transport stands; never two threads at once", .timeLimit(.minutes(10)))
     func startAfterShutdown() throws {
         let device = WatchedDevice(clock: SystemMonotonicClock())
         let player = try HapticPlayer(mixer: try steadyMixer(milliseconds: 60_000), device: device)
@@ -183,7 +183,7 @@ final class BottomlessDevice: OutputDevice {
 
 @Suite struct PlayerStepBoundTests {
     @Test("A step writes at most one buffer, even to a device that always has room, so it returns to its commands and to shutdown",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func stepIsBounded() throws {
         let device = BottomlessDevice()
         let player = try HapticPlayer(mixer: try steadyMixer(milliseconds: 60_000), device: device, monotonic: ManualClock(),

@@ -28,7 +28,7 @@ import Testing
         return value
     }
 
-    @Test("play() runs to the end and calls completion(true) once the last sample has played", .timeLimit(.minutes(2)))
+    @Test("play() runs to the end and calls completion(true) once the last sample has played", .timeLimit(.minutes(10)))
     func playsToTheEnd() throws {
         let outcome = Outcome()
         let device = SimulatedDevice(clock: SystemMonotonicClock())
@@ -42,7 +42,7 @@ import Testing
         #expect(player.durationMs == 208, "the 200 ms pattern and the 8 ms its carrier takes to fall")
     }
 
-    @Test("stop() ends a play of the preset with completion(false)", .timeLimit(.minutes(2)))
+    @Test("stop() ends a play of the preset with completion(false)", .timeLimit(.minutes(10)))
     func stops() throws {
         let outcome = Outcome()
         let preset = Self.preset(ms: 5_000, id: "stopped")
@@ -63,7 +63,7 @@ import Testing
         return tasks.filter { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?.hasPrefix("pulsar-preset") == true }.count
     }
 
-    @Test("Every play's thread is joined: plays that ended by the next play, all by joinAllPlays, one stopping itself from its completion too", .timeLimit(.minutes(2)))
+    @Test("Every play's thread is joined: plays that ended by the next play, all by joinAllPlays, one stopping itself from its completion too", .timeLimit(.minutes(10)))
     func threadsJoined() throws {
         PresetHandle.joinAllPlays()  // whatever the suite's other tests left
         let device = SimulatedDevice(clock: SystemMonotonicClock())
@@ -92,7 +92,7 @@ import Testing
 
 /// A device that disappears mid-play.
 @Suite struct DisconnectTests {
-    @Test("An unplugged device stops the player: a clear error and completion(false)", .timeLimit(.minutes(2)))
+    @Test("An unplugged device stops the player: a clear error and completion(false)", .timeLimit(.minutes(10)))
     func unplugged() throws {
         let mixer = try steadyMixer(milliseconds: 5_000, id: "u")
         let device = SimulatedDevice(clock: SystemMonotonicClock())

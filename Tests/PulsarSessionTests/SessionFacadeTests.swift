@@ -13,7 +13,7 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let demo = root + "/Resources/patterns/demo.json"
 
-    @Test("A voice of the demo pattern on the simulated device: the device plays the offline render from its play frame on, silence before, and the log says so", .timeLimit(.minutes(1)))
+    @Test("A voice of the demo pattern on the simulated device: the device plays the offline render from its play frame on, silence before, and the log says so", .timeLimit(.minutes(10)))
     func playsWhatRenders() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("session-facade-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
