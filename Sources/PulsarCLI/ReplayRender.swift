@@ -12,14 +12,13 @@ import PulsarSession
 enum ReplayRender {
     static func run(log path: String, output: String, format: SampleFormat, quiet: Bool, device: SessionReplay.Device = .main) throws(CommandFailure) {
         let session = try read(path)
-        let stream: (layout: ChannelLayout, rate: SampleRate, frames: FrameIndex)
         var reader: SessionReplay.Reader
         do throws(SessionError) {
-            stream = try session.stream(of: device)
             reader = try session.reader(of: device)
         } catch {
             throw error.failure("pulsar render", option: "--replay")
         }
+        let stream = reader.stream
         InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }
         // A bar on a terminal when the stream is over ten minutes (a day-long log takes minutes

@@ -73,9 +73,9 @@ public enum FuzzEntry {
 
     /// The first `frames` (at most) of `device`'s stream, when the log has that device.
     private static func render(_ session: SessionReplay, _ device: SessionReplay.Device, frames limit: FrameIndex) {
-        guard let stream = try? session.stream(of: device), var reader = try? session.reader(of: device) else { return }
-        let channels = stream.layout.channelCount
-        let frames = Int(min(stream.frames, limit))
+        guard var reader = try? session.reader(of: device) else { return }
+        let channels = reader.stream.layout.channelCount
+        let frames = Int(min(reader.stream.frames, limit))
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(frames, 1) * channels)
         defer { block.deallocate() }
         _ = try? reader.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<(frames * channels)]))

@@ -71,11 +71,11 @@ public final class PipeWireDevice: OutputDevice, @unchecked Sendable {
         return requested
     }
 
-    /// The status, thrown: gone (`disconnected`), dry (`underrun`).
-    private func check(_ s: OpaquePointer) throws(DeviceError) {
+    /// The status, thrown: gone (`disconnected`), and dry (`underrun`) unless `underrun` is false.
+    private func check(_ s: OpaquePointer, underrun: Bool = true) throws(DeviceError) {
         switch pulsar_pw_status(s) {
         case Int32(PULSAR_PW_GONE): throw .disconnected(String(cString: pulsar_pw_error(s)))
-        case Int32(PULSAR_PW_XRUN): throw .underrun
+        case Int32(PULSAR_PW_XRUN) where underrun: throw .underrun
         default: break
         }
     }
@@ -107,7 +107,7 @@ public final class PipeWireDevice: OutputDevice, @unchecked Sendable {
     /// not throw here (the engine reads the position to count what the underrun lost).
     public func position() throws(DeviceError) -> DevicePosition {
         let s = try opened()
-        if pulsar_pw_status(s) == Int32(PULSAR_PW_GONE) { throw .disconnected(String(cString: pulsar_pw_error(s))) }
+        try check(s, underrun: false)
         var played: Int64 = 0, now: Int64 = 0
         if pulsar_pw_position(s, &played, &now) != 0 {
             return DevicePosition(framesPlayed: FrameIndex(played), timestamp: MonotonicTime(nanoseconds: now))
@@ -125,7 +125,7 @@ public final class PipeWireDevice: OutputDevice, @unchecked Sendable {
 
     public func prepare() throws(DeviceError) {
         let s = try opened()
-        if pulsar_pw_status(s) == Int32(PULSAR_PW_GONE) { throw .disconnected(String(cString: pulsar_pw_error(s))) }
+        try check(s, underrun: false)
         pulsar_pw_prepare(s)
     }
 

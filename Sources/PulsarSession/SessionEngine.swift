@@ -47,27 +47,31 @@ public struct SessionEngine {
     /// `fallback`, when given, lets `auto` fall back to the simulated device and is told why.
     public init(_ request: Request, monotonic: MonotonicClock, simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice,
                 fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
-        let haptic = Self.hapticOutput(request, simulated: simulated)
-        let (engine, device, name) = try request.main.open(simulated: simulated, fallback: fallback) { (device) throws(DeviceError) in
+        (engine, device, name, hapticDevice, hapticName) = try Self.open(request, simulated: simulated, fallback: fallback) {
+            (device, haptic, realtime) throws(DeviceError) in
             try HapticEngine(device: device, sampleRate: request.sampleRate, channels: request.channels, monotonic: monotonic,
                              periodFrames: request.periodFrames, bufferFrames: request.bufferFrames, voiceLimit: request.voiceLimit,
-                             realtime: SessionPolicy.wantsRealtime(main: device, haptic: haptic?.output.device), hapticDevice: haptic?.output)
+                             realtime: realtime, hapticDevice: haptic)
         }
-        self.engine = engine
-        self.device = device
-        self.name = name
-        hapticDevice = haptic?.output.device
-        hapticName = haptic?.name
     }
 
-    /// The haptic device of a two-device request, opened, as the engine's output to it (both
-    /// devices' latencies), with its short name.
-    static func hapticOutput(_ request: Request, simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice) -> (output: HapticDeviceOutput, name: String)? {
-        request.haptic.map { h in
+    /// Opens `request`'s devices the one way every session does, and `make`s an engine or a
+    /// player on them: the haptic device (two-device requests) as the output to it with both
+    /// devices' latencies, the main device from its spec (`auto` falling back when `fallback` is
+    /// given), and the scheduling rule (`SessionPolicy.wantsRealtime`).
+    static func open<T>(_ request: Request, simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice, fallback: ((DeviceError) -> Void)?,
+                        _ make: (OutputDevice, HapticDeviceOutput?, _ realtime: Bool) throws(DeviceError) -> T) throws(SessionError)
+        -> (T, OutputDevice, String, OutputDevice?, String?) {
+        let haptic = request.haptic.map { h in
             let (device, name) = h.spec.device(simulated: simulated)
-            return (HapticDeviceOutput(device: device, layout: h.layout, sampleRate: request.sampleRate, periodFrames: request.periodFrames,
-                                       bufferFrames: request.bufferFrames, latency: request.latency.haptic, mainLatency: request.latency.main), name)
+            return (output: HapticDeviceOutput(device: device, layout: h.layout, sampleRate: request.sampleRate, periodFrames: request.periodFrames,
+                                               bufferFrames: request.bufferFrames, latency: request.latency.haptic, mainLatency: request.latency.main),
+                    name: name)
         }
+        let (made, device, name) = try request.main.open(simulated: simulated, fallback: fallback) { (device) throws(DeviceError) in
+            try make(device, haptic?.output, SessionPolicy.wantsRealtime(main: device, haptic: haptic?.output.device))
+        }
+        return (made, device, name, haptic?.output.device, haptic?.name)
     }
 }
 
@@ -89,18 +93,12 @@ public struct SessionPlayer {
     public init(_ request: SessionEngine.Request, mixer: PresetMixer, animationFrameRate: Double?, mode: HapticVoice.Mode = .pattern,
                 monotonic: MonotonicClock, simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice,
                 fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
-        let haptic = SessionEngine.hapticOutput(request, simulated: simulated)
-        let (player, device, name) = try request.main.open(simulated: simulated, fallback: fallback) { (device) throws(DeviceError) in
+        (player, device, name, hapticDevice, hapticName) = try SessionEngine.open(request, simulated: simulated, fallback: fallback) {
+            (device, haptic, realtime) throws(DeviceError) in
             try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: request.periodFrames,
-                             bufferFrames: request.bufferFrames, animationFrameRate: animationFrameRate,
-                             realtime: SessionPolicy.wantsRealtime(main: device, haptic: haptic?.output.device),
-                             mode: mode, hapticDevice: haptic?.output)
+                             bufferFrames: request.bufferFrames, animationFrameRate: animationFrameRate, realtime: realtime,
+                             mode: mode, hapticDevice: haptic)
         }
-        self.player = player
-        self.device = device
-        self.name = name
-        hapticDevice = haptic?.output.device
-        hapticName = haptic?.name
     }
 }
 

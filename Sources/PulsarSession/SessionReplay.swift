@@ -100,20 +100,22 @@ public struct SessionReplay {
     /// A reader of `device`'s stream from its first frame, block after block (memory stays one
     /// block however long the session was).
     public func reader(of device: Device) throws(SessionError) -> Reader {
-        Reader(replay: self, device: device, layout: try stream(of: device).layout)
+        Reader(replay: self, device: device, stream: try stream(of: device))
     }
 
     /// Renders one device's stream in order (`SessionReplay.reader(of:)`).
     public struct Reader {
+        /// The stream it renders: layout, rate and length (`SessionReplay.stream(of:)`).
+        public let stream: (layout: ChannelLayout, rate: SampleRate, frames: FrameIndex)
+        private var layout: ChannelLayout { stream.layout }
         private let replay: SessionReplay
         private let device: Device
-        private let layout: ChannelLayout
         private var cursor = Replay.Cursor()
         private var hapticCursor: Replay.HapticDeviceCursor
         private var mixBlock: [Float] = []
 
-        init(replay: SessionReplay, device: Device, layout: ChannelLayout) {
-            (self.replay, self.device, self.layout) = (replay, device, layout)
+        init(replay: SessionReplay, device: Device, stream: (layout: ChannelLayout, rate: SampleRate, frames: FrameIndex)) {
+            (self.replay, self.device, self.stream) = (replay, device, stream)
             let lostFrames = replay.replay.lost.reduce(Int64(0)) { $0 + ($1.upperBound - $1.lowerBound) }
             hapticCursor = Replay.HapticDeviceCursor(streamFrames: replay.parsed.playedFrames + lostFrames + StreamRing.defaultCapacity)
         }
