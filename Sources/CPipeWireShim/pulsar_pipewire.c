@@ -24,7 +24,13 @@ struct pulsar_pw_stream {
     uint32_t rate;
     // The ring: frames [read_index, write_index) are queued; indices only grow.
     float *ring;
-    uint64_t capacity;
+    uint64_t capacity;              // frames allocated (at least a largest quantum)
+    uint64_t limit;                 // frames the producer may queue when it feeds from its own thread
+    // The pull: a step the process callback calls before it takes the cycle's frames.
+    _Atomic(pulsar_pw_pull_fn) pull;
+    void *_Atomic pull_context;
+    _Atomic int in_pull;            // the process callback is inside (or about to enter) a pull
+    _Atomic uint32_t want;          // frames the cycle being pulled takes
     _Atomic uint64_t write_index;   // the producer's
     _Atomic uint64_t read_index;    // the process callback's
     _Atomic uint64_t base;          // write_index where this run began (prepare)
@@ -44,6 +50,8 @@ struct pulsar_pw_stream {
     uint64_t buffered;
     _Atomic int has_position;
     _Atomic uint32_t quantum;
+    int data_priority;              // SCHED_FIFO priority the data thread asks for (0: none)
+    _Atomic int data_realtime;      // 0 not asked yet, 1 granted, -1 refused
     // Under the loop's lock.
     enum pw_stream_state state;
     int connected;
@@ -119,8 +127,25 @@ static void copy_out(struct pulsar_pw_stream *s, float *dst, uint64_t from, uint
     if (first < frames) memcpy(dst + first * s->channels, s->ring, (frames - first) * s->channels * sizeof(float));
 }
 
+// The data thread's scheduling, asked for once from its first cycle: a client's data thread
+// runs at normal priority unless the client's RT module got it raised (it needs RTKit or a
+// limit this process may not have), and then a busy machine makes it miss cycles — the graph
+// plays a quantum of silence in the stream, unannounced.
+static void ask_realtime(struct pulsar_pw_stream *s) {
+    if (atomic_load_explicit(&s->data_realtime, memory_order_relaxed) != 0) return;
+    int policy = 0;
+    struct sched_param param = {0};
+    if (pthread_getschedparam(pthread_self(), &policy, &param) == 0 && policy == SCHED_FIFO && param.sched_priority >= s->data_priority) {
+        atomic_store(&s->data_realtime, 1);
+        return;
+    }
+    param.sched_priority = s->data_priority;
+    atomic_store(&s->data_realtime, pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0 ? 1 : -1);
+}
+
 static void on_process(void *data) {
     struct pulsar_pw_stream *s = data;
+    if (s->data_priority > 0) ask_realtime(s);
     struct pw_buffer *b = pw_stream_dequeue_buffer(s->stream);
     if (!b) return;
     struct spa_data *d = &b->buffer->datas[0];
@@ -129,6 +154,18 @@ static void on_process(void *data) {
     uint32_t frames = dst ? d->maxsize / stride : 0;
     if (b->requested && b->requested < frames) frames = (uint32_t)b->requested;
     atomic_store_explicit(&s->quantum, frames, memory_order_relaxed);
+
+    // The pull first: the step writes this cycle's frames (and may start a new run after an
+    // xrun), then they are taken below. in_pull is raised before the pointer is read, so a
+    // clear that has seen it low knows no pull will run.
+    atomic_store(&s->in_pull, 1);
+    pulsar_pw_pull_fn pull = atomic_load(&s->pull);
+    if (pull) {
+        atomic_store_explicit(&s->want, frames, memory_order_relaxed);
+        pull(atomic_load(&s->pull_context));
+        atomic_store_explicit(&s->want, 0, memory_order_relaxed);
+    }
+    atomic_store(&s->in_pull, 0);
 
     uint64_t r = atomic_load_explicit(&s->read_index, memory_order_relaxed);
     uint32_t taken = 0;
@@ -251,8 +288,12 @@ int pulsar_pw_open(const pulsar_pw_config *c, pulsar_pw_stream **out, char *mess
     if (!s) return PULSAR_PW_FAILED;
     s->channels = c->channels;
     s->rate = c->rate;
-    s->capacity = c->ring_frames;
-    s->ring = calloc((size_t)c->ring_frames * c->channels, sizeof(float));
+    s->data_priority = c->data_priority;
+    // Room for a whole cycle of the largest quantum, whatever the producer's limit: a pull must
+    // be able to queue what the cycle takes.
+    s->limit = c->ring_frames;
+    s->capacity = c->ring_frames > PULSAR_PW_MAX_QUANTUM ? c->ring_frames : PULSAR_PW_MAX_QUANTUM;
+    s->ring = calloc((size_t)s->capacity * c->channels, sizeof(float));
     s->core = s->ring ? pulsar_pw_connect_locked(&s->loop, &s->context, c->remote, message, message_size) : NULL;
     if (!s->core) {
         // connect_locked leaves the loop locked (when it started one); close takes the lock itself.
@@ -323,10 +364,33 @@ void pulsar_pw_close(pulsar_pw_stream *s) {
 // Free space is counted from the process callback's own read index: frames a prepare discarded
 // keep their room until the callback has started the new run (within one cycle), so the
 // producer never writes over frames the callback may be reading.
+// In a pull, what the cycle still needs (frames a prepare discarded do not count: the callback
+// skips them once the pull returns); otherwise the room below the producer's limit.
 uint32_t pulsar_pw_writable(pulsar_pw_stream *s) {
     uint64_t w = atomic_load_explicit(&s->write_index, memory_order_relaxed);
     uint64_t r = atomic_load_explicit(&s->read_index, memory_order_acquire);
-    return (uint32_t)(s->capacity - (w - r));
+    uint64_t room = s->capacity - (w - r);
+    uint64_t need;
+    if (atomic_load_explicit(&s->pull, memory_order_relaxed)) {
+        uint64_t from = atomic_load_explicit(&s->discard_to, memory_order_relaxed);
+        uint64_t queued = w - (r > from ? r : from);
+        uint64_t want = atomic_load_explicit(&s->want, memory_order_relaxed);
+        need = want > queued ? want - queued : 0;
+    } else {
+        need = s->limit > w - r ? s->limit - (w - r) : 0;
+    }
+    return (uint32_t)(need < room ? need : room);
+}
+
+void pulsar_pw_set_pull(pulsar_pw_stream *s, pulsar_pw_pull_fn fn, void *context) {
+    atomic_store(&s->pull_context, context);
+    atomic_store(&s->pull, fn);
+}
+
+void pulsar_pw_clear_pull(pulsar_pw_stream *s) {
+    atomic_store(&s->pull, NULL);
+    struct timespec pause = {0, 200000};
+    while (atomic_load(&s->in_pull)) nanosleep(&pause, NULL);
 }
 
 uint32_t pulsar_pw_write(pulsar_pw_stream *s, const float *frames, uint32_t count) {
@@ -379,6 +443,8 @@ void pulsar_pw_prepare(pulsar_pw_stream *s) {
 void pulsar_pw_drop(pulsar_pw_stream *s) { atomic_store_explicit(&s->xrun, 1, memory_order_release); }
 
 const char *pulsar_pw_error(pulsar_pw_stream *s) { return atomic_load_explicit(&s->gone, memory_order_acquire) ? s->error : ""; }
+
+int pulsar_pw_data_realtime(pulsar_pw_stream *s) { return atomic_load(&s->data_realtime); }
 
 uint32_t pulsar_pw_quantum(pulsar_pw_stream *s) { return atomic_load_explicit(&s->quantum, memory_order_relaxed); }
 

@@ -19,7 +19,7 @@ import PulsarEngine
 ///
 /// Thread rules: `open` and `close` from the control thread; the rest from the one thread that
 /// drives the device (the engine's real-time thread): no lock, no allocation.
-public final class PipeWireDevice: OutputDevice, @unchecked Sendable {
+public final class PipeWireDevice: CallbackDevice, @unchecked Sendable {
     /// The sink: a node's `node.name` or `object.serial`; nil for the default sink.
     public let target: String?
     /// Channel positions (`FL,FR`, `AUX0,AUX1,…`); nil: MONO for one channel, FL,FR for two,
@@ -37,7 +37,16 @@ public final class PipeWireDevice: OutputDevice, @unchecked Sendable {
     /// The time of a reading before the run's first cycle (made once: not on the real-time thread).
     private let clock = SystemMonotonicClock()
 
-    public init(target: String? = nil, positions: String? = nil, remote: String? = nil, streamName: String = "pulsar") {
+    /// The SCHED_FIFO priority PipeWire's data thread of this process asks for at its first
+    /// cycle (0: left as PipeWire made it). 88 by default: PipeWire's own `rt.prio`, above the
+    /// engine's thread, which feeds it — a data thread at normal priority under a busy real-time
+    /// producer misses cycles, each a quantum of unannounced silence (measured: 2–3 a run at a
+    /// 64-frame quantum on two streams).
+    public let dataThreadPriority: Int32
+
+    public init(target: String? = nil, positions: String? = nil, remote: String? = nil, streamName: String = "pulsar",
+                dataThreadPriority: Int32 = 88) {
+        self.dataThreadPriority = dataThreadPriority
         self.target = target
         self.positions = positions
         self.remote = remote
@@ -57,7 +66,7 @@ public final class PipeWireDevice: OutputDevice, @unchecked Sendable {
             var config = pulsar_pw_config(remote: remote, target: target, stream_name: name, rate: UInt32(requested.sampleRate.hertz),
                                           channels: UInt32(requested.channels), positions: positions,
                                           latency_frames: UInt32(requested.periodFrames), ring_frames: UInt32(requested.bufferFrames),
-                                          timeout_ms: 3000)
+                                          timeout_ms: 3000, data_priority: dataThreadPriority)
             return pulsar_pw_open(&config, &opened, &message, message.count)
         }
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -130,14 +139,54 @@ public final class PipeWireDevice: OutputDevice, @unchecked Sendable {
     }
 
     public func close() {
+        stopCallbacks()
         guard let stream else { return }
         pulsar_pw_close(stream)
         self.stream = nil
     }
 
+    /// The step the process callback calls (retained while set).
+    private var callbackBox: Unmanaged<CallbackBox>?
+
+    /// Makes the process callback call `step` before it takes each cycle's frames; during it,
+    /// `availableFrames` is what the cycle still needs.
+    public func startCallbacks(_ step: @escaping () -> Void) {
+        guard let stream, callbackBox == nil else { return }
+        let box = Unmanaged.passRetained(CallbackBox(step))
+        callbackBox = box
+        pulsar_pw_set_pull(stream, { context in
+            Unmanaged<CallbackBox>.fromOpaque(context!).takeUnretainedValue().step()
+        }, box.toOpaque())
+    }
+
+    public func stopCallbacks() {
+        guard let stream, let box = callbackBox else { return }
+        pulsar_pw_clear_pull(stream)
+        box.release()
+        callbackBox = nil
+    }
+
+    public func checkAlive() throws(DeviceError) { try check(try opened(), underrun: false) }
+
+    /// Whether the data thread runs at `dataThreadPriority`: nil before its first cycle (or when
+    /// not asked).
+    public var hasRealtimeDataThread: Bool? {
+        switch stream.map({ pulsar_pw_data_realtime($0) }) {
+        case 1: return true
+        case -1: return false
+        default: return nil
+        }
+    }
+
     /// Frames the graph asked for in its newest cycle (the quantum at the stream's rate); 0
     /// before the first.
     public var quantum: Int { stream.map { Int(pulsar_pw_quantum($0)) } ?? 0 }
+}
+
+/// A step for the process callback to call through a C pointer.
+private final class CallbackBox {
+    let step: () -> Void
+    init(_ step: @escaping () -> Void) { self.step = step }
 }
 
 /// Calls `body` with C strings for the optional texts (NULL for nil).

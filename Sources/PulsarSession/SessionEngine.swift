@@ -51,7 +51,7 @@ public struct SessionEngine {
             (device, haptic, realtime) throws(DeviceError) in
             try HapticEngine(device: device, sampleRate: request.sampleRate, channels: request.channels, monotonic: monotonic,
                              periodFrames: request.periodFrames, bufferFrames: request.bufferFrames, voiceLimit: request.voiceLimit,
-                             realtime: realtime, hapticDevice: haptic)
+                             realtime: realtime, wake: SessionPolicy.wakeSource(main: device, haptic: haptic?.device), hapticDevice: haptic)
         }
     }
 
@@ -97,7 +97,7 @@ public struct SessionPlayer {
             (device, haptic, realtime) throws(DeviceError) in
             try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: request.periodFrames,
                              bufferFrames: request.bufferFrames, animationFrameRate: animationFrameRate, realtime: realtime,
-                             mode: mode, hapticDevice: haptic)
+                             wake: SessionPolicy.wakeSource(main: device, haptic: haptic?.device), mode: mode, hapticDevice: haptic)
         }
     }
 }

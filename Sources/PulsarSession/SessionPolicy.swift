@@ -25,4 +25,11 @@ public enum SessionPolicy {
     public static func wantsRealtime(main: OutputDevice, haptic: OutputDevice?) -> Bool {
         [main, haptic].contains { $0 is ALSADevice || $0 is PipeWireDevice }
     }
+
+    /// What paces the engine's steps: a PipeWire stream alone renders in its process callback
+    /// (a command is heard within about a quantum; ARCHITECTURE.md, "PipeWire"); everything else,
+    /// two devices included, by the engine's own timer.
+    public static func wakeSource(main: OutputDevice, haptic: OutputDevice?) -> HapticEngine.WakeSource {
+        main is PipeWireDevice && haptic == nil ? .callback : .timer
+    }
 }

@@ -67,13 +67,13 @@ extension ALSADeviceTests {
     }
 
     /// Whether the machine held a logged play up (underruns on either device, or a gap of two
-    /// 256-frame periods between real-time steps), and the figures.
-    static func disturbance(log: URL) throws -> (Bool, String) {
+    /// periods between real-time steps), and the figures.
+    static func disturbance(log: URL, period: Int = 256) throws -> (Bool, String) {
         let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
         let underruns = lines.filter { $0.contains("\"underrun\"") || $0.contains("\"hapticDeviceUnderrun\"") }.count
         let end = (try? JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any]) ?? [:]
         let gap = end["longestGapMs"] as? Double ?? 0
-        return (underruns > 0 || gap >= 10.7, "\(underruns) underruns, longest gap between steps \(gap) ms")
+        return (underruns > 0 || gap >= Double(2 * period) / 48, "\(underruns) underruns, longest gap between steps \(gap) ms")
     }
 
     /// Clicks every 150 ms: transients only, silence between them.
@@ -84,71 +84,81 @@ extension ALSADeviceTests {
         return "{\"discretePattern\": [\(points.joined(separator: ", "))]}"
     }()
 
-    /// The onsets of `channel` of `samples`: a sample above 0.05 with none in the 30 ms before.
+    /// The onsets of `channel` of `samples`, to the sample: per click (a sample above 0.05 with
+    /// none in the 30 ms before), the first sample reaching half the click's peak. The level is
+    /// relative, so a click the graph scaled on its way (a stereo stream mixed into a mono sink, a
+    /// mono one spread over two channels) has its onset on the same sample as the unscaled one.
     static func onsets(_ samples: [Float], channels: Int, channel: Int) -> [Int] {
-        var result: [Int] = [], lastLoud = -1_000_000
-        for f in 0..<(samples.count / channels) where abs(samples[f * channels + channel]) > 0.05 {
-            if f - lastLoud > 1440 { result.append(f) }
+        let frames = samples.count / channels
+        func at(_ f: Int) -> Float { abs(samples[f * channels + channel]) }
+        var starts: [Int] = [], lastLoud = -1_000_000
+        for f in 0..<frames where at(f) > 0.05 {
+            if f - lastLoud > 1440 { starts.append(f) }
             lastLoud = f
         }
-        return result
+        return starts.map { start in
+            let window = max(start - 48, 0)..<min(start + 480, frames)
+            let peak = window.map(at).max() ?? 0
+            return window.first { at($0) >= peak / 2 } ?? start
+        }
     }
 
-    @Test("Sound on one sink, touch on another, captured together: each click's onset on the two within 1 ms")
-    func twoSinksCapturedTogether() throws {
+    /// The two-sink cases: the native stream at three quanta, each with the roles swapped, and
+    /// PipeWire's ALSA plugin at the default quantum.
+    static let twoSinkCases: [(native: Bool, quantum: Int, swapped: Bool)] =
+        [64, 256, 1024].flatMap { q in [(true, q, false), (true, q, true)] } + [(false, 256, false)]
+
+    @Test("Sound on one sink, touch on another, captured together: each of 20 clicks' onsets on the two within 0.1 ms (5 samples), from the first",
+          arguments: twoSinkCases.indices)
+    func twoSinksCapturedTogether(_ index: Int) throws {
+        let (native, quantum, swapped) = Self.twoSinkCases[index]
         let binary = try Self.pulsarBinary()
         let server = try PipeWireServer.start()
         defer { server.stop() }
-        // The two devices' sinks, and a third taking both (speakers FL, FR; touch FC), captured
-        // as one stream: the graph runs them in one cycle, so their samples line up in the capture.
+        // The two devices' sinks follow a third that takes both (speakers FL, FR; touch FC) and
+        // drives the graph, captured as one stream: the graph runs them in one cycle, so their
+        // samples line up in the capture. (Were one of the two the driver, its monitor would
+        // reach the capture a cycle late: a quantum between the sinks that no stream played.)
         try server.createSink("speakers-test", positions: ["FL", "FR"], driver: false)
         try server.createSink("touch-test", positions: ["MONO"], driver: false)
         try server.createSink("both-test", positions: ["FL", "FR", "FC"])
         try server.link("speakers-test:monitor_FL", "both-test:playback_FL")
         try server.link("speakers-test:monitor_FR", "both-test:playback_FR")
         try server.link("touch-test:monitor_MONO", "both-test:playback_FC")
+        try server.forceQuantum(quantum)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-two-sinks-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let pattern = dir.appendingPathComponent("clicks.json")
         try Self.clicks.write(to: pattern, atomically: true, encoding: .utf8)
-        // Measured on this machine (pipewire 0.3.65): the touch's stream most often plays one
-        // quantum (256 frames, 5.33 ms) before the sound's from its first click, whichever sink
-        // takes which, while both streams' position readings say they are together — so the
-        // feed has nothing to correct. PipeWire's ALSA plugin reports the two streams' delays a
-        // graph cycle apart; a run without that offset holds within a few µs. Recorded as a known
-        // issue of the sound server until the plugin's positions can be trusted across streams.
-        var quantumAhead = false
-        try Self.retryingDisturbedRuns("two sinks captured together") {
+        // The main device plays on `main`, the haptic device on `touch`; swapped, the mono sink
+        // takes the main device's pair (mixed down) and the stereo one the touch (spread).
+        let (main, touch) = swapped ? ("touch-test", "speakers-test") : ("speakers-test", "touch-test")
+        func device(_ node: String) -> String { native ? "pw:" + node : server.alsaName(node: node) }
+        let what = "\(native ? "pw:" : "the ALSA plugin"), quantum \(quantum)\(swapped ? ", roles swapped" : "")"
+        try Self.retryingDisturbedRuns("two sinks captured together (\(what))") {
             let capture = dir.appendingPathComponent("c.wav"), log = dir.appendingPathComponent("l.jsonl")
             let recorder = try server.startRecording(to: capture, target: "both-test", positions: ["FL", "FR", "FC"])
             server.waitForRunningNode(of: "pw-record")
             // The main device carries the clicks too (H on its pair, standing for the sound:
             // both are the one stream's samples), so its onsets and the touch's are the same events.
-            let play = try Self.run(binary, ["play", pattern.path, "--layout", "H,H", "--device", server.alsaName(node: "speakers-test"),
-                                             "--haptic-device", server.alsaName(node: "touch-test"), "--period", "256", "--log", log.path, "--quiet"])
+            let play = try Self.run(binary, ["play", pattern.path, "--layout", "H,H", "--device", device(main),
+                                             "--haptic-device", device(touch), "--period", "\(quantum)", "--log", log.path, "--quiet"],
+                                  server: server)
             usleep(300_000)
             server.finishRecording(recorder)
             guard play.status == 0 else { return (["pulsar play exited \(play.status): \(play.stderr)"], false) }
-            let (disturbed, note) = try Self.disturbance(log: log)
+            let (disturbed, note) = try Self.disturbance(log: log, period: quantum)
             let captured = try FloatWAV(contentsOf: capture)
-            let sound = Self.onsets(captured.samples, channels: 3, channel: 0), touch = Self.onsets(captured.samples, channels: 3, channel: 2)
-            guard sound.count == 20, touch.count == 20 else {
+            let onMain = Self.onsets(captured.samples, channels: 3, channel: swapped ? 2 : 0)
+            let onTouch = Self.onsets(captured.samples, channels: 3, channel: swapped ? 0 : 2)
+            guard onMain.count == 20, onTouch.count == 20 else {
                 let peaks = (0..<3).map { c in stride(from: c, to: captured.samples.count, by: 3).map { abs(captured.samples[$0]) }.max() ?? 0 }
-                return (["\(sound.count) onsets on the sound's sink, \(touch.count) on the touch's (20 clicks; capture peaks \(peaks), \(captured.samples.count / 3) frames); \(note)"], disturbed)
+                return (["\(onMain.count) onsets on the sound's sink, \(onTouch.count) on the touch's (20 clicks; capture peaks \(peaks), \(captured.samples.count / 3) frames); \(note)"], disturbed)
             }
-            let lags = zip(touch, sound).map { Double($0 - $1) / 48 }
+            let lags = zip(onTouch, onMain).map { $0 - $1 }
             let worst = lags.map(abs).max()!
-            print("measured: two sinks captured together, touch minus sound onset per click: \(lags.map { String(format: "%+.2f", $0) }.joined(separator: " ")) ms; \(note)")
-            if worst > 1, lags.prefix(3).allSatisfy({ abs($0 + 256.0 / 48) < 0.05 }) {
-                quantumAhead = true
-                return ([], false)
-            }
-            return (worst <= 1 ? [] : ["a touch \(worst) ms from its sound"], disturbed)
-        }
-        if quantumAhead {
-            withKnownIssue("PipeWire's ALSA plugin: the second stream plays a quantum ahead of what its positions say", isIntermittent: true) {
-                Issue.record("the touch started 5.33 ms (one 256-frame quantum) before its sound")
-            }
+            print("measured: two sinks captured together (\(what)), touch minus sound onset per click: \(lags.map { String(format: "%+d", $0) }.joined(separator: " ")) samples; \(note)")
+            return (worst <= 5 ? [] : ["a touch \(worst) samples (\(String(format: "%.3f", Double(worst) / 48)) ms) from its sound"], disturbed)
         }
         try? FileManager.default.removeItem(at: dir)
     }

@@ -177,11 +177,13 @@ final class PipeWireServer: @unchecked Sendable {
 
     /// Adds a null sink `name` (a timer-driven `support.null-audio-sink` that lingers until
     /// `destroy`) with `positions` as its channels, e.g. `["FL", "FR", "RL", "RR"]`.
-    /// `driver` false: the sink never drives the graph, it follows the one it is linked to (a
-    /// driver's monitor reaches its readers a cycle late: two sinks captured through a third must
-    /// both follow it, or the one driving shows a quantum later than it played).
+    /// `driver` false: the sink does not drive a graph it is linked into, it follows the one
+    /// that does (a driver's monitor reaches its readers a cycle late: two sinks captured through a
+    /// third must both follow it, or the one driving shows a quantum later than it played). A
+    /// null sink says `node.driver=true` whatever it is given, so the choice is made by
+    /// `priority.driver`: 1 for a follower, above the session's own sink for a driver.
     func createSink(_ name: String, description: String? = nil, positions: [String], driver: Bool = true) throws {
-        let properties = "{ factory.name=support.null-audio-sink node.name=\(name) node.description=\"\(description ?? name)\" media.class=Audio/Sink audio.channels=\(positions.count) audio.position=[\(positions.joined(separator: " "))] audio.rate=48000 object.linger=true node.driver=\(driver) }"
+        let properties = "{ factory.name=support.null-audio-sink node.name=\(name) node.description=\"\(description ?? name)\" media.class=Audio/Sink audio.channels=\(positions.count) audio.position=[\(positions.joined(separator: " "))] audio.rate=48000 object.linger=true priority.driver=\(driver ? 30000 : 1) }"
         guard tool(["pw-cli", "create-node", "adapter", properties]) == 0 else { throw Failure(description: "pw-cli could not make the sink \(name)") }
         Poll.until(every: 20_000) { ((try? nodes()) ?? []).contains { $0.properties["node.name"] as? String == name } }
     }
@@ -189,6 +191,13 @@ final class PipeWireServer: @unchecked Sendable {
     /// Links output port `from` (`node:port`) to input port `to`.
     func link(_ from: String, _ to: String) throws {
         guard tool(["pw-link", from, to]) == 0 else { throw Failure(description: "pw-link \(from) \(to) failed") }
+    }
+
+    /// Makes the graph run at `frames` a cycle whatever its streams ask (0: as they ask).
+    func forceQuantum(_ frames: Int) throws {
+        guard tool(["pw-metadata", "-n", "settings", "0", "clock.force-quantum", "\(frames)"]) == 0 else {
+            throw Failure(description: "pw-metadata could not set the quantum to \(frames)")
+        }
     }
 
     /// Runs a PipeWire tool in the session to its end; its status.

@@ -178,11 +178,17 @@ extension ALSADeviceTests {
         return true
     }
 
-    /// Runs a program to its end with the session's environment; its status and standard error.
-    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
+    /// Runs a program to its end with this process's environment, and `server`'s variables when
+    /// given (a native stream finds its server by them); its status and standard error.
+    static func run(_ program: String, _ arguments: [String], server: PipeWireServer? = nil) throws -> (status: Int32, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = arguments
+        if let server {
+            var environment = ProcessInfo.processInfo.environment.merging(server.environment) { _, session in session }
+            environment["PIPEWIRE_REMOTE"] = nil
+            p.environment = environment
+        }
         let errors = Pipe()
         p.standardError = errors
         p.standardOutput = FileHandle.nullDevice

@@ -32,6 +32,9 @@ typedef struct {
     uint32_t ring_frames;
     /// How long open waits for the server and the stream's format.
     int timeout_ms;
+    /// The SCHED_FIFO priority the client's data thread (which runs the process callback) asks
+    /// for at its first cycle, unless it has that already; 0: leave it as PipeWire made it.
+    int data_priority;
 } pulsar_pw_config;
 
 enum {
@@ -60,7 +63,7 @@ int pulsar_pw_open(const pulsar_pw_config *config, pulsar_pw_stream **out, char 
 /// Stops the stream, the thread loop and the connection; frees everything.
 void pulsar_pw_close(pulsar_pw_stream *s);
 
-/// Frames the ring can take now.
+/// Frames the ring can take now: the room below `ring_frames`, or in a pull what the cycle needs.
 uint32_t pulsar_pw_writable(pulsar_pw_stream *s);
 /// Queues up to `count` frames; returns how many were taken (0 in xrun).
 uint32_t pulsar_pw_write(pulsar_pw_stream *s, const float *frames, uint32_t count);
@@ -78,6 +81,23 @@ void pulsar_pw_prepare(pulsar_pw_stream *s);
 void pulsar_pw_drop(pulsar_pw_stream *s);
 /// Why the stream is gone (empty otherwise); valid until close.
 const char *pulsar_pw_error(pulsar_pw_stream *s);
+/// Frames the ring always has room for beyond the producer's limit: a whole cycle of the largest
+/// quantum PipeWire allows (clock.max-quantum, 8192).
+#define PULSAR_PW_MAX_QUANTUM 8192u
+
+/// A step the process callback calls (on PipeWire's data thread, real-time) before it takes a
+/// cycle's frames; during it pulsar_pw_writable is what the cycle still needs, so a producer that
+/// writes what it says renders exactly the cycle.
+typedef void (*pulsar_pw_pull_fn)(void *context);
+/// From now on, every cycle calls `fn(context)` first. Any thread.
+void pulsar_pw_set_pull(pulsar_pw_stream *s, pulsar_pw_pull_fn fn, void *context);
+/// No cycle calls the pull after this returns (it waits out one that runs). Not from the pull.
+void pulsar_pw_clear_pull(pulsar_pw_stream *s);
+
+/// Whether the data thread runs at data_priority: 0 not known yet (no cycle, or not asked), 1
+/// yes, -1 refused.
+int pulsar_pw_data_realtime(pulsar_pw_stream *s);
+
 /// Frames the graph asked for in the newest cycle (its quantum at the stream's rate); 0 before.
 uint32_t pulsar_pw_quantum(pulsar_pw_stream *s);
 /// The newest reading's raw figures, for tests and `--verbose`: the graph delay in frames, what

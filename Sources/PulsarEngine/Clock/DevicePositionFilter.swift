@@ -46,6 +46,9 @@ import PulsarCore
     private var rejectedInARow = 0
     /// Frames of the previous reading: a reading that has not advanced past it is not fitted.
     private var previousFrames: FrameIndex?
+    /// Whether a reading has advanced past an earlier one since `init` or `reset`: the device
+    /// has started, and `latest` says when a frame was heard.
+    package private(set) var hasStarted = false
     /// Readings set aside as outliers since `init` or `reset`.
     package private(set) var outliers = 0
     // Monotonic guard for queries.
@@ -78,6 +81,7 @@ import PulsarCore
         fitted = nil
         rejectedInARow = 0
         previousFrames = nil
+        hasStarted = false
     }
 
     /// Adds a reading: `frames` played at `timestamp`. Readings must come in time order.
@@ -94,6 +98,7 @@ import PulsarCore
             if fitted == nil { latest = (n, t) }
             return
         }
+        hasStarted = true
         if let fit = fitted, fit.readings >= 16 {
             let residual = (t - fit.originTime) - fit.intercept - fit.secondsPerFrame * (n - fit.originFrame)
             let limit = fit.width / 2 + max(2 * fit.width, 1e-4)

@@ -112,3 +112,21 @@ extension OutputDevice {
     public var pollDescriptors: UnsafeMutableBufferPointer<pollfd> { UnsafeMutableBufferPointer(start: nil, count: 0) }
     public func wantsData() -> Bool { true }
 }
+
+/// A device whose own real-time thread asks for each cycle's frames (PipeWire's process
+/// callback, as mpv's and SDL's PipeWire outputs render): the engine's step runs there, writing
+/// what `availableFrames` says the cycle needs, so a command is heard a cycle after it is sent
+/// instead of behind a ring's fill (BENCHMARKS.md, trigger latency on PipeWire).
+///
+/// Thread rules: `startCallbacks`, `stopCallbacks` from the control thread that owns the engine;
+/// `step` then runs on the device's thread, and every other call of `OutputDevice` comes from it,
+/// except `checkAlive`, from the engine's own thread, which watches.
+public protocol CallbackDevice: OutputDevice {
+    /// From now on the device calls `step` once a cycle, before it takes the cycle's frames.
+    func startCallbacks(_ step: @escaping () -> Void)
+    /// No call of `step` runs or follows once this returns.
+    func stopCallbacks()
+    /// Throws the device's failure (gone, disconnected) without blocking: the device's thread
+    /// stops calling when its stream ends, so another thread has to notice.
+    func checkAlive() throws(DeviceError)
+}

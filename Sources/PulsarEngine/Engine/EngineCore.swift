@@ -84,6 +84,9 @@ import Synchronization
     private var lastStep: MonotonicTime?
     /// The device ran dry while this thread was held up, and has not said so itself yet.
     var unreportedStall = false
+    /// Set while a callback device steps the core: a step writes all the device asks for (a
+    /// whole cycle, however large the graph's quantum), not at most a buffer's worth.
+    var fillsWhatTheDeviceAsks = false
     let buffer: UnsafeMutableBufferPointer<Float>
     let mix: VoiceMix
     let clock: MonotonicClock
@@ -328,7 +331,9 @@ import Synchronization
 
     private func noteWakeup(_ now: MonotonicTime) {
         if let lastStep {
-            if now.seconds(since: lastStep) > Double(configuration.bufferFrames) / Double(configuration.sampleRate.hertz) {
+            // A callback device's cycles pace the steps (its quantum may outlast the buffer);
+            // it reports running dry itself.
+            if !fillsWhatTheDeviceAsks, now.seconds(since: lastStep) > Double(configuration.bufferFrames) / Double(configuration.sampleRate.hertz) {
                 unreportedStall = true
             }
             wakeups.note(gapNanoseconds: now.nanoseconds - lastStep.nanoseconds,

@@ -11,7 +11,7 @@ extension EngineCore {
     func fill() throws(DeviceError) {
         if let feed, let ring { return try fillBoth(feed, ring) }
         let channels = configuration.channels
-        var budget = configuration.bufferFrames
+        var budget = fillsWhatTheDeviceAsks ? Int.max : configuration.bufferFrames
         while budget > 0 {
             let available: Int
             do {
@@ -166,5 +166,6 @@ extension EngineCore {
         try device.prepare()
         deviceBase = mainWritten
         feed?.main.reset()
+        feed?.mainRestarted()
     }
 }

@@ -165,6 +165,9 @@ final class HapticDeviceFeed {
     private(set) var segment: FeedSegment
     private var nextUpdate = HapticDeviceFrame.zero
     private var startReported = false
+    /// Whether the segment has been put on the two clocks since the start or a restart of
+    /// either device's time line (until then it reads on from where it was).
+    private var aligned = false
     private let nominalStep: Double
 
     static let updateFrames: FrameIndex = 4096
@@ -216,6 +219,7 @@ final class HapticDeviceFeed {
     /// Moves the segment on when an update is due: a new step toward the target, or a jump to it.
     /// Returns the new segment to report.
     func update() -> FeedSegment? {
+        if !aligned, let start = align() { return start }
         guard written >= nextUpdate else { return nil }
         nextUpdate = written + Self.updateFrames
         let settled = min(own.fittedSpan, main.fittedSpan)
@@ -243,6 +247,28 @@ final class HapticDeviceFeed {
         segment = next
         return next
     }
+
+    /// The first segment on the clocks: as soon as both devices have played (each has a reading
+    /// that advanced), a jump to where the main device's first readings say it is heard — not a
+    /// fit, but a reading each names its frame exactly on a sound server, and the two streams
+    /// start a cycle or more apart (measured on PipeWire: 1–4 cycles). Waiting for settled fits
+    /// left the first clicks a quantum off, closed at 1000 ppm over a second or two. Nil until
+    /// both have played.
+    private func align() -> FeedSegment? {
+        guard own.hasStarted, main.hasStarted, let target = target(at: written), target.isFinite, abs(target) < Double(Limits.maximumFrames) else {
+            return nil
+        }
+        aligned = true
+        startReported = true
+        nextUpdate = written + Self.updateFrames
+        let next = FeedSegment(frame: written, cursor: Int64((target * Double(FeedSegment.unit)).rounded()), step: Self.fixed(nominalStep))
+        if next.cursor == segment.cursor(at: written), next.step == segment.step { return nil }
+        segment = next
+        return next
+    }
+
+    /// The main device's time line moved (an underrun): align again from its next readings.
+    func mainRestarted() { aligned = false }
 
     private static func fixed(_ step: Double) -> Int64 {
         guard step.isFinite else { return FeedSegment.unit }
@@ -280,6 +306,7 @@ final class HapticDeviceFeed {
         let lost = min(played, written)..<written
         deviceBase = written
         own.reset()
+        aligned = false
         return lost
     }
 }

@@ -136,8 +136,7 @@ public final class HapticEngine: @unchecked Sendable {
         }
         if run.thread == nil {
             run.running.store(false, ordering: .releasing)
-            flags.error = .badState("the system refused a thread")
-            flags.failed.store(true, ordering: .releasing)
+            flags.fail(.badState("the system refused a thread"))
         }
         self.run = run
     }

@@ -16,6 +16,16 @@ extension HapticEngine {
         let failed = Atomic<Bool>(false)
         let scheduling = Atomic<SchedulingState>(.notAsked)
         var error: DeviceError?
+        /// Taken by the first thread to fail, which alone writes `error` (with a callback device,
+        /// the device's thread and the engine's may both see a failure).
+        private let failing = Atomic<Bool>(false)
+
+        /// Records `error` and sets `failed`, once.
+        func fail(_ error: DeviceError) {
+            guard !failing.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            self.error = error
+            failed.store(true, ordering: .releasing)
+        }
         /// True from a ring until the real-time thread's next step begins: commands queued in
         /// between need no ring of their own, since that step takes them in (a burst of
         /// thousands of commands rings once, not once each, and does not wake the thread for each).
@@ -46,6 +56,10 @@ extension HapticEngine {
         case device
         /// A timer once a period, or a command.
         case timer
+        /// The device's own real-time thread runs each step (`CallbackDevice`: PipeWire's
+        /// process callback) and the engine's thread only watches the device for a failure. A
+        /// device without callbacks, or two devices, fall back to `timer`.
+        case callback
     }
 
     /// What became of the request for SCHED_FIFO.
@@ -55,6 +69,9 @@ extension HapticEngine {
 
     /// The real-time thread's body: a step, then a wait for the next.
     static func realtimeLoop(core: EngineCore, run: Run, flags: Flags, monotonic: MonotonicClock, wake: WakeSource) {
+        if wake == .callback, core.feed == nil, let device = core.device as? CallbackDevice {
+            return callbackLoop(core: core, device: device, run: run, flags: flags, monotonic: monotonic)
+        }
         let periodNs = Int64(Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) * 1e9)
         let descriptors = wake == .device ? core.device.pollDescriptors : UnsafeMutableBufferPointer(start: nil, count: 0)
         while run.running.load(ordering: .acquiring) {
@@ -62,8 +79,7 @@ extension HapticEngine {
             do throws(DeviceError) {
                 try core.step()
             } catch {
-                flags.error = error
-                flags.failed.store(true, ordering: .releasing)
+                flags.fail(error)
                 run.running.store(false, ordering: .releasing)
                 return
             }
@@ -83,6 +99,36 @@ extension HapticEngine {
                 _ = pulsar_wakeup_sleep_until(flags.wakeup, now + periodNs / 2)
             }
         }
+    }
+
+    /// With a callback device: the device's thread steps the core each cycle (the whole step,
+    /// commands included: a command is taken in at the next cycle), while this thread watches
+    /// for the failure that ends the callbacks (a server gone) every few periods, or at once
+    /// when rung. Steps end before this returns.
+    static func callbackLoop(core: EngineCore, device: CallbackDevice, run: Run, flags: Flags, monotonic: MonotonicClock) {
+        core.fillsWhatTheDeviceAsks = true
+        device.startCallbacks {
+            guard run.running.load(ordering: .acquiring) else { return }
+            flags.stepBegins()
+            do throws(DeviceError) {
+                try core.step()
+            } catch {
+                flags.fail(error)
+                run.running.store(false, ordering: .releasing)
+            }
+        }
+        let watchNs = max(Int64(Double(core.configuration.bufferFrames) / Double(core.configuration.sampleRate.hertz) * 1e9), 5_000_000)
+        while run.running.load(ordering: .acquiring) {
+            _ = pulsar_wakeup_sleep_until(flags.wakeup, monotonic.now().nanoseconds + watchNs)
+            do throws(DeviceError) {
+                try device.checkAlive()
+            } catch {
+                flags.fail(error)
+                run.running.store(false, ordering: .releasing)
+            }
+        }
+        device.stopCallbacks()
+        core.fillsWhatTheDeviceAsks = false
     }
 
     /// Priority of the real-time thread under SCHED_FIFO: above ordinary threads, below the
