@@ -111,7 +111,7 @@ let package = Package(
         .target(name: "PulsarSession", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarCommandLine"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
         // `pulsar drift`'s measurement (docs/drift.md).
-        .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation"]),
+        .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation"]),
         // Haptics from audio (docs/derive.md): the envelope analysis and Android's HapticGenerator.
         .target(name: "PulsarDerive", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarCommandLine", "PulsarSession"]),
@@ -124,7 +124,7 @@ let package = Package(
                 .unsafeFlags(["-Xlinker", "--version-script=\(packageRoot)/Sources/PulsarC/exports.map", "-Xlinker", "-soname=libpulsar.so.0"]),
             ]
         ),
-        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarDerive"]),
+        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarDerive", "PulsarPipeWire"]),
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
         // The C API through `cc`: it needs the built libPulsarC.so, not the module.
         .testTarget(name: "PulsarCTests", dependencies: ["PulsarTestSupport", "PulsarAudio", "PulsarCLI"]),

@@ -127,25 +127,9 @@ static void copy_out(struct pulsar_pw_stream *s, float *dst, uint64_t from, uint
     if (first < frames) memcpy(dst + first * s->channels, s->ring, (frames - first) * s->channels * sizeof(float));
 }
 
-// The data thread's scheduling, asked for once from its first cycle: a client's data thread
-// runs at normal priority unless the client's RT module got it raised (it needs RTKit or a
-// limit this process may not have), and then a busy machine makes it miss cycles — the graph
-// plays a quantum of silence in the stream, unannounced.
-static void ask_realtime(struct pulsar_pw_stream *s) {
-    if (atomic_load_explicit(&s->data_realtime, memory_order_relaxed) != 0) return;
-    int policy = 0;
-    struct sched_param param = {0};
-    if (pthread_getschedparam(pthread_self(), &policy, &param) == 0 && policy == SCHED_FIFO && param.sched_priority >= s->data_priority) {
-        atomic_store(&s->data_realtime, 1);
-        return;
-    }
-    param.sched_priority = s->data_priority;
-    atomic_store(&s->data_realtime, pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0 ? 1 : -1);
-}
-
 static void on_process(void *data) {
     struct pulsar_pw_stream *s = data;
-    if (s->data_priority > 0) ask_realtime(s);
+    if (s->data_priority > 0) pulsar_pw_ask_realtime(s->data_priority, &s->data_realtime);
     struct pw_buffer *b = pw_stream_dequeue_buffer(s->stream);
     if (!b) return;
     struct spa_data *d = &b->buffer->datas[0];

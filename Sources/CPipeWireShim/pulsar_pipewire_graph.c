@@ -1,6 +1,8 @@
 // The graph's nodes: connecting to a server, walking its registry, finding a node by name or
 // serial, and pulsar_pw_list_nodes (see include/pulsar_pipewire.h).
 #include <errno.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,8 +80,8 @@ int pulsar_pw_walk_nodes(struct pw_thread_loop *loop, struct pw_core *core, int 
 
 void pulsar_pw_match_target(void *context, uint32_t id, const char *serial, const char *name, const char *description, const char *media_class) {
     struct target_search *search = context;
-    (void)id, (void)description, (void)media_class;
-    if ((name && strcmp(name, search->target) == 0) || (serial && strcmp(serial, search->target) == 0)) search->found = 1;
+    (void)description, (void)media_class;
+    if ((name && strcmp(name, search->target) == 0) || (serial && strcmp(serial, search->target) == 0)) search->found = 1, search->id = id;
 }
 
 // A thread loop connected to the server at `remote`, started and locked; NULL (with a message)
@@ -133,3 +135,19 @@ int pulsar_pw_list_nodes(const char *remote, int timeout_ms, pulsar_pw_node_fn f
     return PULSAR_PW_OK;
 }
 
+
+// A client's data thread runs at normal priority unless the client's RT module got it raised (it
+// needs RTKit or a limit this process may not have); then a busy machine makes it miss cycles —
+// the graph plays (or captures) a quantum of silence in the stream, unannounced. Asked once,
+// from the thread's first cycle.
+void pulsar_pw_ask_realtime(int priority, _Atomic int *state) {
+    if (atomic_load_explicit(state, memory_order_relaxed) != 0) return;
+    int policy = 0;
+    struct sched_param param = {0};
+    if (pthread_getschedparam(pthread_self(), &policy, &param) == 0 && policy == SCHED_FIFO && param.sched_priority >= priority) {
+        atomic_store(state, 1);
+        return;
+    }
+    param.sched_priority = priority;
+    atomic_store(state, pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0 ? 1 : -1);
+}

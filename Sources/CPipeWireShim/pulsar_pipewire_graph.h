@@ -2,6 +2,8 @@
 #ifndef PULSAR_PIPEWIRE_GRAPH_H
 #define PULSAR_PIPEWIRE_GRAPH_H
 
+#include <stdatomic.h>
+
 #include <pipewire/pipewire.h>
 
 /// snprintf of `format` with two strings (NULL as empty) into `message`, when there is one.
@@ -20,8 +22,13 @@ int pulsar_pw_walk_nodes(struct pw_thread_loop *loop, struct pw_core *core, int 
 struct target_search {
     const char *target;
     int found;
+    uint32_t id;    // the node's global id, when found
 };
 void pulsar_pw_match_target(void *context, uint32_t id, const char *serial, const char *name, const char *description,
                             const char *media_class);
+
+/// Asks SCHED_FIFO `priority` for the calling thread (a data thread, at its first cycle) unless
+/// it has it already; `*state` becomes 1 (granted) or -1 (refused), and later calls do nothing.
+void pulsar_pw_ask_realtime(int priority, _Atomic int *state);
 
 #endif

@@ -1,7 +1,7 @@
 // A PipeWire playback stream fed through a ring, for PulsarPipeWire's output device, and a listing
 // of the graph's nodes. Every pw_* and spa_* call of the project is in pulsar_pipewire.c.
 //
-// Thread rules: open, close and list from a control thread. The ring functions (writable, write,
+// Thread rules (playback): open, close and list from a control thread. The ring functions (writable, write,
 // written, position, status, prepare, drop, quantum) are for one producer thread, the engine's
 // real-time thread: they take no lock and allocate nothing. PipeWire's own data thread consumes
 // the ring in the stream's process callback.
@@ -109,5 +109,34 @@ typedef void (*pulsar_pw_node_fn)(void *context, uint32_t id, const char *serial
                                   const char *media_class);
 /// Calls `fn` for every node of the server at `remote` (NULL: the environment's).
 int pulsar_pw_list_nodes(const char *remote, int timeout_ms, pulsar_pw_node_fn fn, void *context, char *message, size_t message_size);
+
+/// A capture stream: a source, or with `monitor` a sink's monitor (what the sink plays).
+typedef struct pulsar_pw_capture pulsar_pw_capture;
+
+/// Where one cycle's captured frames stood: frames `first_frame ..< + frames` came in a cycle at
+/// `now_ns`, with the graph's delay and the stream's buffered frames as pw_time gave them.
+typedef struct {
+    int64_t first_frame;
+    uint32_t frames;
+    int64_t now_ns;
+    int64_t delay_frames;
+    int64_t buffered;
+    /// A monitor of the node that drives the graph: its frames came a cycle after it played them.
+    int late_cycle;
+} pulsar_pw_capture_reading;
+
+/// Opens a capture stream of 32-bit float frames of `config->channels` on `config->target` (NULL:
+/// the default source; with `monitor`, the default sink's monitor), its ring `ring_frames` long.
+/// Thread rules: open, close from a control thread; read and readings from one reader thread.
+int pulsar_pw_capture_open(const pulsar_pw_config *config, int monitor, pulsar_pw_capture **out, char *message, size_t message_size);
+void pulsar_pw_capture_close(pulsar_pw_capture *s);
+/// Takes up to `count` captured frames; `first_frame` is the capture frame of the first (frames
+/// the reader was too slow for are skipped, and counted by pulsar_pw_capture_overrun).
+uint32_t pulsar_pw_capture_read(pulsar_pw_capture *s, float *frames, uint32_t count, int64_t *first_frame);
+/// Up to `count` cycle readings from `*next` on (advanced); the oldest are lost past 4096.
+uint32_t pulsar_pw_capture_readings(pulsar_pw_capture *s, uint64_t *next, pulsar_pw_capture_reading *out, uint32_t count);
+uint64_t pulsar_pw_capture_overrun(pulsar_pw_capture *s);
+/// Whether the stream or the server went away.
+int pulsar_pw_capture_gone(pulsar_pw_capture *s);
 
 #endif

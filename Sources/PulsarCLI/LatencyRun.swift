@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PulsarAudio
+import PulsarCore
+import PulsarDrift
+import PulsarEngine
+import PulsarPipeWire
+
+/// One `pulsar latency` run: the engine started, clicks fired at random instants, the capture
+/// (if any) drained as it comes — its onsets found and timed at once, so nothing of it is kept.
+///
+/// Thread rules: the control thread only.
+struct LatencyRun {
+    enum Outcome {
+        case complete, interrupted
+        case failed(String)
+    }
+
+    let engine: HapticEngine
+    let probe: TriggerProbe
+    let capture: PipeWireCapture?
+    /// Frames from a click's first sample to its detected onset.
+    let clickOffset: Int64
+    private var rng: SplitMix64
+    private var detector = OnsetDetector()
+    private var timeline: CaptureTimeline
+    /// The capture's onsets, as monotonic times of their click's first sample at the edge.
+    private(set) var onsetTimes: [MonotonicTime] = []
+    private(set) var captureOverrun = 0
+    /// When the run began triggering (the plot's zero).
+    private(set) var start = MonotonicTime(nanoseconds: 0)
+
+    init(engine: HapticEngine, click: PresetMixer, capture: PipeWireCapture?, clickOffset: Int64, seed: UInt64) {
+        self.engine = engine
+        engine.keepsEventLog = false
+        probe = TriggerProbe(engine: engine, click: click)
+        self.capture = capture
+        self.clickOffset = clickOffset
+        rng = SplitMix64(seed: seed)
+        timeline = CaptureTimeline(rate: Double(engine.configuration.sampleRate.hertz))
+    }
+
+    /// Triggers for `seconds` after half a second for the clock to settle, then lets the last
+    /// click play out; stops early when `stop` says so or the device fails.
+    mutating func measure(seconds: Double, stop: () -> Bool) -> Outcome {
+        engine.start()
+        defer {
+            engine.shutdown()
+            engine.poll()
+            drainCapture()
+        }
+        var outcome = Outcome.complete
+        if let why = wait(0.5, stop: stop) { return why }
+        start = engine.now()
+        let end = start.adding(seconds: seconds)
+        var next = start.adding(seconds: gap())
+        while engine.now() < end {
+            if let why = wait(max(next.seconds(since: engine.now()), 0), stop: stop) {
+                outcome = why
+                break
+            }
+            probe.fire()
+            next = engine.now().adding(seconds: gap())
+        }
+        if case .complete = outcome, let why = wait(0.4, stop: stop) { outcome = why }
+        return outcome
+    }
+
+    /// The next gap between clicks: 150–350 ms.
+    private mutating func gap() -> Double { 0.15 + 0.2 * rng.unit() }
+
+    /// Polls the engine and drains the capture every 5 ms for `seconds`; why it stopped early.
+    private mutating func wait(_ seconds: Double, stop: () -> Bool) -> Outcome? {
+        let until = engine.now().adding(seconds: seconds)
+        repeat {
+            engine.poll()
+            drainCapture()
+            if stop() { return .interrupted }
+            if let failure = engine.failure { return .failed("\(failure)") }
+            if let capture, capture.isGone { return .failed("the capture stream ended") }
+            let left = until.seconds(since: engine.now())
+            if left > 0 { usleep(useconds_t(min(left, 0.005) * 1e6)) }
+        } while engine.now() < until
+        return nil
+    }
+
+    private mutating func drainCapture() {
+        guard let capture else { return }
+        for r in capture.readings() {
+            timeline.add(CaptureTimeline.Reading(firstFrame: r.firstFrame, frames: r.frames, time: r.time, delayFrames: r.delayFrames))
+        }
+        let (first, samples) = capture.read()
+        captureOverrun = capture.overrun
+        guard !samples.isEmpty else { return }
+        for onset in detector.feed(OnsetDetector.levels(samples, channels: capture.channels), first: first) {
+            if let time = timeline.time(ofFrame: onset - clickOffset) { onsetTimes.append(time) }
+        }
+    }
+
+    /// The figures: by the clock, by the capture (each trigger's first onset after its call,
+    /// within 200 ms), and their difference per trigger.
+    func report(device: String, period: Int, quantum: Int?) -> LatencyReport {
+        let rate = engine.configuration.sampleRate
+        var pairs: [(time: Double, clock: Double?, capture: Double?)] = []
+        for trigger in probe.triggers {
+            let clock = trigger.latencyMs(rate: rate)
+            let onset = onsetTimes.first { $0 > trigger.callTime && $0.seconds(since: trigger.callTime) < 0.2 }
+            pairs.append((trigger.callTime.seconds(since: start), clock, onset.map { $0.seconds(since: trigger.callTime) * 1000 }))
+        }
+        let differences = pairs.compactMap { p in p.clock.flatMap { c in p.capture.map { $0 - c } } }.sorted()
+        return LatencyReport(device: device, period: period, quantum: quantum, triggers: probe.triggers.count, refused: probe.refused,
+                             clock: LatencySummary(sorted: pairs.compactMap(\.clock).sorted()),
+                             capture: capture == nil ? nil : LatencySummary(sorted: pairs.compactMap(\.capture).sorted()),
+                             captured: capture != nil, captureMinusClock: differences.isEmpty ? nil : (differences.first!, differences[differences.count / 2], differences.last!),
+                             captureOverrun: captureOverrun, underruns: engine.underruns, series: pairs)
+    }
+}
+
+/// What `pulsar latency` reports.
+struct LatencyReport {
+    var device: String
+    var period: Int
+    var quantum: Int?
+    var triggers: Int
+    var refused: Int
+    var clock: LatencySummary?
+    var capture: LatencySummary?
+    var captured: Bool
+    var captureMinusClock: (min: Double, p50: Double, max: Double)?
+    var captureOverrun: Int
+    var underruns: Int
+    /// Per trigger: seconds into the run, and its latency by the clock and by the capture.
+    var series: [(time: Double, clock: Double?, capture: Double?)]
+}
