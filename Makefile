@@ -150,6 +150,7 @@ bench: deps-bench
 	cd Benchmarks && .build/release/command-latency
 	cd Benchmarks && .build/release/live-play
 	cd Benchmarks && .build/release/engine-voices
+	cd Benchmarks && .build/release/trigger-latency
 	cd Benchmarks && .build/release/lottie-render
 	cd Benchmarks && .build/release/viewer-frames
 

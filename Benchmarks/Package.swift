@@ -43,6 +43,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("SDL2"), .linkedLibrary("rlottie"), .linkedLibrary("m")]
         ),
         benchmark("viewer-frames", "ViewerFrames", ["sdl-frame-reference"]),
+        benchmark("trigger-latency", "TriggerLatency",
+                  ["BenchSupport"] + pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarALSA", "PulsarPipeWire", "PulsarDrift")),
         benchmark("derive-throughput", "DeriveThroughput", ["CAllocationCounter"] + pulsar("PulsarCore", "PulsarAudio", "PulsarDerive")),
     ]
 )
