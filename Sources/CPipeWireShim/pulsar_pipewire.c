@@ -55,6 +55,7 @@ struct pulsar_pw_stream {
     // Under the loop's lock.
     enum pw_stream_state state;
     int connected;
+    char target[128];
     char error[256];
 };
 
@@ -203,8 +204,9 @@ static void on_state_changed(void *data, enum pw_stream_state old, enum pw_strea
     struct pulsar_pw_stream *s = data;
     (void)old;
     s->state = state;
-    if (state == PW_STREAM_STATE_ERROR || (s->connected && state == PW_STREAM_STATE_UNCONNECTED)) {
-        snprintf(s->error, sizeof s->error, "%s", error ? error : "the stream was disconnected");
+    if (!atomic_load(&s->gone) && (state == PW_STREAM_STATE_ERROR || (s->connected && state == PW_STREAM_STATE_UNCONNECTED))) {
+        snprintf(s->error, sizeof s->error, "the stream on %s%s%s ended: %s", s->target[0] ? "'" : "the default sink", s->target,
+                 s->target[0] ? "'" : "", error ? error : "disconnected (its sink went away?)");
         atomic_store_explicit(&s->gone, 1, memory_order_release);
     }
     pw_thread_loop_signal(s->loop, false);
@@ -220,7 +222,13 @@ static void on_core_error(void *data, uint32_t id, int seq, int res, const char 
     struct pulsar_pw_stream *s = data;
     (void)seq;
     if (id == PW_ID_CORE) {
-        snprintf(s->error, sizeof s->error, "%s%s", res == -EPIPE ? "the PipeWire server went away: " : "", message ? message : strerror(-res));
+        if (atomic_load(&s->gone)) return;
+        if (res == -EPIPE) {
+            snprintf(s->error, sizeof s->error, "the PipeWire server went away: %s", message ? message : strerror(-res));
+        } else {
+            snprintf(s->error, sizeof s->error, "the PipeWire server ended the stream on %s%s%s: %s", s->target[0] ? "'" : "the default sink",
+                     s->target, s->target[0] ? "'" : "", message ? message : strerror(-res));
+        }
         atomic_store_explicit(&s->gone, 1, memory_order_release);
         pw_thread_loop_signal(s->loop, false);
     }
@@ -238,7 +246,7 @@ static int connect_stream(struct pulsar_pw_stream *s, const pulsar_pw_config *c,
     snprintf(latency, sizeof latency, "%u/%u", c->latency_frames ? c->latency_frames : 256, c->rate);
     struct pw_properties *props = pw_properties_new(PW_KEY_MEDIA_TYPE, "Audio", PW_KEY_MEDIA_CATEGORY, "Playback",
                                                     PW_KEY_NODE_NAME, c->stream_name ? c->stream_name : "pulsar",
-                                                    PW_KEY_NODE_LATENCY, latency, NULL);
+                                                    PW_KEY_NODE_LATENCY, latency, PW_KEY_APP_NAME, "pulsar", NULL);
     if (c->target) {
         pw_properties_set(props, PW_KEY_TARGET_OBJECT, c->target);
         // A named sink that goes away ends the stream instead of moving it to another sink.
@@ -273,6 +281,7 @@ int pulsar_pw_open(const pulsar_pw_config *c, pulsar_pw_stream **out, char *mess
     s->channels = c->channels;
     s->rate = c->rate;
     s->data_priority = c->data_priority;
+    if (c->target) snprintf(s->target, sizeof s->target, "%s", c->target);
     // Room for a whole cycle of the largest quantum, whatever the producer's limit: a pull must
     // be able to queue what the cycle takes.
     s->limit = c->ring_frames;

@@ -139,7 +139,7 @@ int pulsar_pw_capture_open(const pulsar_pw_config *c, int monitor, pulsar_pw_cap
     snprintf(latency, sizeof latency, "%u/%u", c->latency_frames ? c->latency_frames : 256, c->rate);
     struct pw_properties *props = pw_properties_new(PW_KEY_MEDIA_TYPE, "Audio", PW_KEY_MEDIA_CATEGORY, "Capture",
                                                     PW_KEY_NODE_NAME, c->stream_name ? c->stream_name : "pulsar-capture",
-                                                    PW_KEY_NODE_LATENCY, latency, NULL);
+                                                    PW_KEY_NODE_LATENCY, latency, PW_KEY_APP_NAME, "pulsar", NULL);
     if (c->target) pw_properties_set(props, PW_KEY_TARGET_OBJECT, c->target);
     if (monitor) pw_properties_set(props, PW_KEY_STREAM_CAPTURE_SINK, "true");
     s->stream = pw_stream_new(s->core, c->stream_name ? c->stream_name : "pulsar-capture", props);

@@ -63,7 +63,7 @@ extension DeviceSpec {
 
     /// The line `auto` prints when it falls back to the simulated device.
     static func fallbackNotice(_ command: String) -> (DeviceError) -> Void {
-        { error in Console.error("\(command): no sound device (ALSA 'default': \(error)); playing on the simulated device, paced by the system clock") }
+        { error in Console.error("\(command): no sound device (\(error)); playing on the simulated device, paced by the system clock") }
     }
 }
 

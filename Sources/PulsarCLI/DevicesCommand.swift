@@ -1,5 +1,7 @@
 import PulsarCommandLine
 import PulsarALSA
+import PulsarEngine
+import PulsarPipeWire
 
 /// `pulsar devices`: the haptic sound cards found under `/proc/asound`, then the ALSA playback
 /// PCMs `--device` can name, with their descriptions.
@@ -11,9 +13,11 @@ enum DevicesCommand {
     id in /proc/asound, or in the folder PULSAR_PROC_ASOUND names): the hw:CARD=… name that
     opens it with all its channels, its channels and which carry haptics; `--device dualsense`
     plays on the first. Then the ALSA playback devices (PCM names and descriptions) that
-    `pulsar play --device NAME` takes, and the two built-in choices: `auto` (ALSA 'default', or
-    the simulated device when there is no sound device) and `sim` (the simulated device, paced
-    by the system clock).
+    `pulsar play --device NAME` takes; then, when a PipeWire server answers, its sinks (`--device
+    pw:NAME`) and sources (`pulsar latency --capture pw:NAME`, or a sink's `pw:NAME.monitor`);
+    and the two built-in choices: `auto` (what it plays on here, and why: PipeWire's default
+    sink when a server answers, else ALSA 'default', else the simulated device) and `sim` (the
+    simulated device, paced by the system clock).
     """
 
     /// It takes none.
@@ -26,7 +30,9 @@ enum DevicesCommand {
             Console.out(device.name)
             if !device.description.isEmpty { Console.out("    \(device.description)") }
         }
-        Console.out("auto\n    ALSA 'default', or the simulated device when there is no sound device")
+        let graph = Result { () throws(DeviceError) in try PipeWireGraph.nodes() }
+        for line in pipeWireLines(graph) { Console.out(line) }
+        Console.out("auto\n    here: \(autoLine(graph)); the simulated device when that does not open")
         Console.out("sim\n    the simulated device, paced by the system clock (sim:ppm=P,jitter=MS,latency=MS,record=OUT.wav)")
     }
 
@@ -45,6 +51,35 @@ enum DevicesCommand {
             if let obstacle = card.hapticObstacle { lines.append("    not usable: \(obstacle)") }
         }
         return lines
+    }
+
+    /// The PipeWire section: its sinks, then its sources, each `pw:NAME` with its description;
+    /// or why there is none.
+    static func pipeWireLines(_ graph: Result<[PipeWireNode], DeviceError>) -> [String] {
+        guard case .success(let nodes) = graph else { return [] }
+        var lines = ["PipeWire sinks (--device pw:NAME; pw: the default sink):"]
+        func add(_ node: PipeWireNode, suffix: String = "") {
+            guard let name = node.name else { return }
+            lines.append("pw:\(name)\(suffix)")
+            lines.append("    \(node.description ?? name) (object.serial \(node.serial ?? "?"))")
+        }
+        let sinks = nodes.filter(\.isSink), sources = nodes.filter(\.isSource)
+        if sinks.isEmpty { lines.append("    none") }
+        for node in sinks { add(node) }
+        lines.append("PipeWire sources (pulsar latency --capture pw:NAME, or a sink's pw:NAME.monitor):")
+        if sources.isEmpty { lines.append("    none") }
+        for node in sources { add(node) }
+        return lines
+    }
+
+    /// What `auto` plays on, from the graph already read.
+    static func autoLine(_ graph: Result<[PipeWireNode], DeviceError>) -> String {
+        switch graph {
+        case .success(let nodes) where nodes.contains(where: \.isSink): return "PipeWire's default sink, natively (pw:)"
+        case .success: return "ALSA 'default' (not PipeWire: the PipeWire server has no sink)"
+        case .failure(.disconnected(let why)): return "ALSA 'default' (not PipeWire: \(why))"
+        case .failure(let error): return "ALSA 'default' (not PipeWire: \(error))"
+        }
     }
 
     private static func listed(_ args: Arguments) throws(CommandFailure) -> [ALSADeviceInfo] {

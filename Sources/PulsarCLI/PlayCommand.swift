@@ -5,6 +5,7 @@ import PulsarAudio
 import PulsarBundle
 import PulsarCore
 import PulsarEngine
+import PulsarPipeWire
 import PulsarSession
 import PulsarSimulation
 
@@ -26,8 +27,9 @@ enum PlayCommand {
 
     Devices: `dualsense` opens the first usable DualSense (or Edge) `pulsar devices` finds, as
     hw:CARD=… with its 4 channels, in layout quad unless --layout says otherwise (`auto` with --layout quad picks it too);
-    `auto` (the default) plays on ALSA 'default' and, when there is no sound device,
-    on the simulated device with one line saying so; `pw:` plays a native PipeWire stream on the
+    `auto` (the default) plays on PipeWire's default sink, natively, when a PipeWire server
+    answers (else on ALSA 'default') and, when there is no sound device, on the simulated device
+    with one line saying so (--verbose says which and why); `pw:` plays a native PipeWire stream on the
     default sink, `pw:NODE` on the node with that node.name or object.serial (its timing from
     PipeWire's own clock; one line when no server or no such node answers); NAME is any ALSA PCM
     (`pipewire`, `pulse`, `hw:0,0`, `plughw:1,0`; see `pulsar devices`); `sim` is the simulated device, paced by the
@@ -162,9 +164,19 @@ enum PlayCommand {
             throw error.failure(command, option: "--device")
         }
         session.log?.derivesHaptics = options.args.flag("--derive")
-        if options.verbose, let alsa = session.device as? ALSADevice { reportALSA(alsa, session.engine.configuration) }
+        if options.verbose {
+            if case .auto = options.device, session.name != "sim" { Console.error("\(command): auto: \(DeviceSpec.autoChoiceText())") }
+            if let alsa = session.device as? ALSADevice { reportALSA(alsa, session.engine.configuration) }
+            if let stream = session.device as? PipeWireDevice { reportPipeWire(stream, session.engine.configuration) }
+        }
         return PlayOutput(session: session, monotonic: monotonic,
                           choice: options.args.value("--device") ?? "auto", hapticChoice: options.args.value("--haptic-device"))
+    }
+
+    /// `--verbose`: what a PipeWire stream asked for (its quantum comes with the summary, once
+    /// the graph has run a cycle).
+    private static func reportPipeWire(_ stream: PipeWireDevice, _ c: DeviceConfiguration) {
+        Console.error("\(command): PipeWire '\(stream.target ?? "default sink")': float, \(c.sampleRate.hertz) Hz, \(c.channels) channels, latency asked \(c.periodFrames) frames (node.latency), rendered in the stream's process callback unless a second device plays")
     }
 
     /// `--verbose`: what the ALSA device settled on.
@@ -196,9 +208,15 @@ enum PlayCommand {
             let deviceName = output.name
             let made = voices.madeCount
             let voiceCount = voices.contents.count > 1 || made > 1 ? "; \(made) voices" : ""
-            func named(_ n: String) -> String { n == "sim" ? "the simulated device" : "ALSA '\(n)'" }
-            let touch = hapticPlayed.map { ", touch: \($0) frames × \(hapticChannels) channels on \(named(output.hapticName ?? "?")) (\(engine.hapticDeviceUnderruns) underruns)" } ?? ""
-            Console.error("played \(played) frames × \(channels) channels on \(named(deviceName))\(voiceCount)\(touch); \(engine.loggedEvents.count) events, \(engine.underruns) underruns")
+            func named(_ n: String, _ device: OutputDevice?) -> String {
+                if n == "sim" { return "the simulated device" }
+                if let stream = device as? PipeWireDevice {
+                    return "PipeWire '\(stream.target ?? "default sink")'" + (stream.quantum > 0 ? " (quantum \(stream.quantum))" : "")
+                }
+                return "ALSA '\(n)'"
+            }
+            let touch = hapticPlayed.map { ", touch: \($0) frames × \(hapticChannels) channels on \(named(output.hapticName ?? "?", output.session.hapticDevice)) (\(engine.hapticDeviceUnderruns) underruns)" } ?? ""
+            Console.error("played \(played) frames × \(channels) channels on \(named(deviceName, output.device))\(voiceCount)\(touch); \(engine.loggedEvents.count) events, \(engine.underruns) underruns")
         }
     }
 

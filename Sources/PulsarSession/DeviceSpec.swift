@@ -31,7 +31,7 @@ public struct SessionError: Error, CustomStringConvertible, Sendable {
 }
 
 /// A device as every front end names it (`pulsar … --device`, `pulsar_engine_options.device`):
-/// `auto` (ALSA `default`), `dualsense` (the first haptic card, opened as `hw:CARD=…` with all its
+/// `auto` (PipeWire's default sink when a PipeWire server answers, else ALSA `default`), `dualsense` (the first haptic card, opened as `hw:CARD=…` with all its
 /// channels, bypassing a UCM split), `sim[:ppm=P,jitter=MS,…]` (the simulated device), or any
 /// ALSA PCM name.
 public enum DeviceSpec: Sendable {
@@ -108,27 +108,39 @@ public enum DeviceSpec: Sendable {
     }
 
     /// The device itself, not opened, and its short name; `simulated` makes a simulated one from
-    /// its behaviour. `auto` is ALSA `default` here (`open` is where it may fall back).
+    /// its behaviour. `auto` is `resolvedAuto()` here (`open` is where it may fall back).
     public func device(simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice) -> (OutputDevice, name: String) {
         switch self {
         case .alsa(let name): return (ALSADevice(name: name), name)
         case .simulated(let spec): return (simulated(spec.behaviour), "sim")
         case .haptic(let card): return (ALSADevice(name: card.hwName), card.hwName)
-        case .auto: return (ALSADevice(name: "default"), "default")
+        case .auto: return Self.resolvedAuto().device(simulated: simulated)
         case .pipewire(let target): return (PipeWireDevice(target: target), "pw:" + (target ?? ""))
         }
     }
 
+    /// What `auto` plays on: PipeWire's default sink (`pw:`) when a PipeWire server answers and
+    /// has a sink — the desktop's sound path, with the engine's timing — else ALSA `default`.
+    public static func resolvedAuto() -> DeviceSpec {
+        PipeWireGraph.autoObstacle() == nil ? .pipewire(target: nil) : .alsa("default")
+    }
+
+    /// `auto`'s choice in words, for `--verbose` and `pulsar devices` (it asks the server again).
+    public static func autoChoiceText() -> String {
+        if let obstacle = PipeWireGraph.autoObstacle() { return "ALSA 'default' (not PipeWire: \(obstacle))" }
+        return "PipeWire's default sink, natively (pw:)"
+    }
+
     /// What `make` builds on the device (a player, an engine), its device and short name. `auto`
-    /// is ALSA `default`; when that fails and `fallback` is given, the simulated device instead
-    /// (paced by the system clock), and `fallback` is told why.
+    /// is `resolvedAuto()`; when that fails and `fallback` is given, the simulated device
+    /// instead (paced by the system clock), and `fallback` is told why.
     public func open<T>(simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice, fallback: ((DeviceError) -> Void)?,
                         _ make: (OutputDevice) throws(DeviceError) -> T) throws(SessionError) -> (T, device: OutputDevice, name: String) {
         do throws(DeviceError) {
             if case .auto = self, let fallback {
                 do throws(DeviceError) {
-                    let alsa = ALSADevice(name: "default")
-                    return (try make(alsa), alsa, "default")
+                    let (device, name) = Self.resolvedAuto().device(simulated: simulated)
+                    return (try make(device), device, name)
                 } catch {
                     fallback(error)
                     let device = simulated(SimulatedDevice.Behaviour())

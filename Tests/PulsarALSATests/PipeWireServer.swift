@@ -200,6 +200,24 @@ final class PipeWireServer: @unchecked Sendable {
         }
     }
 
+    /// Removes the node named `name` from the graph (as unplugging its device would).
+    func destroy(node name: String) throws {
+        guard let id = nodeID(name), tool(["pw-cli", "destroy", "\(id)"]) == 0 else {
+            throw Failure(description: "pw-cli could not destroy \(name)")
+        }
+    }
+
+    /// The global id of the node named `name` (pw-dump's `id`).
+    private func nodeID(_ name: String) -> Int? {
+        let environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, server in server }
+        let file = directory.appendingPathComponent("pw-dump-\(UUID().uuidString.prefix(8)).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let pid = try? Self.spawn(["/usr/bin/env", "pw-dump"], environment: environment, output: file.path) else { return nil }
+        _ = Self.wait(pid)
+        let objects = (try? JSONSerialization.jsonObject(with: Data(contentsOf: file))) as? [[String: Any]] ?? []
+        return objects.first { ((($0["info"] as? [String: Any])?["props"] as? [String: Any])?["node.name"] as? String) == name }?["id"] as? Int
+    }
+
     /// Runs a PipeWire tool in the session to its end; its status.
     private func tool(_ arguments: [String]) -> Int32 {
         let environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, server in server }

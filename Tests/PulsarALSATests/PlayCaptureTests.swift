@@ -141,7 +141,15 @@ extension ALSADeviceTests {
     /// frames; a fault in what the player gave the device is missing from every capture. So the
     /// play passes when every block of the replay is in some capture, within half a 16-bit step.
     static func unwitnessed(expected: [Float], captures: [[Float]]) -> [String] {
-        guard let r0 = expected.firstIndex(where: { $0 != 0 }).map({ $0 / 2 }) else { return ["no sound in the replay"] }
+        let w = witnessed(expected: expected, captures: captures)
+        guard let firstMissing = w.missing.first else { return w.notes }
+        return w.notes + ["\(w.missing.count) of \(w.blocks) blocks of \(block) frames in no capture, the first at replayed frame \(firstMissing)"]
+    }
+
+    /// `unwitnessed`'s comparison: the replayed frames of the blocks no capture holds, the
+    /// number of blocks, and notes on captures without sound.
+    static func witnessed(expected: [Float], captures: [[Float]]) -> (missing: [Int], blocks: Int, notes: [String]) {
+        guard let r0 = expected.firstIndex(where: { $0 != 0 }).map({ $0 / 2 }) else { return ([], 0, ["no sound in the replay"]) }
         let frames = expected.count / 2, blocks = (frames - r0) / block
         var seen = [Bool](repeating: false, count: blocks)
         var notes: [String] = []
@@ -166,9 +174,7 @@ extension ALSADeviceTests {
             }
             print("measured: play on pipewire vs replay, recorder \(number + 1): \(held) of \(blocks) blocks of \(block) frames held, the offset found again \(moved) times")
         }
-        let missing = seen.indices.filter { !seen[$0] }
-        guard let firstMissing = missing.first else { return notes }
-        return notes + ["\(missing.count) of \(blocks) blocks of \(block) frames in no capture, the first at replayed frame \(r0 + firstMissing * block)"]
+        return (seen.indices.filter { !seen[$0] }.map { r0 + $0 * block }, blocks, notes)
     }
 
     /// Whether `capture` holds `expected`'s block from frame `e` at its frame `c` (stereo).
