@@ -30,7 +30,7 @@ public final class PipeWireDevice: CallbackDevice, @unchecked Sendable {
     public let remote: String?
     /// The stream's node name.
     public let streamName: String
-    public let capabilities = DeviceCapabilities(canPause: false, canRewind: false)
+    public let capabilities = DeviceCapabilities(canPause: false, canRewind: false, exactPositions: true)
     private var stream: OpaquePointer?
     /// Channels of the open stream.
     private var channels = 1

@@ -44,6 +44,21 @@ struct DriftCLITests {
         #expect(object["lockInSeconds"] as? Double != nil)
     }
 
+    @Test("sim:granularity=16 (positions floored to 16 frames): the clock learns the step, locks in within 2 s and stays within one sample of the truth")
+    func coarseGranularity() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let out = dir.file("d.json")
+        let r = try CLI.run(["drift", "--device", "sim:granularity=16,ppm=-80", "--seconds", "60", "--json", out, "--quiet"])
+        #expect(r.status == 0, "\(r)")
+        let object = try Self.json(out)
+        #expect(object["granularityFrames"] as? Int == 16)
+        let lock = try #require(object["lockInSeconds"] as? Double)
+        #expect(lock <= 2)
+        let truth = try #require(object["trueClockErrorSamples"] as? [String: Double])
+        #expect(truth["max"]! <= 1, "\(truth)")
+    }
+
     @Test("Two simulated devices: the ratio of their rates in ppm, both measured in one run; an SVG plot that parses")
     func twoSimulatedDevices() throws {
         let dir = try TempDir()

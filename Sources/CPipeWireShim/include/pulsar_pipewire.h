@@ -110,6 +110,12 @@ typedef void (*pulsar_pw_node_fn)(void *context, uint32_t id, const char *serial
 /// Calls `fn` for every node of the server at `remote` (NULL: the environment's).
 int pulsar_pw_list_nodes(const char *remote, int timeout_ms, pulsar_pw_node_fn fn, void *context, char *message, size_t message_size);
 
+/// The server's devices and nodes as JSON in pw-dump's shape: an array of {id, type, info: {props,
+/// params: {EnumProfile, Profile}}} (params for devices only; every property a string). NULL when
+/// no server answers (why in `message`); free the text with pulsar_pw_free.
+char *pulsar_pw_dump(const char *remote, int timeout_ms, char *message, size_t message_size);
+void pulsar_pw_free(char *text);
+
 /// A capture stream: a source, or with `monitor` a sink's monitor (what the sink plays).
 typedef struct pulsar_pw_capture pulsar_pw_capture;
 

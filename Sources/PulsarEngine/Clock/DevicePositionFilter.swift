@@ -4,7 +4,7 @@ import PulsarCore
 /// device frames — the one clock the animation and every command are slaved to.
 ///
 /// Model: the device plays at a constant true rate, so the time of frame `n` is `t = a + b·n`.
-/// A reading `(n_k, t_k)` says frame `n_k` (rounded down to `quantum`) was being heard at `t_k`,
+/// A reading `(n_k, t_k)` says frame `n_k` (rounded down to its step, `granularity`) was being heard at `t_k`,
 /// give or take a bounded error: the timestamp's jitter and the position's granularity. The
 /// filter fits the line of the *narrowest band* that holds every recent reading (a minimax, or
 /// Chebyshev, fit) and answers with the band's middle. For bounded errors this converges as
@@ -34,9 +34,21 @@ import PulsarCore
     let nominalRate: Double
     /// Seconds of readings the fit remembers, at most.
     let window: Double
-    /// Readings are whole multiples of this many frames, rounded down (1 for ALSA and the twin):
-    /// the true position lies in `[n, n + quantum)`, so the filter takes its middle.
-    let quantum: Double
+    /// Whether the device's readings are floored to their step (ALSA's hardware pointer, the
+    /// twin's `granularity`): the true position then lies anywhere in `[n, n + step)`, and the
+    /// filter takes that span's middle. A device whose readings are exact at their instant
+    /// (PipeWire's, one a graph cycle, `DeviceCapabilities.exactPositions`) is read at the
+    /// frame's own middle, `n + ½`, whatever its step.
+    let floorsToSteps: Bool
+    /// Readings move in whole steps of this many frames: learned, the greatest common divisor of
+    /// their advances once `learningReadings` have come (1 until then).
+    package private(set) var granularity: FrameIndex = 1
+    /// Frames added to a reading to name the middle of what it says is being heard.
+    package private(set) var readingOffset = 0.5
+    /// Advancing readings before the granularity is judged.
+    static let learningReadings = 32
+    private var stepDivisor: FrameIndex = 0
+    private var advances = 0
     /// The fitted slope stays within this many ppm of nominal.
     let maximumRateError: Double
 
@@ -65,23 +77,29 @@ import PulsarCore
         var readings: Int
     }
 
-    public init(nominalRate: Double, window: Double = 60, quantum: Int = 1, maximumRateError ppm: Double = 1000) {
+    public init(nominalRate: Double, window: Double = 60, maximumRateError ppm: Double = 1000, floorsToSteps: Bool = false) {
         self.nominalRate = nominalRate
+        self.floorsToSteps = floorsToSteps
         self.window = window
-        self.quantum = Double(max(quantum, 1))
         self.maximumRateError = ppm
         hulls = (ReadingHull(), ReadingHull())
     }
 
-    /// Forgets every reading (after the device's counters restart, e.g. on `prepare`).
+    /// Forgets every reading (after the device's counters restart, e.g. on `prepare`); what it
+    /// learned of the device's steps stays.
     mutating func reset() {
+        restartFit()
+        previousFrames = nil
+        hasStarted = false
+    }
+
+    /// Forgets the fit, the readings it stands on and the latest one.
+    private mutating func restartFit() {
         hulls.older.clear()
         hulls.younger.clear()
         latest = nil
         fitted = nil
         rejectedInARow = 0
-        previousFrames = nil
-        hasStarted = false
     }
 
     /// Adds a reading: `frames` played at `timestamp`. Readings must come in time order.
@@ -90,15 +108,18 @@ import PulsarCore
     /// started yet (a start threshold), or stands still, reports the same frame at later and
     /// later times, which says nothing about when that frame was heard.
     public mutating func add(frames: FrameIndex, at timestamp: MonotonicTime) {
-        let n = Double(frames) + quantum / 2
+        let n = Double(frames) + readingOffset
         let t = timestamp.inSeconds
-        let advanced = previousFrames.map { frames > $0 } ?? false
+        let before = previousFrames
+        let advanced = before.map { frames > $0 } ?? false
         previousFrames = frames
-        guard advanced else {
+        guard advanced, let before else {
             if fitted == nil { latest = (n, t) }
             return
         }
         hasStarted = true
+        stepDivisor = Self.gcd(stepDivisor, frames - before)
+        advances += 1
         if let fit = fitted, fit.readings >= 16 {
             let residual = (t - fit.originTime) - fit.intercept - fit.secondsPerFrame * (n - fit.originFrame)
             let limit = fit.width / 2 + max(2 * fit.width, 1e-4)
@@ -121,6 +142,25 @@ import PulsarCore
             hulls.younger.clear()
         }
         fitted = fit(hulls.older)
+        if advances >= Self.learningReadings { judgeSteps() }
+    }
+
+    /// Learns the step; for floored readings moves the reading offset to half of it, which
+    /// restarts the fit on the new offset (the latest reading, moved alike, answers meanwhile).
+    private mutating func judgeSteps() {
+        granularity = max(stepDivisor, 1)
+        let offset = floorsToSteps ? Double(granularity) / 2 : 0.5
+        guard offset != readingOffset else { return }
+        let moved = latest.map { ($0.frame + offset - readingOffset, $0.time) }
+        readingOffset = offset
+        restartFit()
+        latest = moved
+    }
+
+    private static func gcd(_ a: FrameIndex, _ b: FrameIndex) -> FrameIndex {
+        var (x, y) = (abs(a), abs(b))
+        while y != 0 { (x, y) = (y, x % y) }
+        return x
     }
 
     /// The narrowest band over `hull`, its slope kept within `maximumRateError` of nominal.

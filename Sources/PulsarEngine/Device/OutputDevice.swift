@@ -26,10 +26,15 @@ public struct DeviceCapabilities: Hashable, Sendable {
     public var canPause: Bool
     /// `rewind(_:)` really discards queued frames (checked, not just reported).
     public var canRewind: Bool
+    /// Its position readings are exact at their instants (PipeWire's, from each cycle's
+    /// `pw_time`); otherwise they are floored to the device's step (ALSA's hardware pointer),
+    /// and the clock reads them at the middle of the step it learns (`DevicePositionFilter`).
+    public var exactPositions: Bool
 
-    public init(canPause: Bool, canRewind: Bool) {
+    public init(canPause: Bool, canRewind: Bool, exactPositions: Bool = false) {
         self.canPause = canPause
         self.canRewind = canRewind
+        self.exactPositions = exactPositions
     }
 }
 

@@ -127,7 +127,8 @@ import Synchronization
             mix.channels += 1
             self.configuration = mix
             mainChannels = opened.channels
-            feed = HapticDeviceFeed(hapticDevice, configuration: feedConfiguration, streamRate: opened.sampleRate)
+            feed = HapticDeviceFeed(hapticDevice, configuration: feedConfiguration, streamRate: opened.sampleRate,
+                                    mainExactPositions: device.capabilities.exactPositions)
             ring = StreamRing(channels: mix.channels)
         } else {
             self.configuration = try device.open(configuration)

@@ -9,8 +9,8 @@ struct HapticDeviceClock {
     /// Recent segments in frame order (the last 256: a minute at least).
     private(set) var segments: [FeedSegment] = []
 
-    init(rate: SampleRate, latency: Double) {
-        filter = DevicePositionFilter(nominalRate: Double(rate.hertz))
+    init(rate: SampleRate, latency: Double, floorsToSteps: Bool) {
+        filter = DevicePositionFilter(nominalRate: Double(rate.hertz), floorsToSteps: floorsToSteps)
         self.latency = latency
     }
 

@@ -181,7 +181,7 @@ final class HapticDeviceFeed {
     static let steerSpan = 0.5
     static let jumpSpan = 0.25
 
-    init(_ output: HapticDeviceOutput, configuration: DeviceConfiguration, streamRate: SampleRate) {
+    init(_ output: HapticDeviceOutput, configuration: DeviceConfiguration, streamRate: SampleRate, mainExactPositions: Bool) {
         self.output = output
         self.configuration = configuration
         let channels = configuration.channels
@@ -189,8 +189,8 @@ final class HapticDeviceFeed {
         for c in 0..<channels { carries[c] = c < output.layout.channels.count && output.layout.channels[c].contains(.haptic) }
         block = .allocate(capacity: configuration.periodFrames * channels)
         block.initialize(repeating: 0)
-        own = DevicePositionFilter(nominalRate: Double(configuration.sampleRate.hertz))
-        main = DevicePositionFilter(nominalRate: Double(streamRate.hertz))
+        own = DevicePositionFilter(nominalRate: Double(configuration.sampleRate.hertz), floorsToSteps: !output.device.capabilities.exactPositions)
+        main = DevicePositionFilter(nominalRate: Double(streamRate.hertz), floorsToSteps: !mainExactPositions)
         nominalStep = Double(streamRate.hertz) / Double(configuration.sampleRate.hertz)
         segment = FeedSegment(frame: .zero, cursor: 0, step: Int64((nominalStep * Double(FeedSegment.unit)).rounded()))
     }

@@ -106,9 +106,12 @@ public final class HapticEngine: @unchecked Sendable {
         self.realtime = realtime
         self.wake = wake
         voices = Array(repeating: nil, count: core.slotCount)
-        filter = DevicePositionFilter(nominalRate: Double(core.configuration.sampleRate.hertz))
+        filter = DevicePositionFilter(nominalRate: Double(core.configuration.sampleRate.hertz),
+                                      floorsToSteps: !core.device.capabilities.exactPositions)
         mainLatency = core.feed?.output.mainLatency ?? 0
-        hapticClock = core.feed.map { HapticDeviceClock(rate: $0.configuration.sampleRate, latency: $0.output.latency) }
+        hapticClock = core.feed.map {
+            HapticDeviceClock(rate: $0.configuration.sampleRate, latency: $0.output.latency, floorsToSteps: !$0.device.capabilities.exactPositions)
+        }
     }
 
     /// Runs `body` under the producers' lock: a pthread mutex (NSLock), which ThreadSanitizer
