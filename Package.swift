@@ -140,6 +140,6 @@ let package = Package(
         .testTarget(name: "PulsarPlotTests", dependencies: ["PulsarPlot", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarDeriveTests", dependencies: ["PulsarDerive", "PulsarCore", "PulsarAudio", "PulsarTestSupport"]),
         .testTarget(name: "PulsarSessionTests", dependencies: ["PulsarSession", "PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarAudio", "PulsarBundle"]),
-        .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarPipeWire", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarPipeWire", "PulsarSession", "PulsarSimulation", "PulsarTestSupport"]),
     ]
 )

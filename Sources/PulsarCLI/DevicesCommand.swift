@@ -2,6 +2,7 @@ import PulsarCommandLine
 import PulsarALSA
 import PulsarEngine
 import PulsarPipeWire
+import PulsarSession
 
 /// `pulsar devices`: the haptic sound cards found under `/proc/asound`, then the ALSA playback
 /// PCMs `--device` can name, with their descriptions.
@@ -30,7 +31,7 @@ enum DevicesCommand {
             Console.out(device.name)
             if !device.description.isEmpty { Console.out("    \(device.description)") }
         }
-        let graph = Result { () throws(DeviceError) in try PipeWireGraph.nodes() }
+        let graph = Result { () throws(DeviceError) in try PipeWireSnapshot.live() }
         for line in pipeWireLines(graph) { Console.out(line) }
         Console.out("auto\n    here: \(autoLine(graph)); the simulated device when that does not open")
         Console.out("sim\n    the simulated device, paced by the system clock (sim:ppm=P,jitter=MS,latency=MS,record=OUT.wav)")
@@ -53,29 +54,39 @@ enum DevicesCommand {
         return lines
     }
 
-    /// The PipeWire section: its sinks, then its sources, each `pw:NAME` with its description;
-    /// or why there is none.
-    static func pipeWireLines(_ graph: Result<[PipeWireNode], DeviceError>) -> [String] {
-        guard case .success(let nodes) = graph else { return [] }
-        var lines = ["PipeWire sinks (--device pw:NAME; pw: the default sink):"]
-        func add(_ node: PipeWireNode, suffix: String = "") {
-            guard let name = node.name else { return }
-            lines.append("pw:\(name)\(suffix)")
-            lines.append("    \(node.description ?? name) (object.serial \(node.serial ?? "?"))")
+    /// The PipeWire section: the haptic cards it holds (their profile, and whether the haptic
+    /// channels are reachable), its sinks, then its sources, each `pw:NAME` with its
+    /// description; nothing without a server.
+    static func pipeWireLines(_ graph: Result<PipeWireSnapshot, DeviceError>) -> [String] {
+        guard case .success(let snapshot) = graph else { return [] }
+        var lines: [String] = []
+        let haptic = PipeWireHapticCard.all(in: snapshot)
+        if !haptic.isEmpty {
+            lines.append("haptic devices under PipeWire (--device dualsense):")
+            for card in haptic { lines += card.lines }
         }
-        let sinks = nodes.filter(\.isSink), sources = nodes.filter(\.isSource)
+        func add(_ node: PipeWireSnapshot.Node) {
+            guard let name = node.name else { return }
+            lines.append("pw:\(name)")
+            let positions = node.positions.isEmpty ? "" : ", positions \(node.positions.joined(separator: ","))"
+            lines.append("    \(node.properties["node.description"] ?? name) (object.serial \(node.properties["object.serial"] ?? "?")\(positions))")
+        }
+        lines.append("PipeWire sinks (--device pw:NAME; pw: the default sink):")
+        let sinks = snapshot.nodes.filter { $0.mediaClass == "Audio/Sink" }
+        let sources = snapshot.nodes.filter { $0.mediaClass == "Audio/Source" || $0.mediaClass == "Audio/Source/Virtual" }
         if sinks.isEmpty { lines.append("    none") }
-        for node in sinks { add(node) }
+        sinks.forEach(add)
         lines.append("PipeWire sources (pulsar latency --capture pw:NAME, or a sink's pw:NAME.monitor):")
         if sources.isEmpty { lines.append("    none") }
-        for node in sources { add(node) }
+        sources.forEach(add)
         return lines
     }
 
     /// What `auto` plays on, from the graph already read.
-    static func autoLine(_ graph: Result<[PipeWireNode], DeviceError>) -> String {
+    static func autoLine(_ graph: Result<PipeWireSnapshot, DeviceError>) -> String {
         switch graph {
-        case .success(let nodes) where nodes.contains(where: \.isSink): return "PipeWire's default sink, natively (pw:)"
+        case .success(let snapshot) where snapshot.nodes.contains(where: { $0.mediaClass == "Audio/Sink" }):
+            return "PipeWire's default sink, natively (pw:)"
         case .success: return "ALSA 'default' (not PipeWire: the PipeWire server has no sink)"
         case .failure(.disconnected(let why)): return "ALSA 'default' (not PipeWire: \(why))"
         case .failure(let error): return "ALSA 'default' (not PipeWire: \(error))"

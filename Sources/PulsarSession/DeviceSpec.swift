@@ -41,6 +41,9 @@ public enum DeviceSpec: Sendable {
     case haptic(SoundCard)
     /// A native PipeWire stream (`pw:` the default sink, `pw:NODE` a node's name or serial).
     case pipewire(target: String?)
+    /// `dualsense` under PipeWire: a stream on the card's sink with all its channels, at that
+    /// sink's own channel positions.
+    case pipewireHaptic(PipeWireHapticCard)
 
     public static let syntax = "auto, dualsense, pw:[NODE], sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,channels=N,unplug=MS,paced] or an ALSA PCM name (see 'pulsar devices')"
 
@@ -48,7 +51,7 @@ public enum DeviceSpec: Sendable {
     public init(parsing text: String, rate: SampleRate) throws(SessionError) {
         switch text {
         case "auto": self = .auto
-        case "dualsense": self = .haptic(try Self.hapticCard())
+        case "dualsense": self = try Self.dualsense()
         case _ where text.hasPrefix("pw:"):
             let node = String(text.dropFirst(3))
             guard !node.contains(where: { $0 == "," || $0 == "\n" || $0 == "=" }) else {
@@ -69,6 +72,17 @@ public enum DeviceSpec: Sendable {
                 self = .alsa(text)
             }
         }
+    }
+
+    /// `dualsense`: the first haptic card PipeWire holds, when a PipeWire server answers and
+    /// holds one (and why it cannot play when its profile hides the haptic channels); else the
+    /// first usable haptic card ALSA shows.
+    public static func dualsense() throws(SessionError) -> DeviceSpec {
+        if let snapshot = try? PipeWireSnapshot.live(), let card = PipeWireHapticCard.all(in: snapshot).first {
+            if let obstacle = card.obstacle { throw SessionError(.unavailable, "dualsense: \(obstacle)") }
+            return .pipewireHaptic(card)
+        }
+        return .haptic(try hapticCard())
     }
 
     /// The first usable haptic card, or why there is none (`.unavailable`).
@@ -93,6 +107,7 @@ public enum DeviceSpec: Sendable {
     /// The layout the device wants when none is given (`quad` for a DualSense).
     public var preferredLayout: String? {
         if case .haptic(let card) = self { return card.haptics?.preferredLayout }
+        if case .pipewireHaptic(let card) = self { return card.hardware.preferredLayout }
         return nil
     }
 
@@ -116,6 +131,9 @@ public enum DeviceSpec: Sendable {
         case .haptic(let card): return (ALSADevice(name: card.hwName), card.hwName)
         case .auto: return Self.resolvedAuto().device(simulated: simulated)
         case .pipewire(let target): return (PipeWireDevice(target: target), "pw:" + (target ?? ""))
+        case .pipewireHaptic(let card):
+            let name = card.sink?.name ?? ""
+            return (PipeWireDevice(target: name, positions: card.sink?.positions.joined(separator: ",")), "pw:" + name)
         }
     }
 
