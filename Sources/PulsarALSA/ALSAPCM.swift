@@ -49,7 +49,7 @@ struct ALSAStatus {
     var timestamp: timespec
 }
 
-/// A thin wrapper over one ALSA playback PCM handle, opened non-blocking: the only place in
+/// A thin wrapper over one ALSA PCM handle (playback, or capture for `ALSACapture`), opened non-blocking: the only place in
 /// the module that calls `snd_*`. Failures become `DeviceError`s naming the device: a failed
 /// open or setup → `.unsupported`; then `-EPIPE` → `.underrun`, `-ESTRPIPE` → `.suspended`,
 /// `-EINVAL` → `.unsupported`, anything else (`-ENODEV`, `-EBADFD`, `-EIO`, `-ENOTTY`,
@@ -67,12 +67,12 @@ final class ALSAPCM {
     private let swParams: OpaquePointer
     private(set) var boundary = 0
 
-    /// Opens playback PCM `name` in non-blocking mode.
-    init(name: String) throws(DeviceError) {
+    /// Opens PCM `name` (for playback, or capture) in non-blocking mode.
+    init(name: String, capture: Bool = false) throws(DeviceError) {
         self.name = name
         var pcm: OpaquePointer?
         let mark = ALSAErrorLog.shared.recordedCount
-        let result = snd_pcm_open(&pcm, name, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
+        let result = snd_pcm_open(&pcm, name, capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
         guard result >= 0, let pcm else {
             var why = Self.text(of: result)
             if let detail = ALSAErrorLog.shared.latestMessage(after: mark) {
@@ -220,6 +220,14 @@ final class ALSAPCM {
         let result = snd_pcm_writei(try pcm, bytes, snd_pcm_uframes_t(frames))
         if result == -Int(EAGAIN) { return 0 }
         if result < 0 { throw error(Int32(result), "write") }
+        return result
+    }
+
+    /// Reads up to `frames` interleaved frames into `bytes` (capture); 0 when none are ready.
+    func readInterleaved(_ bytes: UnsafeMutableRawPointer, frames: Int) throws(DeviceError) -> Int {
+        let result = snd_pcm_readi(try pcm, bytes, snd_pcm_uframes_t(frames))
+        if result == -Int(EAGAIN) { return 0 }
+        if result < 0 { throw error(Int32(result), "read") }
         return result
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import PulsarALSA
 import PulsarAudio
 import PulsarCommandLine
 import PulsarCore
@@ -17,7 +18,7 @@ import PulsarSimulation
 enum LatencyCommand {
     static let help = """
     usage: pulsar latency [--device auto|NAME|pw:[NODE]|sim[:…]] [--seconds N] [--period FRAMES] [--buffer FRAMES]
-                          [--rate HZ] [--capture pw:[NODE][.monitor]] [--seed N] [--json FILE] [--plot FILE.png|FILE.svg] [--quiet]
+                          [--rate HZ] [--capture pw:[NODE][.monitor]|ALSA-NAME] [--seed N] [--json FILE] [--plot FILE.png|FILE.svg] [--quiet]
 
     Measures trigger latency on a device: the engine plays on it, and every 150–350 ms (at random
     instants) a click voice is made and played, as a game's trigger would be. Each click's
@@ -38,7 +39,8 @@ enum LatencyCommand {
                           latency asked of the graph (node.latency)
       --buffer FRAMES     device buffer (default 4 periods)
       --rate HZ           the sample rate (default 48000)
-      --capture SOURCE    a PipeWire capture: pw:NODE.monitor, pw:NODE (a source), pw: (the default source)
+      --capture SOURCE    a PipeWire capture: pw:NODE.monitor, pw:NODE (a source), pw: (the default source);
+                          or an ALSA capture device (hw:1,0, plughw:…): its status's timestamps time it
       --seed N            the random instants' seed (default 1)
       --json FILE         the figures as one JSON object: clockLatencyMs and captureLatencyMs, each
                           {p50, p99, max, count}, captureMinusClockMs {min, p50, max}, the device,
@@ -110,9 +112,15 @@ enum LatencyCommand {
         return offset
     }
 
-    private static func openCapture(_ spec: String, _ options: LatencyOptions) throws(CommandFailure) -> PipeWireCapture {
+    /// `pw:…` a PipeWire capture, anything else an ALSA capture device.
+    private static func openCapture(_ spec: String, _ options: LatencyOptions) throws(CommandFailure) -> LatencyCapture {
         do throws(DeviceError) {
-            return try PipeWireCapture(spec: String(spec.dropFirst(3)), channels: 2, rate: options.rate.hertz, latencyFrames: options.period)
+            if spec.hasPrefix("pw:") {
+                return try PipeWireCapture(spec: String(spec.dropFirst(3)), channels: 2, rate: options.rate.hertz, latencyFrames: options.period)
+            }
+            return try ALSACapture(name: spec, channels: 2, rate: options.rate.hertz, periodFrames: options.period)
+        } catch .unsupported(let why), .disconnected(let why) {
+            throw CommandFailure(.unavailable, "\(command): --capture \(spec): \(why)")
         } catch {
             throw CommandFailure(.unavailable, "\(command): --capture \(spec): \(error)")
         }
@@ -145,8 +153,8 @@ struct LatencyOptions {
         seconds = Double(try args.integer("--seconds", default: 10, in: 1...3600, command: command))
         seed = UInt64(try args.integer("--seed", default: 1, in: 0...Int(Int32.max), command: command))
         captureSource = args.value("--capture")
-        if let source = captureSource, !source.hasPrefix("pw:") {
-            throw CommandFailure(.usage, "\(command): --capture '\(MessageText.oneLine(source))': a PipeWire capture, pw:NODE.monitor, pw:NODE or pw: (ALSA capture is not supported)")
+        if let source = captureSource, source.isEmpty || source.contains("\n") {
+            throw CommandFailure(.usage, "\(command): --capture needs a PipeWire capture (pw:NODE.monitor, pw:NODE, pw:) or an ALSA capture device")
         }
         jsonPath = args.value("--json")
         plotPath = args.value("--plot")

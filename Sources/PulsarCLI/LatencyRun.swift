@@ -5,7 +5,39 @@ import PulsarAudio
 import PulsarCore
 import PulsarDrift
 import PulsarEngine
+import PulsarALSA
 import PulsarPipeWire
+
+/// A capture `pulsar latency` reads: its frames and where they stood at the edge.
+protocol LatencyCapture: AnyObject {
+    var channels: Int { get }
+    /// Frames captured since the last call (the capture frame of the first) and the readings
+    /// that time them.
+    func drain() throws(DeviceError) -> (first: Int64, samples: [Float], readings: [CaptureTimeline.Reading])
+    /// Frames lost because the reader fell behind (or overruns, for ALSA).
+    var lost: Int { get }
+}
+
+extension PipeWireCapture: LatencyCapture {
+    func drain() throws(DeviceError) -> (first: Int64, samples: [Float], readings: [CaptureTimeline.Reading]) {
+        if isGone { throw .disconnected("the PipeWire capture stream ended") }
+        let readings = self.readings().map { CaptureTimeline.Reading(firstFrame: $0.firstFrame, frames: $0.frames, time: $0.time, delayFrames: $0.delayFrames) }
+        let (first, samples) = read()
+        return (first, samples, readings)
+    }
+
+    var lost: Int { overrun }
+}
+
+extension ALSACapture: LatencyCapture {
+    func drain() throws(DeviceError) -> (first: Int64, samples: [Float], readings: [CaptureTimeline.Reading]) {
+        guard let (samples, r) = try readAvailable() else { return (0, [], []) }
+        let reading = CaptureTimeline.Reading(firstFrame: r.firstFrame, frames: r.frames, time: r.time, delayFrames: r.delayFrames)
+        return (r.firstFrame, samples, r.frames > 0 && r.time.nanoseconds != 0 ? [reading] : [])
+    }
+
+    var lost: Int { overruns }
+}
 
 /// One `pulsar latency` run: the engine started, clicks fired at random instants, the capture
 /// (if any) drained as it comes — its onsets found and timed at once, so nothing of it is kept.
@@ -19,7 +51,7 @@ struct LatencyRun {
 
     let engine: HapticEngine
     let probe: TriggerProbe
-    let capture: PipeWireCapture?
+    let capture: LatencyCapture?
     /// Frames from a click's first sample to its detected onset.
     let clickOffset: Int64
     private var rng: SplitMix64
@@ -28,10 +60,12 @@ struct LatencyRun {
     /// The capture's onsets, as monotonic times of their click's first sample at the edge.
     private(set) var onsetTimes: [MonotonicTime] = []
     private(set) var captureOverrun = 0
+    /// Why the capture stopped, when it did.
+    private(set) var captureFailure: DeviceError?
     /// When the run began triggering (the plot's zero).
     private(set) var start = MonotonicTime(nanoseconds: 0)
 
-    init(engine: HapticEngine, click: PresetMixer, capture: PipeWireCapture?, clickOffset: Int64, seed: UInt64) {
+    init(engine: HapticEngine, click: PresetMixer, capture: LatencyCapture?, clickOffset: Int64, seed: UInt64) {
         self.engine = engine
         engine.keepsEventLog = false
         probe = TriggerProbe(engine: engine, click: click)
@@ -78,7 +112,7 @@ struct LatencyRun {
             drainCapture()
             if stop() { return .interrupted }
             if let failure = engine.failure { return .failed("\(failure)") }
-            if let capture, capture.isGone { return .failed("the capture stream ended") }
+            if let failure = captureFailure { return .failed("--capture: \(failure)") }
             let left = until.seconds(since: engine.now())
             if left > 0 { usleep(useconds_t(min(left, 0.005) * 1e6)) }
         } while engine.now() < until
@@ -86,12 +120,15 @@ struct LatencyRun {
     }
 
     private mutating func drainCapture() {
-        guard let capture else { return }
-        for r in capture.readings() {
-            timeline.add(CaptureTimeline.Reading(firstFrame: r.firstFrame, frames: r.frames, time: r.time, delayFrames: r.delayFrames))
+        guard let capture, captureFailure == nil else { return }
+        let drained: (first: Int64, samples: [Float], readings: [CaptureTimeline.Reading])
+        do throws(DeviceError) { drained = try capture.drain() } catch {
+            captureFailure = error
+            return
         }
-        let (first, samples) = capture.read()
-        captureOverrun = capture.overrun
+        drained.readings.forEach { timeline.add($0) }
+        let (first, samples) = (drained.first, drained.samples)
+        captureOverrun = capture.lost
         guard !samples.isEmpty else { return }
         for onset in detector.feed(OnsetDetector.levels(samples, channels: capture.channels), first: first) {
             if let time = timeline.time(ofFrame: onset - clickOffset) { onsetTimes.append(time) }

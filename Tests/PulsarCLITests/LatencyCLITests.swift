@@ -32,7 +32,7 @@ struct LatencyCLITests {
 
     @Test("Bad command lines: one line each, exit 64, nothing written",
           arguments: [
-              (["--capture", "hw:0"], "--capture 'hw:0': a PipeWire capture"),
+              (["--capture", ""], "--capture needs a PipeWire capture"),
               (["--plot", "x.pdf"], "--plot 'x.pdf': a .png or .svg file"),
               (["--seconds", "0"], "--seconds"),
               (["--device", "pw:a,b"], "pw:NODE names one node"),
@@ -46,6 +46,14 @@ struct LatencyCLITests {
         #expect(r.status == 64, "\(r)")
         #expect(r.stderr.contains(message) && r.stderr.split(separator: "\n").count == 1, "\(r)")
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("--capture of an ALSA device that is not there: exit 69, one line naming the option and the device")
+    func captureWithoutDevice() throws {
+        let r = try CLI.run(["latency", "--device", "sim", "--seconds", "1", "--capture", "hw:CARD=NoSuchCard"])
+        #expect(r.status == 69, "\(r)")
+        #expect(r.stderr.hasPrefix("pulsar latency: --capture hw:CARD=NoSuchCard:") && r.stderr.contains("cannot open ALSA device 'hw:CARD=NoSuchCard'")
+                && r.stderr.split(separator: "\n").count == 1, "\(r)")
     }
 
     @Test("--capture on a PipeWire server that is not there: exit 69, one line naming the option")

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CAlsa
+import PulsarCore
+import PulsarEngine
+
+/// An ALSA capture device (a loopback cable into a line input, a microphone, an accelerometer's
+/// audio input), for `pulsar latency --capture NAME`: its frames as they come, and with each read
+/// where they stood at the device's edge — the status's timestamp names the frame the read
+/// pointer plus the capture delay was at.
+///
+/// Thread rules: one thread opens, reads and closes it (the control thread): it never blocks.
+public final class ALSACapture {
+    public let name: String
+    public let channels: Int
+    public let rate: Int
+    private let pcm: ALSAPCM
+    private let format: ALSASampleFormat
+    private var raw: [UInt8]
+    /// Frames read since the start.
+    private var read: Int64 = 0
+    public private(set) var overruns = 0
+
+    /// One read: frames `firstFrame ..< + frames`; the frame `firstFrame + delayFrames` was at the
+    /// device's edge at `time`.
+    public struct Reading: Sendable {
+        public var firstFrame: Int64
+        public var frames: Int
+        public var time: MonotonicTime
+        public var delayFrames: Int64
+    }
+
+    public init(name: String, channels: Int, rate: Int, periodFrames: Int) throws(DeviceError) {
+        self.name = name
+        self.channels = channels
+        self.rate = rate
+        // alsa-lib's own messages go to the error log, not the terminal (as when playing).
+        ALSAErrorLog.install()
+        pcm = try ALSAPCM(name: name, capture: true)
+        let setup = try pcm.configure(rate: rate, channels: channels, periodFrames: periodFrames, bufferFrames: max(periodFrames * 16, rate / 2))
+        format = setup.format
+        raw = [UInt8](repeating: 0, count: 4096 * channels * format.bytesPerSample)
+        try pcm.start()
+    }
+
+    deinit { pcm.close() }
+
+    /// Everything captured since the last call (interleaved floats), the reading for it, or nil
+    /// when nothing came. An overrun (the reader fell behind) restarts the capture and is
+    /// counted; the frames it lost are skipped.
+    public func readAvailable() throws(DeviceError) -> (samples: [Float], reading: Reading)? {
+        let status: ALSAStatus
+        do {
+            status = try pcm.status()
+        } catch .underrun {
+            overruns += 1
+            try pcm.prepare()
+            try pcm.start()
+            return nil
+        }
+        guard status.avail > 0 else { return nil }
+        let first = read
+        var samples: [Float] = []
+        var left = status.avail
+        while left > 0 {
+            let wanted = min(left, 4096)
+            let n: Int
+            do {
+                n = try raw.withUnsafeMutableBytes { b in try pcm.readInterleaved(b.baseAddress!, frames: wanted) }
+            } catch let error as DeviceError {
+                throw error
+            } catch {
+                throw .disconnected("\(error)")
+            }
+            if n == 0 { break }
+            append(n, to: &samples)
+            left -= n
+            read += Int64(n)
+        }
+        // A timestamp of zero: the device has not stamped a reading yet (some plugins, at the start).
+        guard status.timestamp.tv_sec != 0 || status.timestamp.tv_nsec != 0 else { return (samples, Reading(firstFrame: first, frames: 0, time: MonotonicTime(nanoseconds: 0), delayFrames: 0)) }
+        let time = MonotonicTime(nanoseconds: Int64(status.timestamp.tv_sec) * 1_000_000_000 + Int64(status.timestamp.tv_nsec))
+        return (samples, Reading(firstFrame: first, frames: Int(read - first), time: time, delayFrames: Int64(status.delay)))
+    }
+
+    private func append(_ frames: Int, to samples: inout [Float]) {
+        let count = frames * channels
+        raw.withUnsafeBytes { b in
+            switch format {
+            case .float32: samples += b.bindMemory(to: Float.self).prefix(count)
+            case .int32: samples += b.bindMemory(to: Int32.self).prefix(count).map { Float(Double($0) / 2_147_483_648) }
+            case .int16: samples += b.bindMemory(to: Int16.self).prefix(count).map { Float($0) / 32_768 }
+            }
+        }
+    }
+}
