@@ -44,7 +44,8 @@ enum LatencyCommand {
       --seed N            the random instants' seed (default 1)
       --json FILE         the figures as one JSON object: clockLatencyMs and captureLatencyMs, each
                           {p50, p99, max, count}, captureMinusClockMs {min, p50, max}, the device,
-                          period, quantum and trigger count
+                          period, quantum, trigger count, underruns and heldUp (calls the machine
+                          held up over 0.5 ms: their latency includes it)
       --plot FILE         each click's latency over the run (PNG or SVG)
       --quiet             no summary
       -h, --help          this help

@@ -34,7 +34,7 @@ enum LatencyOutputs {
         }
         var object: [(key: String, value: JSONValue)] = [
             ("device", .str(r.device)), ("period", .num(Double(r.period))), ("quantum", r.quantum.map { .num(Double($0)) } ?? JSONValue(.null)),
-            ("count", .num(Double(r.triggers))), ("refused", .num(Double(r.refused))), ("underruns", .num(Double(r.underruns))),
+            ("count", .num(Double(r.triggers))), ("refused", .num(Double(r.refused))), ("underruns", .num(Double(r.underruns))), ("heldUp", .num(Double(r.heldUp))),
             ("clockLatencyMs", summary(r.clock)),
         ]
         if r.captured {
@@ -54,7 +54,8 @@ enum LatencyOutputs {
             return String(format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d clicks)", s.p50, s.p99, s.max, s.count)
         }
         let quantum = r.quantum.map { ", quantum \($0)" } ?? ""
-        var lines = ["trigger latency on '\(r.device)' (period \(r.period)\(quantum)): \(r.triggers) clicks, \(r.underruns) underruns",
+        let held = r.heldUp > 0 ? ", \(r.heldUp) calls held up over 0.5 ms by the machine" : ""
+        var lines = ["trigger latency on '\(r.device)' (period \(r.period)\(quantum)): \(r.triggers) clicks, \(r.underruns) underruns\(held)",
                      "  by the clock:   " + line(r.clock)]
         if r.captured {
             lines.append("  by the capture: " + line(r.capture))

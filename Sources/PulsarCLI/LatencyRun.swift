@@ -150,7 +150,7 @@ struct LatencyRun {
                              clock: LatencySummary(sorted: pairs.compactMap(\.clock).sorted()),
                              capture: capture == nil ? nil : LatencySummary(sorted: pairs.compactMap(\.capture).sorted()),
                              captured: capture != nil, captureMinusClock: differences.isEmpty ? nil : (differences.first!, differences[differences.count / 2], differences.last!),
-                             captureOverrun: captureOverrun, underruns: engine.underruns, series: pairs)
+                             captureOverrun: captureOverrun, underruns: engine.underruns, heldUp: probe.heldUp(), series: pairs)
     }
 }
 
@@ -167,6 +167,8 @@ struct LatencyReport {
     var captureMinusClock: (min: Double, p50: Double, max: Double)?
     var captureOverrun: Int
     var underruns: Int
+    /// Triggers whose call the machine held up (over 0.5 ms): their latency includes it.
+    var heldUp: Int
     /// Per trigger: seconds into the run, and its latency by the clock and by the capture.
     var series: [(time: Double, clock: Double?, capture: Double?)]
 }

@@ -17,6 +17,9 @@ public final class TriggerProbe {
         public var callTime: MonotonicTime
         public var heard: Double
         public var effective: StreamFrame?
+        /// Seconds the call itself took (the voice made and its play sent): what a machine that
+        /// held the caller up adds to this trigger's latency.
+        public var sendSeconds: Double
         var slot: Int
 
         /// Milliseconds from the call to the click at the device's edge, by the clock.
@@ -64,7 +67,7 @@ public final class TriggerProbe {
             return false
         }
         voice.play()
-        triggers.append(Trigger(callTime: now, heard: heard, effective: nil, slot: voice.slot))
+        triggers.append(Trigger(callTime: now, heard: heard, effective: nil, sendSeconds: engine.now().seconds(since: now), slot: voice.slot))
         return true
     }
 
@@ -74,6 +77,10 @@ public final class TriggerProbe {
         guard let i = triggers.lastIndex(where: { $0.slot == slot && $0.effective == nil }) else { return }
         triggers[i].effective = effective
     }
+
+    /// Triggers whose call took longer than `seconds` (0.5 ms: a call is tens of µs unless the
+    /// machine holds the caller up).
+    public func heldUp(over seconds: Double = 0.0005) -> Int { triggers.filter { $0.sendSeconds > seconds }.count }
 
     /// The measured latencies in milliseconds, sorted.
     public func latenciesMs() -> [Double] {

@@ -11,7 +11,7 @@ extension ALSADeviceTests {
         try Self.latency(capture: "pw:test-sink.monitor", quantum64: true)
     }
 
-    @Test("The same, captured through an ALSA capture device (PipeWire's ALSA plugin on the sink): the capture within 0.5 ms of the clock on every click")
+    @Test("The same, captured through an ALSA capture device (PipeWire's ALSA plugin on the sink): the capture within 0.5 ms of the clock at the median, 5 ms on every click (the plugin's timestamps are taken when it is polled)")
     func latencyCapturedThroughALSA() throws {
         try Self.latency(capture: try PipeWireServer.shared().alsaName(node: "test-sink"), quantum64: false)
     }
@@ -30,15 +30,19 @@ extension ALSADeviceTests {
             guard run.status == 0, let object else { return (["exit \(run.status): \(run.stderr)"], false) }
             let clock = object["clockLatencyMs"] as? [String: Double] ?? [:], captured = object["captureLatencyMs"] as? [String: Double] ?? [:]
             let difference = object["captureMinusClockMs"] as? [String: Double] ?? [:]
-            let count = object["count"] as? Int ?? 0, underruns = object["underruns"] as? Int ?? -1
-            print("measured: latency on pw:test-sink, captured by \(capture), quantum \(object["quantum"] ?? "?"): \(count) clicks, clock \(clock), capture \(captured), capture − clock \(difference), \(underruns) underruns")
+            let count = object["count"] as? Int ?? 0, underruns = object["underruns"] as? Int ?? -1, heldUp = object["heldUp"] as? Int ?? -1
+            print("measured: latency on pw:test-sink, captured by \(capture), quantum \(object["quantum"] ?? "?"): \(count) clicks, clock \(clock), capture \(captured), capture − clock \(difference), \(underruns) underruns, \(heldUp) calls held up")
             var problems: [String] = []
             if count < 30 { problems.append("\(count) clicks in 10 s") }
             if quantum64, object["quantum"] as? Int != 64 { problems.append("quantum \(object["quantum"] ?? "none"), not 64") }
             if quantum64, (clock["p99"] ?? .infinity) > 3 || (clock["max"] ?? .infinity) > 5 { problems.append("clock latency \(clock)") }
             if captured["count"] != clock["count"] { problems.append("\(captured["count"] ?? 0) clicks captured of \(clock["count"] ?? 0)") }
-            if abs(difference["min"] ?? .infinity) > 0.5 || abs(difference["max"] ?? .infinity) > 0.5 { problems.append("capture − clock \(difference)") }
-            return (problems, underruns != 0)
+            let every = quantum64 ? 0.5 : 5.0
+            if abs(difference["min"] ?? .infinity) > every || abs(difference["max"] ?? .infinity) > every || abs(difference["p50"] ?? .infinity) > 0.5 {
+                problems.append("capture − clock \(difference)")
+            }
+            // Held up: a call the machine stalled (its latency includes the stall), or an underrun.
+            return (problems, underruns != 0 || (object["heldUp"] as? Int ?? 1) > 0)
         }
     }
 }

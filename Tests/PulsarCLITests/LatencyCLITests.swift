@@ -15,7 +15,7 @@ struct LatencyCLITests {
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("by the clock"), "\(r)")
         let object = try DriftCLITests.json(out)
-        for key in ["device", "period", "quantum", "count", "refused", "underruns", "clockLatencyMs"] {
+        for key in ["device", "period", "quantum", "count", "refused", "underruns", "heldUp", "clockLatencyMs"] {
             #expect(object[key] != nil, "missing \(key)")
         }
         #expect(object["captureLatencyMs"] == nil)
@@ -24,7 +24,10 @@ struct LatencyCLITests {
         #expect((8...20).contains(count))
         let clock = try #require(object["clockLatencyMs"] as? [String: Double])
         let margin = 64.0 / 48, period = 256.0 / 48
-        #expect(clock["p50"]! >= margin - 0.05 && clock["max"]! <= margin + period, "\(clock)")
+        #expect(clock["p50"]! >= margin - 0.05 && clock["p50"]! <= margin + period, "\(clock)")
+        // A call the machine held up carries the stall in its latency: the bound on every click
+        // holds for a run that was not.
+        if object["heldUp"] as? Int == 0 { #expect(clock["max"]! <= margin + period, "\(clock)") }
         #expect(clock["count"] == Double(count))
         let svg = try String(contentsOfFile: plot, encoding: .utf8)
         #expect(svg.contains("<svg") && svg.contains("</svg>"))
