@@ -27,6 +27,8 @@ enum PlayCommand {
 
     Devices: `dualsense` opens the first usable DualSense (or Edge) `pulsar devices` finds, as
     hw:CARD=… with its 4 channels, in layout quad unless --layout says otherwise (`auto` with --layout quad picks it too);
+    when PipeWire holds the controller, its Pro Audio sink at that sink's channel positions
+    (AUX0–AUX3), or one line naming the command that switches the card to Pro Audio;
     `auto` (the default) plays on PipeWire's default sink, natively, when a PipeWire server
     answers (else on ALSA 'default') and, when there is no sound device, on the simulated device
     with one line saying so (--verbose says which and why); `pw:` plays a native PipeWire stream on the

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PulsarALSA
+import PulsarPipeWire
 import PulsarBundle
 import PulsarCommandLine
 import PulsarCore
@@ -64,11 +65,16 @@ enum SetupOutputs {
     }
 
     /// What `--device` takes, as `pulsar devices` lists it: `auto`, `sim`, `dualsense` when a
-    /// usable haptic card is there, then the ALSA playback PCMs.
+    /// usable haptic card is there, then the ALSA playback PCMs, then (when a PipeWire server
+    /// answers) `pw:` and `pw:NAME` for each of its sinks.
     static func deviceNames() -> [String] {
         var names = ["auto", "sim"]
         if SoundCards.haptic().contains(where: \.isUsableHaptic) { names.append("dualsense") }
         for device in alsaPlaybackDevices() where !names.contains(device.name) { names.append(device.name) }
+        if let nodes = try? PipeWireGraph.nodes(timeoutMs: 500) {
+            names.append("pw:")
+            for node in nodes where node.isSink { if let name = node.name { names.append("pw:" + name) } }
+        }
         return names
     }
 }

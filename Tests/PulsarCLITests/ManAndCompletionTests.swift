@@ -425,9 +425,15 @@ struct ManAndCompletionTests {
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r)")
         let names = r.stdout.split(separator: "\n").map(String.init)
         #expect(Array(names.prefix(2)) == ["auto", "sim"])
-        // Every ALSA PCM `pulsar devices` lists (its lines at column 0 after the haptic section).
-        let devices = try CLI.run(["devices"]).stdout.split(separator: "\n").map(String.init)
+        // Every ALSA PCM and PipeWire sink `pulsar devices` lists (its lines at column 0, less
+        // the headings, the haptic cards and the PipeWire sources).
+        let listed = try CLI.run(["devices"]).stdout.split(separator: "\n").map(String.init)
+        let sources = listed.firstIndex { $0.hasPrefix("PipeWire sources") }.map { start in
+            Set(listed[start...].prefix { !$0.hasPrefix("auto") }.filter { $0.hasPrefix("pw:") })
+        } ?? []
+        let devices = listed
             .filter { !$0.hasPrefix(" ") && !$0.hasPrefix("haptic devices") && !$0.contains("(--device dualsense)") }
+            .filter { !$0.hasPrefix("PipeWire ") && !$0.contains("(PipeWire card") && !sources.contains($0) }
         for name in devices { #expect(names.contains(name), "\(name)") }
     }
 }
