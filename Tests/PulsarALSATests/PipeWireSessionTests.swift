@@ -122,8 +122,10 @@ extension ALSADeviceTests {
             let underruns = try String(contentsOf: log, encoding: .utf8).components(separatedBy: "\"underrun\"").count - 1
             print("measured: quantum changed mid-play (256 → 1024 → 64 → 512): \(underruns) underruns; blocks of 256 frames in no capture: pw: \(ours.missing.count) of \(ours.blocks) (at \(ours.missing)), pw-play \(theirs.missing.count) (at \(theirs.missing))")
             var problems = underruns > 0 ? ["\(underruns) underruns"] : []
-            // The graph drops at most what a cycle of the old quantum holds at a change.
-            let bound = (256 + Self.quantumChanges.dropLast().reduce(0, +)) / Self.block + Self.quantumChanges.count
+            // The graph drops at most a cycle of the old quantum and one of the new at a change
+            // (pw-play loses as much), each reaching into one more block of the comparison.
+            let quanta = [256] + Self.quantumChanges
+            let bound = zip(quanta, quanta.dropFirst()).map { ($0 + $1 + Self.block - 1) / Self.block + 1 }.reduce(0, +)
             if ours.missing.count > max(bound, theirs.missing.count) { problems.append("\(ours.missing.count) blocks missing (pw-play: \(theirs.missing.count), bound \(bound))") }
             return (problems + ours.notes, false)
         }
