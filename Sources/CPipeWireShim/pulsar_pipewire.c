@@ -437,8 +437,6 @@ void pulsar_pw_drop(pulsar_pw_stream *s) { atomic_store_explicit(&s->xrun, 1, me
 
 const char *pulsar_pw_error(pulsar_pw_stream *s) { return atomic_load_explicit(&s->gone, memory_order_acquire) ? s->error : ""; }
 
-int pulsar_pw_data_realtime(pulsar_pw_stream *s) { return atomic_load(&s->data_realtime); }
-
 uint32_t pulsar_pw_quantum(pulsar_pw_stream *s) { return atomic_load_explicit(&s->quantum, memory_order_relaxed); }
 
 void pulsar_pw_timing(pulsar_pw_stream *s, int64_t *delay_frames, uint64_t *queued, uint64_t *buffered) {

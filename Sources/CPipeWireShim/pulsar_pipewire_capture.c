@@ -173,18 +173,15 @@ int pulsar_pw_capture_open(const pulsar_pw_config *c, int monitor, pulsar_pw_cap
 
 void pulsar_pw_capture_close(pulsar_pw_capture *s) {
     if (!s) return;
-    if (s->loop) {
+    // The loop is running exactly when the context was made (pulsar_pw_connect_locked).
+    if (s->loop && s->context) {
         pw_thread_loop_lock(s->loop);
         if (s->stream) {
             spa_hook_remove(&s->stream_listener);
             pw_stream_destroy(s->stream);
         }
-        if (s->core) pw_core_disconnect(s->core);
-        pw_thread_loop_unlock(s->loop);
-        pw_thread_loop_stop(s->loop);
     }
-    if (s->context) pw_context_destroy(s->context);
-    if (s->loop) pw_thread_loop_destroy(s->loop);
+    pulsar_pw_disconnect(s->loop, s->context, s->core);
     free(s->ring);
     free(s);
 }

@@ -46,10 +46,11 @@ public final class ALSACapture {
 
     deinit { pcm.close() }
 
-    /// Everything captured since the last call (interleaved floats), the reading for it, or nil
-    /// when nothing came. An overrun (the reader fell behind) restarts the capture and is
-    /// counted; the frames it lost are skipped.
-    public func readAvailable() throws(DeviceError) -> (samples: [Float], reading: Reading)? {
+    /// Everything captured since the last call (interleaved floats, the capture frame of the
+    /// first) and the reading that times it (nil while the device has not stamped one: some
+    /// plugins at the start); nil when nothing came. An overrun (the reader fell behind)
+    /// restarts the capture and is counted; the frames it lost are skipped.
+    public func readAvailable() throws(DeviceError) -> (first: Int64, samples: [Float], reading: Reading?)? {
         let status: ALSAStatus
         do {
             status = try pcm.status()
@@ -78,10 +79,9 @@ public final class ALSACapture {
             left -= n
             read += Int64(n)
         }
-        // A timestamp of zero: the device has not stamped a reading yet (some plugins, at the start).
-        guard status.timestamp.tv_sec != 0 || status.timestamp.tv_nsec != 0 else { return (samples, Reading(firstFrame: first, frames: 0, time: MonotonicTime(nanoseconds: 0), delayFrames: 0)) }
+        guard status.timestamp.tv_sec != 0 || status.timestamp.tv_nsec != 0, read > first else { return (first, samples, nil) }
         let time = MonotonicTime(nanoseconds: Int64(status.timestamp.tv_sec) * 1_000_000_000 + Int64(status.timestamp.tv_nsec))
-        return (samples, Reading(firstFrame: first, frames: Int(read - first), time: time, delayFrames: Int64(status.delay)))
+        return (first, samples, Reading(firstFrame: first, frames: Int(read - first), time: time, delayFrames: Int64(status.delay)))
     }
 
     private func append(_ frames: Int, to samples: inout [Float]) {

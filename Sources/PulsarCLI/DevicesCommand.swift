@@ -72,8 +72,7 @@ enum DevicesCommand {
             lines.append("    \(node.properties["node.description"] ?? name) (object.serial \(node.properties["object.serial"] ?? "?")\(positions))")
         }
         lines.append("PipeWire sinks (--device pw:NAME; pw: the default sink):")
-        let sinks = snapshot.nodes.filter { $0.mediaClass == "Audio/Sink" }
-        let sources = snapshot.nodes.filter { $0.mediaClass == "Audio/Source" || $0.mediaClass == "Audio/Source/Virtual" }
+        let sinks = snapshot.nodes.filter(\.isSink), sources = snapshot.nodes.filter(\.isSource)
         if sinks.isEmpty { lines.append("    none") }
         sinks.forEach(add)
         lines.append("PipeWire sources (pulsar latency --capture pw:NAME, or a sink's pw:NAME.monitor):")
@@ -84,13 +83,7 @@ enum DevicesCommand {
 
     /// What `auto` plays on, from the graph already read.
     static func autoLine(_ graph: Result<PipeWireSnapshot, DeviceError>) -> String {
-        switch graph {
-        case .success(let snapshot) where snapshot.nodes.contains(where: { $0.mediaClass == "Audio/Sink" }):
-            return "PipeWire's default sink, natively (pw:)"
-        case .success: return "ALSA 'default' (not PipeWire: the PipeWire server has no sink)"
-        case .failure(.disconnected(let why)): return "ALSA 'default' (not PipeWire: \(why))"
-        case .failure(let error): return "ALSA 'default' (not PipeWire: \(error))"
-        }
+        DeviceSpec.autoChoiceText(obstacle: PipeWireGraph.autoObstacle(graph.map(\.nodes)))
     }
 
     private static func listed(_ args: Arguments) throws(CommandFailure) -> [ALSADeviceInfo] {

@@ -31,9 +31,9 @@ extension PipeWireCapture: LatencyCapture {
 
 extension ALSACapture: LatencyCapture {
     func drain() throws(DeviceError) -> (first: Int64, samples: [Float], readings: [CaptureTimeline.Reading]) {
-        guard let (samples, r) = try readAvailable() else { return (0, [], []) }
-        let reading = CaptureTimeline.Reading(firstFrame: r.firstFrame, frames: r.frames, time: r.time, delayFrames: r.delayFrames)
-        return (r.firstFrame, samples, r.frames > 0 && r.time.nanoseconds != 0 ? [reading] : [])
+        guard let (first, samples, reading) = try readAvailable() else { return (0, [], []) }
+        let readings = reading.map { [CaptureTimeline.Reading(firstFrame: $0.firstFrame, frames: $0.frames, time: $0.time, delayFrames: $0.delayFrames)] }
+        return (first, samples, readings ?? [])
     }
 
     var lost: Int { overruns }

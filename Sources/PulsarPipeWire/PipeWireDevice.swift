@@ -168,16 +168,6 @@ public final class PipeWireDevice: CallbackDevice, @unchecked Sendable {
 
     public func checkAlive() throws(DeviceError) { try check(try opened(), underrun: false) }
 
-    /// Whether the data thread runs at `dataThreadPriority`: nil before its first cycle (or when
-    /// not asked).
-    public var hasRealtimeDataThread: Bool? {
-        switch stream.map({ pulsar_pw_data_realtime($0) }) {
-        case 1: return true
-        case -1: return false
-        default: return nil
-        }
-    }
-
     /// Frames the graph asked for in its newest cycle (the quantum at the stream's rate); 0
     /// before the first.
     public var quantum: Int { stream.map { Int(pulsar_pw_quantum($0)) } ?? 0 }

@@ -33,9 +33,18 @@ public struct PipeWireSnapshot: Sendable {
         public var id: Int
         public var properties: [String: String]
 
+        public init(id: Int, properties: [String: String]) {
+            self.id = id
+            self.properties = properties
+        }
+
         public var name: String? { properties["node.name"] }
         public var mediaClass: String? { properties["media.class"] }
         public var deviceID: Int? { properties["device.id"].flatMap { Int($0) } }
+        /// A sink a playback stream can name (`pw:NAME`).
+        public var isSink: Bool { mediaClass == "Audio/Sink" }
+        /// A source a capture can name (`pw:NAME`; a sink's monitor is `pw:NAME.monitor`).
+        public var isSource: Bool { mediaClass == "Audio/Source" || mediaClass == "Audio/Source/Virtual" }
         /// Its channel positions, from `audio.position` (`FL,FR` or `[ FL FR ]`).
         public var positions: [String] {
             let text = properties["audio.position"] ?? ""
@@ -88,7 +97,7 @@ public struct PipeWireSnapshot: Sendable {
     }
 
     /// The sinks of `card`.
-    public func sinks(of card: Card) -> [Node] { nodes.filter { $0.deviceID == card.id && $0.mediaClass == "Audio/Sink" } }
+    public func sinks(of card: Card) -> [Node] { nodes.filter { $0.deviceID == card.id && $0.isSink } }
 }
 
 private extension JSONValue {

@@ -143,10 +143,10 @@ public enum DeviceSpec: Sendable {
         PipeWireGraph.autoObstacle() == nil ? .pipewire(target: nil) : .alsa("default")
     }
 
-    /// `auto`'s choice in words, for `--verbose` and `pulsar devices` (it asks the server again).
-    public static func autoChoiceText() -> String {
-        if let obstacle = PipeWireGraph.autoObstacle() { return "ALSA 'default' (not PipeWire: \(obstacle))" }
-        return "PipeWire's default sink, natively (pw:)"
+    /// `auto`'s choice in words, for `--verbose` and `pulsar devices`: from why PipeWire is not
+    /// used (`PipeWireGraph.autoObstacle`; nil when it is), asked of the server again by default.
+    public static func autoChoiceText(obstacle: String? = PipeWireGraph.autoObstacle()) -> String {
+        obstacle.map { "ALSA 'default' (not PipeWire: \($0))" } ?? "PipeWire's default sink, natively (pw:)"
     }
 
     /// What `make` builds on the device (a player, an engine), its device and short name. `auto`

@@ -27,7 +27,7 @@ extension ALSADeviceTests {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/pipewire/dualsense-pro-audio.json")
         var snapshot = try PipeWireSnapshot(json: [UInt8](try Data(contentsOf: fixture)))
-        let index = try #require(snapshot.nodes.firstIndex { $0.mediaClass == "Audio/Sink" })
+        let index = try #require(snapshot.nodes.firstIndex { $0.isSink })
         snapshot.nodes[index].properties["node.name"] = sinkName
         snapshot.nodes[index].properties["audio.position"] = positions.joined(separator: ",")
         let card = try #require(PipeWireHapticCard.all(in: snapshot).first)

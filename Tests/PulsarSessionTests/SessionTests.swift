@@ -104,7 +104,7 @@ import Testing
             // Where a PipeWire server answers with a sink, auto plays on it natively; else where
             // ALSA `default` opens, on that; elsewhere the simulated device plays and the reason
             // is given once.
-            let pipeWire = ((try? PipeWireGraph.nodes()) ?? []).contains { $0.mediaClass == "Audio/Sink" }
+            let pipeWire = ((try? PipeWireGraph.nodes()) ?? []).contains(where: \.isSink)
             #expect(opened.name == (!told.isEmpty ? "sim" : pipeWire ? "pw:" : "default"))
             #expect(told.count <= 1)
             opened.engine.shutdown()

@@ -94,10 +94,6 @@ void pulsar_pw_set_pull(pulsar_pw_stream *s, pulsar_pw_pull_fn fn, void *context
 /// No cycle calls the pull after this returns (it waits out one that runs). Not from the pull.
 void pulsar_pw_clear_pull(pulsar_pw_stream *s);
 
-/// Whether the data thread runs at data_priority: 0 not known yet (no cycle, or not asked), 1
-/// yes, -1 refused.
-int pulsar_pw_data_realtime(pulsar_pw_stream *s);
-
 /// Frames the graph asked for in the newest cycle (its quantum at the stream's rate); 0 before.
 uint32_t pulsar_pw_quantum(pulsar_pw_stream *s);
 /// The newest reading's raw figures, for tests and `--verbose`: the graph delay in frames, what

@@ -75,14 +75,7 @@ extension HapticEngine {
         let periodNs = Int64(Double(core.configuration.periodFrames) / Double(core.configuration.sampleRate.hertz) * 1e9)
         let descriptors = wake == .device ? core.device.pollDescriptors : UnsafeMutableBufferPointer(start: nil, count: 0)
         while run.running.load(ordering: .acquiring) {
-            flags.stepBegins()
-            do throws(DeviceError) {
-                try core.step()
-            } catch {
-                flags.fail(error)
-                run.running.store(false, ordering: .releasing)
-                return
-            }
+            guard step(core, run: run, flags: flags) else { return }
             let now = monotonic.now().nanoseconds
             guard descriptors.count > 0 else {
                 // Once a period to top up the device, or at once when a command arrives.
@@ -109,13 +102,7 @@ extension HapticEngine {
         core.fillsWhatTheDeviceAsks = true
         device.startCallbacks {
             guard run.running.load(ordering: .acquiring) else { return }
-            flags.stepBegins()
-            do throws(DeviceError) {
-                try core.step()
-            } catch {
-                flags.fail(error)
-                run.running.store(false, ordering: .releasing)
-            }
+            _ = step(core, run: run, flags: flags)
         }
         let watchNs = max(Int64(Double(core.configuration.bufferFrames) / Double(core.configuration.sampleRate.hertz) * 1e9), 5_000_000)
         while run.running.load(ordering: .acquiring) {
@@ -123,12 +110,29 @@ extension HapticEngine {
             do throws(DeviceError) {
                 try device.checkAlive()
             } catch {
-                flags.fail(error)
-                run.running.store(false, ordering: .releasing)
+                stop(run, flags, error)
             }
         }
         device.stopCallbacks()
         core.fillsWhatTheDeviceAsks = false
+    }
+
+    /// One step of the core; false (the failure recorded, the run stopped) when the device failed.
+    private static func step(_ core: EngineCore, run: Run, flags: Flags) -> Bool {
+        flags.stepBegins()
+        do throws(DeviceError) {
+            try core.step()
+            return true
+        } catch {
+            stop(run, flags, error)
+            return false
+        }
+    }
+
+    /// Records `error` as the run's failure and stops the run.
+    private static func stop(_ run: Run, _ flags: Flags, _ error: DeviceError) {
+        flags.fail(error)
+        run.running.store(false, ordering: .releasing)
     }
 
     /// Priority of the real-time thread under SCHED_FIFO: above ordinary threads, below the
