@@ -7,6 +7,7 @@ import PulsarCommandLine
 import PulsarCore
 import PulsarEngine
 import PulsarLottie
+import PulsarPipeWire
 import PulsarSession
 
 /// One input through one reader, as a fuzz target runs it and as `make test` replays the
@@ -21,8 +22,17 @@ public enum FuzzEntry {
     /// The targets by name: the name is the fixture folder and the `make fuzz` target.
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "pattern": pattern, "bundle": bundle, "lottie": lottie, "replay": replay, "script": script, "arguments": arguments,
-        "script-play": scriptPlay, "ogg": ogg, "ahap-audio": ahapAudio, "capi": capi,
+        "script-play": scriptPlay, "ogg": ogg, "ahap-audio": ahapAudio, "capi": capi, "pw-dump": pipeWireDump,
     ]
+
+    /// A PipeWire graph in `pw-dump`'s JSON, as `pulsar devices` and `--device dualsense` read
+    /// it: its cards, nodes and positions, and every haptic card's state in words.
+    public static func pipeWireDump(_ bytes: [UInt8]) {
+        guard let snapshot = try? PipeWireSnapshot(json: bytes) else { return }
+        for card in snapshot.cards { _ = (card.usbID, snapshot.sinks(of: card).map(\.positions)) }
+        for card in PipeWireHapticCard.all(in: snapshot) { _ = (card.lines, card.obstacle, card.hapticPositions, card.switchCommand) }
+        _ = PipeWireGraph.autoObstacle(.success(snapshot.nodes))
+    }
 
     /// Pulsar JSON, AHAP and Lofelt `.haptic`: decoded as each format and by content; a pattern
     /// that loads is rendered (its first 4096 samples and its last).
