@@ -60,7 +60,7 @@ public struct PipeWireSnapshot: Sendable {
     public init(json bytes: [UInt8]) throws(JSONParser.SyntaxError) {
         guard case .array(let objects) = try JSONParser().parse(bytes).kind else { return }
         for object in objects {
-            guard let type = object["type"]?.stringValue, let id = object["id"]?.numberValue.map({ Int($0) }) else { continue }
+            guard let type = object["type"]?.stringValue, let id = object["id"]?.integerValue else { continue }
             let info = object["info"]
             var properties: [String: String] = [:]
             if case .object(let members)? = info?["props"]?.kind {
@@ -71,8 +71,8 @@ public struct PipeWireSnapshot: Sendable {
                 func profiles(_ key: String) -> [Profile] {
                     guard case .array(let items)? = params?[key]?.kind else { return [] }
                     return items.compactMap { item in
-                        guard let index = item["index"]?.numberValue, let name = item["name"]?.stringValue else { return nil }
-                        return Profile(index: Int(index), name: name, description: item["description"]?.stringValue ?? name,
+                        guard let index = item["index"]?.integerValue, let name = item["name"]?.stringValue else { return nil }
+                        return Profile(index: index, name: name, description: item["description"]?.stringValue ?? name,
                                        available: item["available"]?.stringValue != "no")
                     }
                 }
@@ -110,6 +110,9 @@ private extension JSONValue {
         if case .string(let s) = kind { return s }
         return nil
     }
+
+    /// A whole number (or its text) an `Int` holds; nil otherwise (a fraction, NaN, past the range).
+    var integerValue: Int? { numberValue.flatMap { Int(exactly: $0) } }
 
     var numberValue: Double? {
         switch kind {
