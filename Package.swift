@@ -88,6 +88,8 @@ let package = Package(
             providers: [.apt(["libpipewire-0.3-dev"])]
         ),
         .target(name: "CPipeWireShim", dependencies: ["CPipeWire"]),
+        // A card with profiles exported into a PipeWire graph: the DualSense's twin for the tests.
+        .target(name: "CPipeWireCardTwin", dependencies: ["CPipeWire"]),
         .systemLibrary(
             name: "CSDL2",
             providers: [.apt(["libsdl2-dev"])]
@@ -140,6 +142,6 @@ let package = Package(
         .testTarget(name: "PulsarPlotTests", dependencies: ["PulsarPlot", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarDeriveTests", dependencies: ["PulsarDerive", "PulsarCore", "PulsarAudio", "PulsarTestSupport"]),
         .testTarget(name: "PulsarSessionTests", dependencies: ["PulsarSession", "PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarAudio", "PulsarBundle"]),
-        .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarPipeWire", "PulsarSession", "PulsarSimulation", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarPipeWire", "CPipeWireCardTwin", "PulsarSession", "PulsarSimulation", "PulsarTestSupport"]),
     ]
 )

@@ -132,7 +132,11 @@ typedef struct pulsar_voice pulsar_voice;
 /* Where and how to play. Start from PULSAR_ENGINE_OPTIONS_INIT; 0 / NULL keep the defaults. */
 typedef struct pulsar_engine_options {
     size_t size;                /* sizeof(pulsar_engine_options): set by PULSAR_ENGINE_OPTIONS_INIT */
-    const char *device;         /* "auto" (ALSA default; the default), an ALSA PCM name ("pipewire",
+    const char *device;         /* "auto" (the default: PipeWire's default sink when a PipeWire
+                                   server answers, else ALSA default), "pw:" or "pw:NODE" (a native
+                                   PipeWire stream), "dualsense" or "dualsense:pro-audio" (its card
+                                   switched to Pro Audio while the engine plays, back at
+                                   pulsar_engine_free), an ALSA PCM name ("pipewire",
                                    "hw:CARD=Controller,DEV=0", ...), or the simulated device
                                    "sim[:ppm=P,jitter=MS,latency=MS,record=OUT.wav,...]" (paced by
                                    the system clock; record= keeps the first 120 s, written by

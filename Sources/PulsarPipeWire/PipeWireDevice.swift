@@ -20,11 +20,14 @@ import PulsarEngine
 /// Thread rules: `open` and `close` from the control thread; the rest from the one thread that
 /// drives the device (the engine's real-time thread): no lock, no allocation.
 public final class PipeWireDevice: CallbackDevice, @unchecked Sendable {
-    /// The sink: a node's `node.name` or `object.serial`; nil for the default sink.
-    public let target: String?
+    /// The sink: a node's `node.name` or `object.serial`; nil for the default sink. With a
+    /// profile switch, the sink the switch shows, from `open` on.
+    public private(set) var target: String?
     /// Channel positions (`FL,FR`, `AUX0,AUX1,…`); nil: MONO for one channel, FL,FR for two,
-    /// AUX0… beyond.
-    public let positions: String?
+    /// AUX0… beyond. With a profile switch, the sink's own, from `open` on.
+    public private(set) var positions: String?
+    /// A card switched to the profile that shows the sink at `open`, and back at `close`.
+    public let profileSwitch: PipeWireProfileSwitch?
     /// The server's socket (nil: the environment's `PIPEWIRE_REMOTE`, else `pipewire-0` in the
     /// runtime folder).
     public let remote: String?
@@ -45,8 +48,9 @@ public final class PipeWireDevice: CallbackDevice, @unchecked Sendable {
     public let dataThreadPriority: Int32
 
     public init(target: String? = nil, positions: String? = nil, remote: String? = nil, streamName: String = "pulsar",
-                dataThreadPriority: Int32 = 88) {
+                dataThreadPriority: Int32 = 88, profileSwitch: PipeWireProfileSwitch? = nil) {
         self.dataThreadPriority = dataThreadPriority
+        self.profileSwitch = profileSwitch
         self.target = target
         self.positions = positions
         self.remote = remote
@@ -60,6 +64,20 @@ public final class PipeWireDevice: CallbackDevice, @unchecked Sendable {
     /// converts to the sink).
     public func open(_ requested: DeviceConfiguration) throws(DeviceError) -> DeviceConfiguration {
         guard stream == nil else { throw .badState("the PipeWire stream is already open") }
+        if let profileSwitch {
+            let sink = try profileSwitch.engage(remote: remote)
+            target = sink.name
+            positions = sink.positions.joined(separator: ",")
+        }
+        do throws(DeviceError) {
+            return try openStream(requested)
+        } catch {
+            profileSwitch?.release(remote: remote)
+            throw error
+        }
+    }
+
+    private func openStream(_ requested: DeviceConfiguration) throws(DeviceError) -> DeviceConfiguration {
         var message = [CChar](repeating: 0, count: 512)
         var opened: OpaquePointer?
         let code = withOptionalCStrings(remote, target, positions, streamName) { remote, target, positions, name in
@@ -140,9 +158,11 @@ public final class PipeWireDevice: CallbackDevice, @unchecked Sendable {
 
     public func close() {
         stopCallbacks()
-        guard let stream else { return }
-        pulsar_pw_close(stream)
-        self.stream = nil
+        if let stream {
+            pulsar_pw_close(stream)
+            self.stream = nil
+        }
+        profileSwitch?.release(remote: remote)
     }
 
     /// The step the process callback calls (retained while set).

@@ -44,14 +44,18 @@ public enum DeviceSpec: Sendable {
     /// `dualsense` under PipeWire: a stream on the card's sink with all its channels, at that
     /// sink's own channel positions.
     case pipewireHaptic(PipeWireHapticCard)
+    /// `dualsense:pro-audio` under PipeWire, the card in a profile that hides the haptic channels:
+    /// the card switched to Pro Audio when the device opens and back when it closes.
+    case pipewireHapticSwitched(PipeWireHapticCard)
 
-    public static let syntax = "auto, dualsense, pw:[NODE], sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,channels=N,unplug=MS,paced] or an ALSA PCM name (see 'pulsar devices')"
+    public static let syntax = "auto, dualsense[:pro-audio], pw:[NODE], sim[:ppm=P,jitter=MS,latency=MS,granularity=N,format=F,record=OUT.wav,channels=N,unplug=MS,paced] or an ALSA PCM name (see 'pulsar devices')"
 
     /// The device `text` names; `rate` bounds the simulated device's options.
     public init(parsing text: String, rate: SampleRate) throws(SessionError) {
         switch text {
         case "auto": self = .auto
         case "dualsense": self = try Self.dualsense()
+        case "dualsense:pro-audio": self = try Self.dualsense(switching: true)
         case _ where text.hasPrefix("pw:"):
             let node = String(text.dropFirst(3))
             guard !node.contains(where: { $0 == "," || $0 == "\n" || $0 == "=" }) else {
@@ -75,12 +79,14 @@ public enum DeviceSpec: Sendable {
     }
 
     /// `dualsense`: the first haptic card PipeWire holds, when a PipeWire server answers and
-    /// holds one (and why it cannot play when its profile hides the haptic channels); else the
-    /// first usable haptic card ALSA shows.
-    public static func dualsense() throws(SessionError) -> DeviceSpec {
+    /// holds one (and why it cannot play when its profile hides the haptic channels — unless
+    /// `switching`, when a Pro Audio profile shows them for the run); else the first usable
+    /// haptic card ALSA shows.
+    public static func dualsense(switching: Bool = false) throws(SessionError) -> DeviceSpec {
         if let snapshot = try? PipeWireSnapshot.live(), let card = PipeWireHapticCard.all(in: snapshot).first {
-            if let obstacle = card.obstacle { throw SessionError(.unavailable, "dualsense: \(obstacle)") }
-            return .pipewireHaptic(card)
+            if card.isReachable { return .pipewireHaptic(card) }
+            if switching, card.proAudio != nil { return .pipewireHapticSwitched(card) }
+            throw SessionError(.unavailable, "dualsense\(switching ? ":pro-audio" : ""): \(card.obstacle ?? "unreachable")")
         }
         return .haptic(try hapticCard())
     }
@@ -108,6 +114,7 @@ public enum DeviceSpec: Sendable {
     public var preferredLayout: String? {
         if case .haptic(let card) = self { return card.haptics?.preferredLayout }
         if case .pipewireHaptic(let card) = self { return card.hardware.preferredLayout }
+        if case .pipewireHapticSwitched(let card) = self { return card.hardware.preferredLayout }
         return nil
     }
 
@@ -134,6 +141,8 @@ public enum DeviceSpec: Sendable {
         case .pipewireHaptic(let card):
             let name = card.sink?.name ?? ""
             return (PipeWireDevice(target: name, positions: card.sink?.positions.joined(separator: ",")), "pw:" + name)
+        case .pipewireHapticSwitched(let card):
+            return (PipeWireDevice(profileSwitch: card.proAudioSwitch), "dualsense:pro-audio")
         }
     }
 

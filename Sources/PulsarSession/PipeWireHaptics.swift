@@ -43,10 +43,16 @@ public struct PipeWireHapticCard: Sendable {
         proAudio.map { "wpctl set-profile \(card.id) \($0.index)" }
     }
 
+    /// The switch to Pro Audio for a run and back after (`--device dualsense:pro-audio`); nil
+    /// when the card has no Pro Audio profile.
+    public var proAudioSwitch: PipeWireProfileSwitch? {
+        proAudio.map { PipeWireProfileSwitch(cardID: card.id, to: $0, back: card.activeProfile, channels: hardware.channels) }
+    }
+
     /// Why `--device dualsense` cannot play here, in one line (nil when it can).
     public var obstacle: String? {
         guard !isReachable else { return nil }
-        let fix = switchCommand.map { "; switch it to Pro Audio with: \($0) (or pactl set-card-profile \(card.name) pro-audio)" }
+        let fix = switchCommand.map { "; switch it to Pro Audio with: \($0) (or pactl set-card-profile \(card.name) pro-audio), or play with --device dualsense:pro-audio to switch it for the run only" }
             ?? "; it offers no Pro Audio profile"
         return "PipeWire holds the \(hardware.name) in profile \(profileText), which hides its haptic channels \(hardware.hapticChannelsText)" + fix
     }

@@ -43,9 +43,10 @@ extension ALSADeviceTests {
         server.exportEnvironment()
         let (opened, _) = spec.device { SimulatedDevice(clock: SystemMonotonicClock(), behaviour: $0) }
         let device = try #require(opened as? PipeWireDevice)
-        #expect(device.positions == positions.joined(separator: ","))
         _ = try device.open(Self.configuration(channels: 4, period: 256, buffer: 2048))
         defer { device.close() }
+        // The stream's positions are the sink's (known before opening, or from a profile switch).
+        #expect(device.positions == positions.joined(separator: ",") && device.target == sink)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pulsar-routed-\(UUID().uuidString.prefix(8)).wav")
         let recorder = try server.startRecording(to: file, target: sink, positions: positions)
         var recording = true

@@ -27,7 +27,7 @@ import Testing
         guard case .pipewire(nil) = try DeviceSpec(parsing: "pw:", rate: Self.rate) else { Issue.record("pw:"); return }
         guard case .pipewire("test-sink") = try DeviceSpec(parsing: "pw:test-sink", rate: Self.rate) else { Issue.record("pw:NODE"); return }
         guard case .pipewire("42") = try DeviceSpec(parsing: "pw:42", rate: Self.rate) else { Issue.record("pw:SERIAL"); return }
-        for (text, says) in [("", "needs auto, dualsense, pw:[NODE], sim"), ("sim:ppm=x", "ppm"), ("sim:jitter", "is not key=value"),
+        for (text, says) in [("", "needs auto, dualsense[:pro-audio], pw:[NODE], sim"), ("sim:ppm=x", "ppm"), ("sim:jitter", "is not key=value"),
                              ("pw:a,b", "pw:NODE names one node")] {
             do {
                 _ = try DeviceSpec(parsing: text, rate: Self.rate)
@@ -42,12 +42,14 @@ import Testing
     @Test("dualsense with no haptic card is 'unavailable', naming where it looked")
     func dualsenseAbsent() throws {
         try #require(SoundCards.haptic().isEmpty, "this test runs where no haptic card is plugged in")
-        do {
-            _ = try DeviceSpec(parsing: "dualsense", rate: Self.rate)
-            Issue.record("taken")
-        } catch {
-            #expect(error.kind == .unavailable)
-            #expect(error.description.hasPrefix("dualsense: no haptic sound card found in"))
+        for text in ["dualsense", "dualsense:pro-audio"] {
+            do {
+                _ = try DeviceSpec(parsing: text, rate: Self.rate)
+                Issue.record("\(text) taken")
+            } catch {
+                #expect(error.kind == .unavailable)
+                #expect(error.description.hasPrefix("dualsense: no haptic sound card found in"), "\(error.description)")
+            }
         }
     }
 

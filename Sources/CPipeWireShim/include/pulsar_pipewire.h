@@ -112,6 +112,11 @@ int pulsar_pw_list_nodes(const char *remote, int timeout_ms, pulsar_pw_node_fn f
 char *pulsar_pw_dump(const char *remote, int timeout_ms, char *message, size_t message_size);
 void pulsar_pw_free(char *text);
 
+/// Switches device `device_id` (a card) to its profile `index` through PipeWire's own API, not
+/// saved (the session manager keeps its stored choice); returns once the server has taken the
+/// request (the card's nodes change after). PULSAR_PW_OK, or a code above with a message.
+int pulsar_pw_set_profile(const char *remote, uint32_t device_id, uint32_t index, int timeout_ms, char *message, size_t message_size);
+
 /// A capture stream: a source, or with `monitor` a sink's monitor (what the sink plays).
 typedef struct pulsar_pw_capture pulsar_pw_capture;
 
