@@ -23,6 +23,10 @@ public enum DeriveRule: String, DiagnosticRule, CaseIterable {
     case badProfile = "bad-profile"
     case badSampleRate = "bad-sample-rate"
     case badGeneratorParameter = "bad-generator-parameter"
+    /// `follow`'s gate level.
+    case badGate = "bad-gate"
+    /// `follow`'s attack or release time.
+    case badEnvelopeTime = "bad-envelope-time"
     // Input (errors).
     /// The file could not be opened (it does not exist, is not a regular file, is not readable).
     case missingAudio = "missing-audio"
