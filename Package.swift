@@ -119,7 +119,7 @@ let package = Package(
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarCommandLine", "PulsarSession", "PulsarPipeWire"]),
         .target(
             name: "PulsarC",
-            dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession"],
+            dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarDerive"],
             exclude: ["exports.map"],
             linkerSettings: [
                 // Only `pulsar_*` leaves the library, and it names itself for the loader.
@@ -129,7 +129,7 @@ let package = Package(
         .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarDerive", "PulsarPipeWire"]),
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
         // The C API through `cc`: it needs the built libPulsarC.so, not the module.
-        .testTarget(name: "PulsarCTests", dependencies: ["PulsarTestSupport", "PulsarAudio", "PulsarCLI"]),
+        .testTarget(name: "PulsarCTests", dependencies: ["PulsarTestSupport", "PulsarAudio", "PulsarCLI", "PulsarDerive"]),
         .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
         .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarTestSupport"]),
         .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarTestSupport"]),

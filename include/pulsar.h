@@ -124,6 +124,44 @@ int pulsar_mix_write_wav(pulsar_mix *mix, const char *path);
 
 void pulsar_mix_free(pulsar_mix *mix);
 
+/* ---- Followers: touch from a game's own sound --------------------------------------------- */
+
+/* A follower turns sound into an actuator's input as it comes (docs/derive.md, "Following live
+ * sound"): feed it the game's mix before it reaches the sound card, play what it returns on the
+ * haptic channels. Causal, no look-ahead; its output does not depend on how the sound is cut into
+ * calls. One thread at a time per follower; pulsar_follower_process allocates nothing (it takes
+ * only the handle registry's lock, for the lookup). */
+typedef struct pulsar_follower pulsar_follower;
+
+/* Start from PULSAR_FOLLOWER_OPTIONS_INIT; 0 / NULL members keep their defaults. */
+typedef struct pulsar_follower_options {
+    size_t size;            /* sizeof(pulsar_follower_options): set by PULSAR_FOLLOWER_OPTIONS_INIT */
+    int sample_rate;        /* 8000...192000; default 48000 */
+    const char *method;     /* "envelope" (default: band envelope on a carrier, clicks at onsets)
+                               or "android" (Android's HapticGenerator chain) */
+    const char *profile;    /* the actuator: "wideband" (default), "lra", "lra:HZ" or "FMIN:FMAX" */
+    double band_low_hz;     /* the part of the sound listened to; default 40 */
+    double band_high_hz;    /* default 250 */
+    double gain_db;         /* -24...24; default 0 */
+    double gate_db;         /* -90...0 dBFS (0 itself keeps the default, -50) */
+    double attack_ms;       /* 0.1...100; default 2 */
+    double release_ms;      /* 1...2000; default 80 */
+    int no_transients;      /* 1: no clicks at onsets */
+} pulsar_follower_options;
+
+#define PULSAR_FOLLOWER_OPTIONS_INIT { sizeof(pulsar_follower_options), 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0 }
+
+int pulsar_follower_create(const pulsar_follower_options *options, pulsar_follower **out);
+
+/* Turns `frames` frames of `channels` interleaved samples (their mean is the sound) into `frames`
+ * mono haptic samples in `haptics`, in -1...1. */
+int pulsar_follower_process(pulsar_follower *follower, const float *input, int channels, int64_t frames, float *haptics);
+
+/* Onsets that fired a click so far (a negative pulsar_result for a bad handle). */
+int64_t pulsar_follower_onsets(pulsar_follower *follower);
+
+void pulsar_follower_free(pulsar_follower *follower);
+
 /* ---- The engine: voices on a device, live ------------------------------------------------ */
 
 typedef struct pulsar_engine pulsar_engine;

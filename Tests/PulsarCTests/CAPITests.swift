@@ -1,5 +1,6 @@
 import Foundation
 import PulsarAudio
+import PulsarDerive
 import PulsarTestSupport
 import Testing
 
@@ -44,7 +45,7 @@ struct CAPITests {
         }
         let program = dir.file(name)
         let cc = try run("/usr/bin/cc", ["-std=c11", "-Wall", "-Wextra", "-Werror", source, "-I", root.path + "/include", "-L", lib, "-lpulsar",
-                                         "-Wl,-rpath," + lib, "-o", program])
+                                         "-Wl,-rpath," + lib, "-lm", "-o", program])
         #expect(cc.status == 0, "cc: \(cc.err)")
         return program
     }
@@ -181,6 +182,28 @@ struct CAPITests {
         row("seek-after-free", pulsar_voice_seek(v, 10));
         row("intensity-after-free", pulsar_voice_set_intensity(v, 0.5, 0));
         row("ended-after-free", pulsar_voice_has_ended(v));
+        pulsar_follower *f = NULL;
+        pulsar_follower_options fo = PULSAR_FOLLOWER_OPTIONS_INIT;
+        fo.size = 8;
+        row("follower-small-options", pulsar_follower_create(&fo, &f));
+        fo = (pulsar_follower_options)PULSAR_FOLLOWER_OPTIONS_INIT;
+        fo.method = "loud";
+        row("follower-bad-method", pulsar_follower_create(&fo, &f));
+        fo.method = NULL; fo.band_low_hz = 300; fo.band_high_hz = 100;
+        row("follower-empty-band", pulsar_follower_create(&fo, &f));
+        fo.band_low_hz = 0; fo.band_high_hz = 0; fo.gate_db = 6;
+        row("follower-bad-gate", pulsar_follower_create(&fo, &f));
+        fo.gate_db = 0; fo.release_ms = NAN;
+        row("follower-nan-release", pulsar_follower_create(&fo, &f));
+        row("follower-null-out", pulsar_follower_create(NULL, NULL));
+        row("follower-ok", pulsar_follower_create(NULL, &f));
+        float in[4] = {0}, out[2];
+        row("follower-null-input", pulsar_follower_process(f, NULL, 2, 2, out));
+        row("follower-zero-channels", pulsar_follower_process(f, in, 0, 2, out));
+        row("follower-process", pulsar_follower_process(f, in, 2, 2, out));
+        pulsar_follower_free(f);
+        row("follower-after-free", pulsar_follower_process(f, in, 2, 2, out));
+        row("follower-onsets-after-free", (int)pulsar_follower_onsets(f));
         pulsar_voice_free(v);
         pulsar_mix_free(m);
         pulsar_pattern_free(p);
@@ -188,6 +211,30 @@ struct CAPITests {
         return 0;
     }
     """#
+
+    @Test("examples/c/follow.c: a game's mix in 256-frame blocks through pulsar_follower_* equals HapticFollower on the whole mix, bit for bit; every hit felt",
+          .enabled(if: CAPITests.available, "needs libPulsarC.so (swift build)"))
+    func followExample() throws {
+        let dir = try Scratch()
+        defer { dir.remove() }
+        let follow = try Self.compile(Self.root.path + "/examples/c/follow.c", named: "follow", in: dir)
+        let r = try Self.run(follow, [dir.file("h.f32"), dir.file("m.f32")])
+        #expect(r.status == 0 && r.out == "onsets 4\n", "the drone's start and three hits: \(r)")
+        func floats(_ name: String) throws -> [Float] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: dir.file(name)))
+            return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        }
+        let haptics = try floats("h.f32"), mix = try floats("m.f32")
+        try #require(haptics.count == 96_000 && mix.count == 192_000)
+        // The follower's mono: the channels summed in order, in Float, then halved.
+        let mono: [Float] = (0..<96_000).map { (i: Int) -> Float in
+            let sum: Float = mix[2 * i] + mix[2 * i + 1]
+            return sum / 2
+        }
+        let expected = try HapticFollower.process(mono, sampleRate: 48_000, settings: FollowSettings(band: 30...120))
+        #expect(haptics == expected)
+        #expect((haptics.map(abs).max() ?? 0) > 0.3)
+    }
 
     @Test("Bad calls through the C API: NULL and freed handles, invalid UTF-8, NaN, missing files, bad options — an error code and a message each, the process alive",
           .enabled(if: CAPITests.available, "needs libPulsarC.so (swift build)"))
@@ -223,7 +270,14 @@ struct CAPITests {
             ("play-after-free", -7, "freed"), ("seek-after-free", -7, "freed"), ("intensity-after-free", -7, "freed"),
             ("ended-after-free", 1, ""),
         ]
-        for (name, code, says) in expected {
+        let followerRows: [(String, Int, String)] = [
+            ("follower-small-options", -1, "PULSAR_FOLLOWER_OPTIONS_INIT"), ("follower-bad-method", -1, "envelope or android"),
+            ("follower-empty-band", -1, "low edge must be below"), ("follower-bad-gate", -1, "gate 6 is out of range"),
+            ("follower-nan-release", -1, "release nan"), ("follower-null-out", -1, "out is NULL"), ("follower-ok", 0, ""),
+            ("follower-null-input", -1, "NULL buffer"), ("follower-zero-channels", -1, "channels outside"), ("follower-process", 0, ""),
+            ("follower-after-free", -1, "not a live pulsar_follower"), ("follower-onsets-after-free", -1, "not a live pulsar_follower"),
+        ]
+        for (name, code, says) in expected + followerRows {
             let row = try #require(rows[name], "\(name) missing from \(r.out)")
             #expect(row.code == code, "\(name): code \(row.code), \(row.message)")
             if !says.isEmpty { #expect(row.message.contains(says), "\(name): \(row.message)") }
