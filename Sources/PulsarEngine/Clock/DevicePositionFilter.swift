@@ -63,6 +63,9 @@ import PulsarCore
     package private(set) var hasStarted = false
     /// Readings set aside as outliers since `init` or `reset`.
     package private(set) var outliers = 0
+    /// Times a run of outliers said the device's time line moved and the filter started over
+    /// (a cycle a sound server's client missed, a restart nobody reported), since `init`.
+    package private(set) var timelineMoves = 0
     // Monotonic guard for queries.
     private var lastQuery: (time: Double, frame: Double)?
 
@@ -127,6 +130,7 @@ import PulsarCore
                 outliers += 1
                 rejectedInARow += 1
                 guard rejectedInARow >= 8 else { return }
+                timelineMoves += 1
                 reset()
             } else {
                 rejectedInARow = 0

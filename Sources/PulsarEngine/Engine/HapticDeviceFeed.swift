@@ -168,6 +168,8 @@ final class HapticDeviceFeed {
     /// Whether the segment has been put on the two clocks since the start or a restart of
     /// either device's time line (until then it reads on from where it was).
     private var aligned = false
+    /// The two filters' `timelineMoves` when last seen: a move on either side aligns again.
+    private var seenMoves = 0
     private let nominalStep: Double
 
     static let updateFrames: FrameIndex = 4096
@@ -219,6 +221,13 @@ final class HapticDeviceFeed {
     /// Moves the segment on when an update is due: a new step toward the target, or a jump to it.
     /// Returns the new segment to report.
     func update() -> FeedSegment? {
+        // A time line that moved (a stream that missed a cycle: its frames now come a cycle
+        // later) is jumped onto at once, as at the start, rather than steered to at 1000 ppm.
+        let moves = own.timelineMoves + main.timelineMoves
+        if moves != seenMoves {
+            seenMoves = moves
+            aligned = false
+        }
         if !aligned, let start = align() { return start }
         guard written >= nextUpdate else { return nil }
         nextUpdate = written + Self.updateFrames
