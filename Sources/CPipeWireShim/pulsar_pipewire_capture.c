@@ -197,6 +197,12 @@ uint32_t pulsar_pw_capture_read(pulsar_pw_capture *s, float *frames, uint32_t co
     return (uint32_t)n;
 }
 
+uint64_t pulsar_pw_capture_available(pulsar_pw_capture *s) {
+    uint64_t w = atomic_load_explicit(&s->write_index, memory_order_acquire);
+    uint64_t r = atomic_load_explicit(&s->read_index, memory_order_relaxed);
+    return w - r > s->capacity ? s->capacity : w - r;
+}
+
 uint32_t pulsar_pw_capture_readings(pulsar_pw_capture *s, uint64_t *next, pulsar_pw_capture_reading *out, uint32_t count) {
     uint64_t written = atomic_load_explicit(&s->readings_written, memory_order_acquire);
     if (written - *next > READINGS) *next = written - READINGS;

@@ -39,6 +39,8 @@ struct CLICommand: Sendable {
                    help: DriftCommand.help, options: DriftCommand.options, run: DriftCommand.run),
         CLICommand(name: "latency", summary: "measure trigger latency on a device: by the engine's clock, and by a capture",
                    help: LatencyCommand.help, options: LatencyCommand.options, operands: .none, run: LatencyCommand.run),
+        CLICommand(name: "follow", summary: "touch from any sound, live: a capture or a file followed onto a device's haptic channels",
+                   help: FollowCommand.help, options: FollowCommand.options, operands: .none, run: FollowCommand.run),
         CLICommand(name: "derive", summary: "derive haptics from a sound: an editable pattern, or Android's HapticGenerator channel",
                    help: DeriveCommand.help, options: DeriveCommand.options, run: DeriveCommand.run),
         CLICommand(name: "plot", summary: "draw a pattern or preset (curves, transients, rendered output, audio) to a PNG or SVG",

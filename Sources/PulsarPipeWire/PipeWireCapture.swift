@@ -62,6 +62,18 @@ public final class PipeWireCapture: @unchecked Sendable {
         return (start ?? 0, all)
     }
 
+    /// Frames waiting to be read. Real-time safe.
+    public var availableFrames: Int { stream.map { Int(pulsar_pw_capture_available($0)) } ?? 0 }
+
+    /// Takes up to `frames` waiting frames into `into` (interleaved); returns how many. Real-time
+    /// safe: no allocation.
+    public func read(into: UnsafeMutableBufferPointer<Float>, frames: Int) -> Int {
+        guard let stream, let base = into.baseAddress else { return 0 }
+        var first: Int64 = 0
+        let n = min(frames, into.count / channels)
+        return Int(pulsar_pw_capture_read(stream, base, UInt32(clamping: n), &first))
+    }
+
     /// One cycle: frames `firstFrame ..< + frames` came in a cycle at `time`, `delayFrames`
     /// behind the graph's edge (the graph's delay, and a whole cycle more when the capture is a
     /// monitor of the node driving the graph: that node finishes its cycle after its readers).

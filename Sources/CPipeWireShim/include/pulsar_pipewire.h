@@ -140,6 +140,8 @@ void pulsar_pw_capture_close(pulsar_pw_capture *s);
 /// Takes up to `count` captured frames; `first_frame` is the capture frame of the first (frames
 /// the reader was too slow for are skipped, and counted by pulsar_pw_capture_overrun).
 uint32_t pulsar_pw_capture_read(pulsar_pw_capture *s, float *frames, uint32_t count, int64_t *first_frame);
+/// Frames waiting to be read (at most the ring's).
+uint64_t pulsar_pw_capture_available(pulsar_pw_capture *s);
 /// Up to `count` cycle readings from `*next` on (advanced); the oldest are lost past 4096.
 uint32_t pulsar_pw_capture_readings(pulsar_pw_capture *s, uint64_t *next, pulsar_pw_capture_reading *out, uint32_t count);
 uint64_t pulsar_pw_capture_overrun(pulsar_pw_capture *s);

@@ -1,0 +1,38 @@
+import Foundation
+import PulsarAudio
+import PulsarCommandLine
+import PulsarCore
+import PulsarSession
+
+/// `pulsar render --replay LOG -o OUT.wav` for a `pulsar follow` log: its input WAV (beside it)
+/// through a fresh follower, laid out as the run's device stream (`FollowLog.replay`).
+enum FollowReplay {
+    static func run(log path: String, text: String, output: String, format: SampleFormat, quiet: Bool) throws(CommandFailure) {
+        let command = "pulsar render"
+        let log: FollowLog
+        do { log = try FollowLog(text: text) } catch { throw error.failure(command, option: "--replay") }
+        let inputPath = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(log.input)
+        let input: AudioFileContents
+        do {
+            input = try AudioFileContents(contentsOf: inputPath)
+        } catch {
+            throw CommandFailure(.noInput, "pulsar: error: \(inputPath): the follow log's input: \(error)")
+        }
+        guard input.channels == log.channels, input.sampleRate == log.sampleRate else {
+            throw CommandFailure(.dataError, "pulsar: error: \(inputPath): \(input.channels) channels at \(input.sampleRate) Hz, the log says \(log.channels) at \(log.sampleRate)")
+        }
+        let stream: [Float]
+        do { stream = try log.replay(input: input.samples) } catch { throw error.failure(command, option: "--replay") }
+        InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
+        defer { InterruptCleanup.disarm() }
+        do {
+            _ = try WAVExporter(format: format, container: WAVExporter.Container(forOutput: output, layout: log.layout))
+                .export(stream, to: output, sampleRate: SampleRate(log.sampleRate)!, channels: log.layout.channelCount)
+        } catch {
+            throw CommandFailure(.ioError, "pulsar: error: \(output): \(error)")
+        }
+        if !quiet {
+            Console.error("wrote \(output): \(log.frames) frames × \(log.layout.channelCount) channels followed from \(log.input), replayed from \(path)")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import PulsarAudio
+import PulsarCore
+import PulsarDerive
+
+/// The log of a `pulsar follow` run: the follower's settings, the layout, and the sound it took
+/// in — a float WAV beside the log, holding exactly the frames the follower read (silence where
+/// a live source had not brought any) — so `pulsar render --replay` rebuilds the device stream
+/// bit for bit: the follower's output does not depend on how its input was cut into blocks.
+///
+/// One JSON object: `{"pulsarFollowLog": 1, "sampleRate", "channels" (the sound's), "layout",
+/// "mix", "method", "profile" (its band, `FMIN:FMAX`), "band": [lo, hi], "gainDB", "gateDB", "attackMs", "releaseMs",
+/// "transients", "input" (the WAV's name, beside the log), "frames", "device"}`.
+public struct FollowLog: Sendable {
+    public var sampleRate: Int
+    public var channels: Int
+    public var layout: ChannelLayout
+    public var mix: Bool
+    public var settings: FollowSettings
+    public var input: String
+    public var frames: Int64
+    public var device: String
+
+    public init(sampleRate: Int, channels: Int, layout: ChannelLayout, mix: Bool, settings: FollowSettings, input: String, frames: Int64, device: String) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.layout = layout
+        self.mix = mix
+        self.settings = settings
+        self.input = input
+        self.frames = frames
+        self.device = device
+    }
+
+    /// The input WAV's name for a log at `path`: the log's name with `.input.wav`.
+    public static func inputName(forLog path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        let stem = (name as NSString).deletingPathExtension
+        return (stem.isEmpty ? name : stem) + ".input.wav"
+    }
+
+    public var json: String {
+        let s = settings
+        func n(_ x: Double) -> JSONValue { JSONValue(.number(x)) }
+        func t(_ x: String) -> JSONValue { JSONValue(.string(x)) }
+        let members: [(key: String, value: JSONValue)] = [
+            ("pulsarFollowLog", n(1)), ("sampleRate", n(Double(sampleRate))), ("channels", n(Double(channels))),
+            ("layout", t(layout.name)), ("mix", JSONValue(.bool(mix))), ("method", t(s.method.rawValue)), ("profile", t(JSONWriter.format(s.profile.minimumHertz) + ":" + JSONWriter.format(s.profile.maximumHertz))),
+            ("band", JSONValue(.array([n(s.band.lowerBound), n(s.band.upperBound)]))), ("gainDB", n(s.gainDB)), ("gateDB", n(s.gateDB)),
+            ("attackMs", n(s.attackMilliseconds)), ("releaseMs", n(s.releaseMilliseconds)), ("transients", JSONValue(.bool(s.transients))),
+            ("input", t(input)), ("frames", n(Double(frames))), ("device", t(device)),
+        ]
+        return JSONWriter().write(JSONValue(.object(members))) + "\n"
+    }
+
+    /// Whether `text` is a follow log (its first member names it).
+    public static func isFollowLog(_ text: String) -> Bool {
+        text.prefix(200).contains("\"pulsarFollowLog\"")
+    }
+
+    /// Reads a log written by `json`; a one-line reason when a member is missing or wrong.
+    public init(text source: String) throws(SessionError) {
+        let root: JSONValue
+        do { root = try JSONParser().parse(Array(source.utf8)) } catch { throw SessionError(.data, "the follow log does not parse: \(error)") }
+        guard let object = root.object else { throw SessionError(.data, "the follow log is not a JSON object") }
+        func member(_ key: String) throws(SessionError) -> JSONValue {
+            guard let v = object.first(where: { $0.key == key })?.value else { throw SessionError(.data, "the follow log has no '\(key)'") }
+            return v
+        }
+        func number(_ key: String) throws(SessionError) -> Double {
+            guard let v = try member(key).number, v.isFinite else { throw SessionError(.data, "the follow log's '\(key)' is not a number") }
+            return v
+        }
+        func text(_ key: String) throws(SessionError) -> String {
+            guard let v = try member(key).string else { throw SessionError(.data, "the follow log's '\(key)' is not a string") }
+            return v
+        }
+        func flag(_ key: String) throws(SessionError) -> Bool {
+            guard case .bool(let b) = try member(key).kind else { throw SessionError(.data, "the follow log's '\(key)' is not true or false") }
+            return b
+        }
+        guard try number("pulsarFollowLog") == 1 else { throw SessionError(.data, "the follow log's version is not 1") }
+        let rate = try number("sampleRate"), channels = try number("channels"), frames = try number("frames")
+        guard SampleRate.supported.contains(Int(rate)), (1...64).contains(Int(channels)), frames >= 0, frames <= Double(Limits.maximumFrames) else {
+            throw SessionError(.data, "the follow log's sampleRate, channels or frames is out of range")
+        }
+        guard let layout = ChannelLayout(parsing: try text("layout")) else { throw SessionError(.data, "the follow log's layout is not one") }
+        guard let method = FollowSettings.Method(rawValue: try text("method")) else { throw SessionError(.data, "the follow log's method is not envelope or android") }
+        guard let profile = ActuatorProfile(parsing: try text("profile")) else { throw SessionError(.data, "the follow log's profile is not one") }
+        guard let band = try member("band").array?.compactMap(\.number), band.count == 2, band[0] <= band[1] else {
+            throw SessionError(.data, "the follow log's band is not [low, high]")
+        }
+        let settings = FollowSettings(method: method, profile: profile, band: band[0]...band[1], gainDB: try number("gainDB"), gateDB: try number("gateDB"),
+                                      attackMilliseconds: try number("attackMs"), releaseMilliseconds: try number("releaseMs"),
+                                      transients: try flag("transients"))
+        do { try settings.validate(sampleRate: Int(rate)) } catch { throw SessionError(.data, "the follow log's settings: \(error.message)") }
+        let input = try text("input")
+        guard !input.isEmpty, !input.contains("/") else { throw SessionError(.data, "the follow log's input is not a file name beside it") }
+        self.init(sampleRate: Int(rate), channels: Int(channels), layout: layout, mix: try flag("mix"), settings: settings, input: input,
+                  frames: Int64(frames), device: try text("device"))
+    }
+
+    /// The device stream the logged run played: the logged input through a fresh follower, laid
+    /// out as it was. `input` is the input WAV's interleaved samples.
+    public func replay(input: [Float]) throws(SessionError) -> [Float] {
+        let available = input.count / channels
+        guard Int64(available) >= frames else {
+            throw SessionError(.data, "the follow log's input holds \(available) frames, the log played \(frames)")
+        }
+        let follower: HapticFollower
+        do { follower = try HapticFollower(sampleRate: sampleRate, settings: settings) } catch { throw SessionError(.data, "\(error.message)") }
+        let count = Int(frames)
+        var haptic = [Float](repeating: 0, count: count)
+        var out = [Float](repeating: 0, count: count * layout.channelCount)
+        input.withUnsafeBufferPointer { all in
+            let used = UnsafeBufferPointer(rebasing: all[0..<(count * channels)])
+            haptic.withUnsafeMutableBufferPointer { h in
+                follower.process(interleaved: used, channels: channels, output: h)
+                out.withUnsafeMutableBufferPointer { o in
+                    FollowLayout.lay(haptic: UnsafeBufferPointer(h), sound: mix ? used : nil, soundChannels: channels, layout: layout, into: o)
+                }
+            }
+        }
+        return out
+    }
+}
