@@ -119,11 +119,12 @@ test: deps-test
 	# which is stopped by PID whatever the tests do (scripts/pipewire-session.sh). The ALSA suites
 	# run on their own after the rest: they time a real device's clock, and the corpus-wide
 	# signal tests would otherwise load both cores under them. Then the real-time path must not
-	# allocate or free, on the simulated device and on ALSA in the same session.
+	# allocate or free, on the simulated device and on ALSA in the same session; and `follow`
+	# from a capture 300 ppm off its device must hold its delay within 1 ms for a simulated hour.
 	bash scripts/pipewire-session.sh start $(PW_DIR) && \
 	( set -a; . $(PW_DIR)/env; export PULSAR_PIPEWIRE_DIR=$(PW_DIR) PULSAR_INSTALL_PREFIX=$(CURDIR)/.build/install-test/prefix PULSAR_DEB_DIR=$(CURDIR)/.build/deb-test; \
 	  $(SWIFT) test --skip '^PulsarALSATests\.' && PULSAR_BINARY=$(CURDIR)/.build/release/pulsar $(SWIFT) test --skip-build --filter '^PulsarALSATests\.' && \
-	  Benchmarks/.build/release/rt-allocations ); status=$$?; \
+	  Benchmarks/.build/release/rt-allocations && Benchmarks/.build/release/follow-clock --seconds 3600 --check ); status=$$?; \
 	bash scripts/pipewire-session.sh stop $(PW_DIR); exit $$status
 	# Four threads firing commands and mix changes at one player, and making and driving 64
 	# voices of one engine, under ThreadSanitizer.

@@ -36,7 +36,7 @@ let package = Package(
                   ["BenchSupport"] + pulsar("PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation")),
         benchmark("rt-allocations", "RTAllocations",
                   ["CAllocationCounter", "BenchSupport"]
-                      + pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA")),
+                      + pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarDerive")),
         .executableTarget(
             name: "sdl-frame-reference",
             path: "Sources/CSDLFrameReference",
@@ -45,6 +45,7 @@ let package = Package(
         benchmark("viewer-frames", "ViewerFrames", ["sdl-frame-reference"]),
         benchmark("trigger-latency", "TriggerLatency",
                   ["BenchSupport"] + pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarALSA", "PulsarPipeWire", "PulsarDrift")),
+        benchmark("follow-clock", "FollowClock", pulsar("PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarSession", "PulsarDerive")),
         benchmark("derive-throughput", "DeriveThroughput", ["CAllocationCounter"] + pulsar("PulsarCore", "PulsarAudio", "PulsarDerive")),
     ]
 )

@@ -213,4 +213,13 @@ uint32_t pulsar_pw_capture_readings(pulsar_pw_capture *s, uint64_t *next, pulsar
 
 uint64_t pulsar_pw_capture_overrun(pulsar_pw_capture *s) { return atomic_load(&s->overrun); }
 
+int pulsar_pw_capture_latest(pulsar_pw_capture *s, int64_t *frames, int64_t *now_ns) {
+    uint64_t written = atomic_load_explicit(&s->readings_written, memory_order_acquire);
+    if (!written) return 0;
+    const pulsar_pw_capture_reading *r = &s->readings[(written - 1) % READINGS];
+    *frames = r->first_frame + (int64_t)r->frames;
+    *now_ns = (int64_t)r->now_ns;
+    return 1;
+}
+
 int pulsar_pw_capture_gone(pulsar_pw_capture *s) { return atomic_load(&s->gone); }

@@ -48,7 +48,8 @@ enum FollowCommand {
       --rate HZ           the rate of a capture (default 48000; a file plays at its own)
       --log FILE          the settings and the sound taken in (FILE's name .input.wav beside it):
                           `pulsar render --replay FILE` rebuilds the device stream bit for bit
-      --json FILE         the run's figures: frames, missing and skipped frames, underruns, onsets
+      --json FILE         the run's figures: frames, missing and lost frames, underruns, onsets, the
+                          capture's delay to the device (delayMs)
       --quiet             no summary
       -h, --help          this help
 
@@ -74,17 +75,43 @@ enum FollowCommand {
         do { follower = try HapticFollower(sampleRate: source.sampleRate, settings: options.settings) } catch {
             throw CommandFailure(.usage, "\(command): \(error.message)")
         }
-        let seconds = options.seconds ?? (source as? FileFollowSource).map { Double($0.frames) / Double(source.sampleRate) + 0.3 }
+        let seconds: Double? = {
+            if let s = options.seconds { return s }
+            if case .file(let file) = source { return Double(file.frames) / Double(source.sampleRate) + 0.3 }
+            return nil
+        }()
         let (device, name) = try options.openDevice(rate: source.sampleRate, seconds: seconds.map { $0 + 10 })
         defer { device.close() }
-        let player = FollowPlayer(device: device, source: source, follower: follower, layout: options.layout, mix: options.mix, period: options.period)
+        let recorder = try FollowOutputs.recorder(forLog: options.logPath, source: source)
+        let player = FollowPlayer(device: device, source: source, follower: follower, layout: options.layout, mix: options.mix, period: options.period,
+                                  record: recorder)
         let interrupt = DriftInterrupt()
-        let outcome = wait(player, seconds: seconds) { interrupt.isSet }
+        // The status line, on a terminal: redrawn twice a second on standard error.
+        let status = !options.quiet && Console.stderrIsTerminal
+        var events: [FollowEvent] = []
+        var ticks = 0
+        let outcome = wait(player, seconds: seconds) {
+            ticks += 1
+            if ticks % 50 == 0 {
+                events += player.events().events
+                if status { Console.writeError("\r" + FollowOutputs.summary(player.snapshot, follower: follower, source: source, device: name) + "\u{1B}[K") }
+            }
+            return interrupt.isSet
+        }
         player.stop()
+        events += player.events().events
+        if status, ticks >= 50 { Console.writeError("\r\u{1B}[K") }
         interrupt.restore()
         let counters = player.snapshot
         try FollowOutputs.writeRecording(device, options: options, rate: source.sampleRate)
-        if let log = options.logPath { try FollowOutputs.writeLog(log, options: options, source: source, counters: counters, device: name) }
+        if let log = options.logPath, let recorder {
+            let recorded: Int64
+            do { recorded = try recorder.finish() } catch { throw CommandFailure(.ioError, "pulsar: error: \(error)") }
+            guard recorder.dropped == 0 else {
+                throw CommandFailure(.ioError, "pulsar: error: \(log): the input recording fell behind the sound (\(recorder.dropped) frames not written); no log written")
+            }
+            try FollowOutputs.writeLog(log, options: options, source: source, counters: counters, inputFrames: recorded, events: events, device: name)
+        }
         let figures = FollowOutputs.figures(counters, follower: follower, source: source, device: name)
         if let json = options.jsonPath { try FollowOutputs.write(figures, to: json) }
         if !options.quiet { Console.error(FollowOutputs.summary(counters, follower: follower, source: source, device: name)) }
@@ -104,6 +131,9 @@ enum FollowCommand {
         player.start()
         while true {
             if let failure = player.snapshot.failure { return .failed("\(failure)") }
+            if let callback = player.device as? CallbackDevice {
+                do throws(DeviceError) { try callback.checkAlive() } catch { return .failed("\(error)") }
+            }
             if stop() { return .interrupted }
             if let end, clock.now() >= end { return .complete }
             usleep(10_000)

@@ -90,7 +90,7 @@ struct FollowOptions {
         if sourceText.hasPrefix("pw:") {
             do throws(DeviceError) {
                 let capture = try PipeWireCapture(spec: String(sourceText.dropFirst(3)), channels: 2, rate: captureRate.hertz, latencyFrames: period)
-                return PipeWireFollowSource(capture: capture, cushion: period)
+                return .capture(capture)
             } catch .unsupported(let why), .disconnected(let why) {
                 throw CommandFailure(.unavailable, "\(command): --from \(sourceText): \(why)")
             } catch {
@@ -103,7 +103,7 @@ struct FollowOptions {
         } catch {
             throw CommandFailure(error.rule == .missingAudio ? .noInput : .dataError, "pulsar: error: \(error)")
         }
-        return FileFollowSource(samples: decoded.samples, channels: 1, sampleRate: decoded.sampleRate)
+        return .file(FileFollowSource(samples: decoded.samples, channels: 1, sampleRate: decoded.sampleRate))
     }
 
     /// The device, opened at `rate` with the layout's channels; a simulated one that records
@@ -132,14 +132,16 @@ enum FollowOutputs {
         return JSONValue(.object([
             ("device", JSONValue(.string(device))), ("sampleRate", n(Double(source.sampleRate))), ("frames", n(Double(c.frames))),
             ("seconds", n(Double(c.frames) / Double(source.sampleRate))), ("missingFrames", n(Double(c.missing))),
-            ("skippedFrames", n(Double(source.skipped))), ("underruns", n(Double(c.underruns))), ("onsets", n(Double(follower.onsets))),
-            ("lookAheadMs", n(0)),
+            ("captureLostFrames", n(Double(c.captureLost))), ("underruns", n(Double(c.underruns))), ("onsets", n(Double(follower.onsets))),
+            ("delayMs", c.delay.map { n(($0 * 1e5).rounded() / 100) } ?? JSONValue(.null)), ("lookAheadMs", n(0)),
         ]))
     }
 
+    /// The status line: how long, the capture's delay to the device, onsets, what went missing.
     static func summary(_ c: FollowPlayer.Counters, follower: HapticFollower, source: FollowSource, device: String) -> String {
         let seconds = Double(c.frames) / Double(source.sampleRate)
-        return "followed \(String(format: "%.2f", seconds)) s onto \(device): \(follower.onsets) onsets, \(c.missing) frames missing, \(source.skipped) skipped, \(c.underruns) underruns"
+        let delay = c.delay.map { String(format: ", delay %.1f ms", $0 * 1000) } ?? ""
+        return "followed \(String(format: "%.2f", seconds)) s onto \(device)\(delay): \(follower.onsets) onsets, \(c.missing) frames missing, \(c.captureLost) lost by the capture, \(c.underruns) underruns"
     }
 
     /// What a simulated device asked to record (`record=OUT.wav`) played.
@@ -160,22 +162,27 @@ enum FollowOutputs {
         }
     }
 
-    /// The log and its input WAV: the source's frames the follower read (a file's, then silence).
-    static func writeLog(_ path: String, options: FollowOptions, source: FollowSource, counters: FollowPlayer.Counters, device: String) throws(CommandFailure) {
-        guard let file = source as? FileFollowSource else {
-            throw CommandFailure(.usage, "\(FollowCommand.command): --log records a file source only, for now")
-        }
-        let name = FollowLog.inputName(forLog: path)
-        let inputPath = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+    /// The log beside its input WAV (already written by the recorder).
+    static func writeLog(_ path: String, options: FollowOptions, source: FollowSource, counters: FollowPlayer.Counters, inputFrames: Int64,
+                         events: [FollowEvent], device: String) throws(CommandFailure) {
         let log = FollowLog(sampleRate: source.sampleRate, channels: source.channels, layout: options.layout, mix: options.mix,
-                            settings: options.settings, input: name, frames: counters.frames, device: device)
-        var input = file.consumed(frames: Int(counters.frames))
+                            settings: options.settings, input: FollowLog.inputName(forLog: path), frames: min(counters.frames, inputFrames), device: device,
+                            live: { if case .capture = source { return true } else { return false } }(), delay: counters.delay, events: events)
         do {
-            _ = try WAVExporter().export(input, to: inputPath, sampleRate: SampleRate(source.sampleRate)!, channels: source.channels)
-            input = []
             try OutputFile.write(Array(log.json.utf8), to: path)
         } catch {
             throw CommandFailure(.ioError, "pulsar: error: \(path): \(error)")
+        }
+    }
+
+    /// The recorder of the follower's input for `--log` (its WAV beside the log).
+    static func recorder(forLog path: String?, source: FollowSource) throws(CommandFailure) -> FollowRecorder? {
+        guard let path else { return nil }
+        let input = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(FollowLog.inputName(forLog: path))
+        do {
+            return try FollowRecorder(path: input, sampleRate: source.sampleRate, channels: source.channels)
+        } catch {
+            throw CommandFailure(.ioError, "pulsar: error: \(input): \(error)")
         }
     }
 }

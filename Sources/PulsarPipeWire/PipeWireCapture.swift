@@ -8,9 +8,10 @@ import PulsarEngine
 ///
 /// Thread rules: `open` and `close` from the control thread; `read` and `readings` from one
 /// reader thread (PipeWire's data thread fills the ring).
-public final class PipeWireCapture: @unchecked Sendable {
+public final class PipeWireCapture: CaptureDevice, @unchecked Sendable {
     public let channels: Int
     public let rate: Int
+    public var sampleRate: Int { rate }
     private var stream: OpaquePointer?
     private var nextReading: UInt64 = 0
     private var buffer: [Float]
@@ -67,8 +68,9 @@ public final class PipeWireCapture: @unchecked Sendable {
 
     /// Takes up to `frames` waiting frames into `into` (interleaved); returns how many. Real-time
     /// safe: no allocation.
-    public func read(into: UnsafeMutableBufferPointer<Float>, frames: Int) -> Int {
+    public func read(into: UnsafeMutableBufferPointer<Float>, frames: Int) throws(DeviceError) -> Int {
         guard let stream, let base = into.baseAddress else { return 0 }
+        if pulsar_pw_capture_gone(stream) != 0 { throw .disconnected("the PipeWire capture stream ended") }
         var first: Int64 = 0
         let n = min(frames, into.count / channels)
         return Int(pulsar_pw_capture_read(stream, base, UInt32(clamping: n), &first))
@@ -101,6 +103,15 @@ public final class PipeWireCapture: @unchecked Sendable {
 
     /// Frames lost because the reader fell behind.
     public var overrun: Int { stream.map { Int(pulsar_pw_capture_overrun($0)) } ?? 0 }
+    public var lostFrames: Int { overrun }
+
+    /// The latest cycle's reading (exact at the cycle's start, on the graph's clock). Real-time safe.
+    public func position() -> CapturePosition? {
+        guard let stream else { return nil }
+        var frames: Int64 = 0, now: Int64 = 0
+        guard pulsar_pw_capture_latest(stream, &frames, &now) != 0 else { return nil }
+        return CapturePosition(framesCaptured: frames, timestamp: MonotonicTime(nanoseconds: now))
+    }
 
     /// Whether the stream or its server went away.
     public var isGone: Bool { stream.map { pulsar_pw_capture_gone($0) != 0 } ?? true }

@@ -10,7 +10,11 @@ import PulsarDerive
 ///
 /// One JSON object: `{"pulsarFollowLog": 1, "sampleRate", "channels" (the sound's), "layout",
 /// "mix", "method", "profile" (its band, `FMIN:FMAX`), "band": [lo, hi], "gainDB", "gateDB", "attackMs", "releaseMs",
-/// "transients", "input" (the WAV's name, beside the log), "frames", "device"}`.
+/// "transients", "input" (the WAV's name, beside the log), "frames", "device", "live" (a capture,
+/// read on the device's clock), "delayMs" (its delay to the device, or null), "events"}`. The
+/// events say what the run went through — `{"segment": [deviceFrame, cursor, step]}` (the capture
+/// read by a `FeedSegment` from that device frame on), `{"underrun": deviceFrame}`,
+/// `{"captureLost": [frames, deviceFrame]}` — for reading; the replay needs only the input.
 public struct FollowLog: Sendable {
     public var sampleRate: Int
     public var channels: Int
@@ -20,8 +24,12 @@ public struct FollowLog: Sendable {
     public var input: String
     public var frames: Int64
     public var device: String
+    public var live: Bool
+    public var delay: Double?
+    public var events: [FollowEvent]
 
-    public init(sampleRate: Int, channels: Int, layout: ChannelLayout, mix: Bool, settings: FollowSettings, input: String, frames: Int64, device: String) {
+    public init(sampleRate: Int, channels: Int, layout: ChannelLayout, mix: Bool, settings: FollowSettings, input: String, frames: Int64, device: String,
+                live: Bool = false, delay: Double? = nil, events: [FollowEvent] = []) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.layout = layout
@@ -30,6 +38,9 @@ public struct FollowLog: Sendable {
         self.input = input
         self.frames = frames
         self.device = device
+        self.live = live
+        self.delay = delay
+        self.events = events
     }
 
     /// The input WAV's name for a log at `path`: the log's name with `.input.wav`.
@@ -48,9 +59,19 @@ public struct FollowLog: Sendable {
             ("layout", t(layout.name)), ("mix", JSONValue(.bool(mix))), ("method", t(s.method.rawValue)), ("profile", t(JSONWriter.format(s.profile.minimumHertz) + ":" + JSONWriter.format(s.profile.maximumHertz))),
             ("band", JSONValue(.array([n(s.band.lowerBound), n(s.band.upperBound)]))), ("gainDB", n(s.gainDB)), ("gateDB", n(s.gateDB)),
             ("attackMs", n(s.attackMilliseconds)), ("releaseMs", n(s.releaseMilliseconds)), ("transients", JSONValue(.bool(s.transients))),
-            ("input", t(input)), ("frames", n(Double(frames))), ("device", t(device)),
+            ("input", t(input)), ("frames", n(Double(frames))), ("device", t(device)), ("live", JSONValue(.bool(live))),
+            ("delayMs", delay.map { n(($0 * 1e5).rounded() / 100) } ?? JSONValue(.null)), ("events", JSONValue(.array(events.map(Self.json)))),
         ]
         return JSONWriter().write(JSONValue(.object(members))) + "\n"
+    }
+
+    private static func json(_ event: FollowEvent) -> JSONValue {
+        func n(_ x: Int64) -> JSONValue { JSONValue(.number(Double(x))) }
+        switch event {
+        case .segment(let s): return JSONValue(.object([("segment", JSONValue(.array([n(s.frame.index), n(s.cursor), n(s.step)])))]))
+        case .underrun(let frame): return JSONValue(.object([("underrun", n(frame))]))
+        case .captureLost(let frames, let frame): return JSONValue(.object([("captureLost", JSONValue(.array([n(frames), n(frame)])))]))
+        }
     }
 
     /// Whether `text` is a follow log (its first member names it).
@@ -96,8 +117,9 @@ public struct FollowLog: Sendable {
         do { try settings.validate(sampleRate: Int(rate)) } catch { throw SessionError(.data, "the follow log's settings: \(error.message)") }
         let input = try text("input")
         guard !input.isEmpty, !input.contains("/") else { throw SessionError(.data, "the follow log's input is not a file name beside it") }
+        let live = object.contains { $0.key == "live" } ? try flag("live") : false
         self.init(sampleRate: Int(rate), channels: Int(channels), layout: layout, mix: try flag("mix"), settings: settings, input: input,
-                  frames: Int64(frames), device: try text("device"))
+                  frames: Int64(frames), device: try text("device"), live: live)
     }
 
     /// The device stream the logged run played: the logged input through a fresh follower, laid

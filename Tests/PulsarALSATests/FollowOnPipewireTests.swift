@@ -87,11 +87,18 @@ extension ALSADeviceTests {
             let precision = felt.isEmpty ? 0 : Double(matched) / Double(felt.count), recall = heard.isEmpty ? 0 : Double(matched) / Double(heard.count)
             let f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
             let underruns = object["underruns"] as? Int ?? -1
-            print("measured: follow at quantum \(quantum): \(heard.count) kicks heard, \(felt.count) felt, capture to felt \(lags.map { String(format: "%.2f", $0) }.joined(separator: " ")) ms, F1 \(f1); \(underruns) underruns, \(object["missingFrames"] ?? "?") frames missing, \(object["skippedFrames"] ?? "?") skipped")
+            print("measured: follow at quantum \(quantum): \(heard.count) kicks heard, \(felt.count) felt, capture to felt \(lags.map { String(format: "%.2f", $0) }.joined(separator: " ")) ms, F1 \(f1); \(underruns) underruns, \(object["missingFrames"] ?? "?") frames missing, \(object["captureLostFrames"] ?? "?") lost by the capture; the clocks' delay \(object["delayMs"] ?? "?") ms")
             var problems: [String] = []
             if heard.count < 10 { problems.append("\(heard.count) kicks heard in the capture") }
             if let worst = lags.max(), worst > bound { problems.append("a kick felt \(worst) ms after it was heard") }
             if f1 < 0.9 { problems.append("F1 \(f1) (precision \(precision), recall \(recall))") }
+            // The delay the run reports (from a cycle's frames coming in to their being heard)
+            // is what the capture measured, less at most the cycles before the capture had them.
+            let reported = object["delayMs"] as? Double ?? -1
+            let typical = lags.sorted()[lags.count / 2]
+            if !(reported > 0 && abs(reported - typical) <= 3 * Double(quantum) / 48) {
+                problems.append("the reported delay \(reported) ms is not within three quanta of the measured \(typical) ms")
+            }
             return (problems, underruns != 0)
         }
     }

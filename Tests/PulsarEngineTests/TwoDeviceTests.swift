@@ -1,7 +1,7 @@
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
-import PulsarEngine
+@_spi(Internals) import PulsarEngine
 import PulsarSimulation
 import Foundation
 import Testing

@@ -269,6 +269,9 @@ failed = failed || voices.total != 0
 let two = try twoDevicesRun(try DemoContent.mixer(range: PlaybackRange(loopCount: PlaybackTimeline.endless)))
 print(two.report("rt-allocations, two devices (sound +150 ppm, touch −150 ppm quad s16, 0.3 ms jitter), 16 voices, underruns on each"))
 failed = failed || two.total != 0
+let follow = try followRun()
+print(follow.report("rt-allocations, pulsar follow: a capture at +150 ppm onto a quad s16 device at −150 ppm, mixed and recorded"))
+failed = failed || follow.total != 0
 if ProcessInfo.processInfo.environment["PULSAR_PIPEWIRE_DIR"] != nil || ProcessInfo.processInfo.environment["PULSAR_RT_ALSA"] != nil {
     if let alsa = try alsaRun(mix) {
         print(alsa.report("rt-allocations, ALSA 'default'"))

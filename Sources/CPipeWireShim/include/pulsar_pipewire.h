@@ -145,6 +145,9 @@ uint64_t pulsar_pw_capture_available(pulsar_pw_capture *s);
 /// Up to `count` cycle readings from `*next` on (advanced); the oldest are lost past 4096.
 uint32_t pulsar_pw_capture_readings(pulsar_pw_capture *s, uint64_t *next, pulsar_pw_capture_reading *out, uint32_t count);
 uint64_t pulsar_pw_capture_overrun(pulsar_pw_capture *s);
+/// The latest cycle's reading: `frames` captured in all by the end of the cycle that began at
+/// `now_ns` (CLOCK_MONOTONIC). Returns 0 before the first cycle with frames. Real-time safe.
+int pulsar_pw_capture_latest(pulsar_pw_capture *s, int64_t *frames, int64_t *now_ns);
 /// Whether the stream or the server went away.
 int pulsar_pw_capture_gone(pulsar_pw_capture *s);
 

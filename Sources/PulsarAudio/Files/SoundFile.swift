@@ -176,6 +176,12 @@ final class SoundFile {
         }
     }
 
+    /// An RF64 file that stays under 4 GiB is written as a plain WAV (before any data).
+    func downgradeSmallRF64() {
+        guard let handle else { return }
+        sf_command(handle, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
+    }
+
     /// Appends interleaved frames.
     func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioFileError) {
         guard let handle, let base = samples.baseAddress else { return }

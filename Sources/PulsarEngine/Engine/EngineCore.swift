@@ -311,7 +311,7 @@ import Synchronization
         }
         report(.position(streamFrame: heard, time: reading.timestamp))
         if let feed {
-            feed.main.add(frames: heard.index, at: reading.timestamp)
+            feed.steering.main.add(frames: heard.index, at: reading.timestamp)
             let own: DevicePosition
             do throws(DeviceError) { own = try feed.device.position() } catch { throw Self.onHapticDevice(error) }
             report(.hapticDevicePosition(frame: feed.observe(own), time: own.timestamp))

@@ -165,7 +165,7 @@ extension EngineCore {
         report(.underrun(lostFrom: min(played, mainWritten), lostTo: mainWritten, time: clock.now()))
         try device.prepare()
         deviceBase = mainWritten
-        feed?.main.reset()
+        feed?.steering.main.reset()
         feed?.mainRestarted()
     }
 }

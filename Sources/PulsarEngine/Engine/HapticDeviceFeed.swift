@@ -58,7 +58,7 @@ public struct FeedSegment: Hashable, Sendable {
     /// The stream position (as a clock answers: frame k spans k…k + 1) that device position
     /// `position` (the same convention) reads by `segments` (in frame order); before the first
     /// segment, on the first one's line. Nil without segments.
-    package static func streamPosition(atDevicePosition position: Double, in segments: [FeedSegment]) -> Double? {
+    @_spi(Internals) public static func streamPosition(atDevicePosition position: Double, in segments: [FeedSegment]) -> Double? {
         guard let first = segments.first else { return nil }
         var lo = 0, hi = segments.count
         while lo < hi {
@@ -138,16 +138,9 @@ package final class StreamRing {
     }
 }
 
-/// The real-time side of the haptic device: its own clock and the main one's (position filters
-/// fed by both devices' readings), the segment it reads the stream by, and the control that
-/// keeps that segment on what the main device's clock says is heard.
-///
-/// The control, once every `updateFrames` of its frames: the instant its next frame is heard
-/// (its clock, plus its latency), the main device's stream position heard then (the main clock,
-/// less the main latency) — the target. The new step is the measured ratio of the two rates plus
-/// the error over `settleSeconds`, bounded to ±`slewPPM` around the ratio: no step in the
-/// haptic signal, only a rate a few hundred ppm off, as a crystal's. An error over `resyncFrames`
-/// (a start, an underrun on either side) jumps to the target instead.
+/// The real-time side of the haptic device: its steering (`FeedSteering`: its own clock and the
+/// main one's, and the segment it reads the stream by, kept on what the main device's clock says
+/// is heard — its latency less the main one's is the steering's offset) and its writes.
 ///
 /// Thread rules: real-time thread only (made on the control thread with the engine).
 final class HapticDeviceFeed {
@@ -157,31 +150,11 @@ final class HapticDeviceFeed {
     /// The channels of the device's frame that carry the haptic channel.
     private let carries: UnsafeMutableBufferPointer<Bool>
     private let block: UnsafeMutableBufferPointer<Float>
-    var own: DevicePositionFilter
-    var main: DevicePositionFilter
+    var steering: FeedSteering
     /// Device frames written since the start (and the device frame at its last prepare).
     private(set) var written = HapticDeviceFrame.zero
     private(set) var deviceBase = HapticDeviceFrame.zero
-    private(set) var segment: FeedSegment
-    private var nextUpdate = HapticDeviceFrame.zero
-    private var startReported = false
-    /// Whether the segment has been put on the two clocks since the start or a restart of
-    /// either device's time line (until then it reads on from where it was).
-    private var aligned = false
-    /// The two filters' `timelineMoves` when last seen: a move on either side aligns again.
-    private var seenMoves = 0
-    private let nominalStep: Double
-
-    static let updateFrames: FrameIndex = 4096
-    static let settleSeconds = 0.2
-    static let slewPPM = 1000.0
-    static let resyncSeconds = 0.005
-    /// Seconds of readings both fits must stand on before the feed steers by them, and before
-    /// it jumps: a fit that has just started over (after a stall, a run of outliers) can be a
-    /// millisecond or two off on a sound server's readings, and following it would move the
-    /// touch away from the sound it was with. Until then the step stays as it was.
-    static let steerSpan = 0.5
-    static let jumpSpan = 0.25
+    var segment: FeedSegment { steering.segment }
 
     init(_ output: HapticDeviceOutput, configuration: DeviceConfiguration, streamRate: SampleRate, mainExactPositions: Bool) {
         self.output = output
@@ -191,10 +164,8 @@ final class HapticDeviceFeed {
         for c in 0..<channels { carries[c] = c < output.layout.channels.count && output.layout.channels[c].contains(.haptic) }
         block = .allocate(capacity: configuration.periodFrames * channels)
         block.initialize(repeating: 0)
-        own = DevicePositionFilter(nominalRate: Double(configuration.sampleRate.hertz), floorsToSteps: !output.device.capabilities.exactPositions)
-        main = DevicePositionFilter(nominalRate: Double(streamRate.hertz), floorsToSteps: !mainExactPositions)
-        nominalStep = Double(streamRate.hertz) / Double(configuration.sampleRate.hertz)
-        segment = FeedSegment(frame: .zero, cursor: 0, step: Int64((nominalStep * Double(FeedSegment.unit)).rounded()))
+        steering = FeedSteering(ownRate: Double(configuration.sampleRate.hertz), ownFloors: !output.device.capabilities.exactPositions,
+                                mainRate: Double(streamRate.hertz), mainFloors: !mainExactPositions, offset: output.latency - output.mainLatency)
     }
 
     deinit {
@@ -210,79 +181,11 @@ final class HapticDeviceFeed {
     /// The lowest stream frame its next frame reads: what the ring must still hold.
     var streamLowest: StreamFrame { StreamFrame((segment.cursor(at: written) >> FeedSegment.fractionBits) - 1) }
 
-    /// Where the stream should be read at device frame `f` (fixed point), by the two clocks; nil
-    /// before both have a reading.
-    private func target(at f: HapticDeviceFrame) -> Double? {
-        guard let heard = own.time(ofFrame: Double(f.index) + 0.5),
-              let position = main.position(at: heard.adding(seconds: output.latency - output.mainLatency)) else { return nil }
-        return position - 0.5
-    }
-
-    /// Moves the segment on when an update is due: a new step toward the target, or a jump to it.
-    /// Returns the new segment to report.
-    func update() -> FeedSegment? {
-        // A time line that moved (a stream that missed a cycle: its frames now come a cycle
-        // later) is jumped onto at once, as at the start, rather than steered to at 1000 ppm.
-        let moves = own.timelineMoves + main.timelineMoves
-        if moves != seenMoves {
-            seenMoves = moves
-            aligned = false
-        }
-        if !aligned, let start = align() { return start }
-        guard written >= nextUpdate else { return nil }
-        nextUpdate = written + Self.updateFrames
-        let settled = min(own.fittedSpan, main.fittedSpan)
-        guard settled >= Self.jumpSpan, let target = target(at: written) else {
-            // The first segment is reported as it stands, so that the log holds every one.
-            guard !startReported else { return nil }
-            startReported = true
-            return segment
-        }
-        startReported = true
-        let here = Double(segment.cursor(at: written)) / Double(FeedSegment.unit)
-        let error = target - here
-        let ratio = main.measuredRate / own.measuredRate
-        let rate = Double(configuration.sampleRate.hertz)
-        var next: FeedSegment
-        if !(abs(error) <= Self.resyncSeconds * Double(main.nominalRate)) {
-            guard target.isFinite, abs(target) < Double(Limits.maximumFrames) else { return nil }
-            next = FeedSegment(frame: written, cursor: Int64((target * Double(FeedSegment.unit)).rounded()), step: Self.fixed(ratio))
-        } else {
-            guard settled >= Self.steerSpan else { return nil }
-            let correction = min(max(error / (Self.settleSeconds * rate), -Self.slewPPM * 1e-6), Self.slewPPM * 1e-6)
-            next = FeedSegment(frame: written, cursor: segment.cursor(at: written), step: Self.fixed(ratio * (1 + correction)))
-        }
-        if next.step == segment.step && next.cursor == segment.cursor(at: written) { return nil }
-        segment = next
-        return next
-    }
-
-    /// The first segment on the clocks: as soon as both devices have played (each has a reading
-    /// that advanced), a jump to where the main device's first readings say it is heard — not a
-    /// fit, but a reading each names its frame exactly on a sound server, and the two streams
-    /// start a cycle or more apart (measured on PipeWire: 1–4 cycles). Waiting for settled fits
-    /// left the first clicks a quantum off, closed at 1000 ppm over a second or two. Nil until
-    /// both have played.
-    private func align() -> FeedSegment? {
-        guard own.hasStarted, main.hasStarted, let target = target(at: written), target.isFinite, abs(target) < Double(Limits.maximumFrames) else {
-            return nil
-        }
-        aligned = true
-        startReported = true
-        nextUpdate = written + Self.updateFrames
-        let next = FeedSegment(frame: written, cursor: Int64((target * Double(FeedSegment.unit)).rounded()), step: Self.fixed(nominalStep))
-        if next.cursor == segment.cursor(at: written), next.step == segment.step { return nil }
-        segment = next
-        return next
-    }
+    /// Moves the segment on when an update is due. Returns the new segment to report.
+    func update() -> FeedSegment? { steering.update(written: written) }
 
     /// The main device's time line moved (an underrun): align again from its next readings.
-    func mainRestarted() { aligned = false }
-
-    private static func fixed(_ step: Double) -> Int64 {
-        guard step.isFinite else { return FeedSegment.unit }
-        return min(max(Int64((step * Double(FeedSegment.unit)).rounded()), 1), FeedSegment.maximumStep)
-    }
+    func mainRestarted() { steering.realign() }
 
     /// Writes up to `frames` frames read from `ring` by the segment; returns how many the device
     /// took. Throws `.underrun` from the device as it comes.
@@ -303,7 +206,7 @@ final class HapticDeviceFeed {
     /// Takes in a position reading of the device; returns it in device frames.
     func observe(_ reading: DevicePosition) -> HapticDeviceFrame {
         let frame = deviceBase + reading.framesPlayed
-        own.add(frames: frame.index, at: reading.timestamp)
+        steering.own.add(frames: frame.index, at: reading.timestamp)
         return frame
     }
 
@@ -314,8 +217,8 @@ final class HapticDeviceFeed {
         try device.prepare()
         let lost = min(played, written)..<written
         deviceBase = written
-        own.reset()
-        aligned = false
+        steering.own.reset()
+        steering.realign()
         return lost
     }
 }

@@ -9,7 +9,7 @@ import CWakeup
 ///
 /// Thread rules: create and `join` from the owning (control) thread; `join` exactly once (a
 /// second call does nothing). Never join from the thread's own body.
-final class JoinableThread {
+package final class JoinableThread {
     private var handle: pthread_t?
 
     private final class Body {
@@ -23,7 +23,7 @@ final class JoinableThread {
 
     /// Starts `body` on a new thread named `name` (at most 15 bytes are kept by the kernel).
     /// Fails only when the system refuses a thread; the caller gets `nil` then.
-    init?(name: String, body: @escaping () -> Void) {
+    package init?(name: String, body: @escaping () -> Void) {
         let context = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { raw in
@@ -46,7 +46,7 @@ final class JoinableThread {
     }
 
     /// Waits for the body to return. Idempotent.
-    func join() {
+    package func join() {
         guard let thread = handle else { return }
         handle = nil
         pthread_join(thread, nil)
