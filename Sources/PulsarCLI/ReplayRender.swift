@@ -11,9 +11,9 @@ import PulsarSession
 /// file.
 enum ReplayRender {
     static func run(log path: String, output: String, format: SampleFormat, quiet: Bool, device: SessionReplay.Device = .main) throws(CommandFailure) {
-        if let head = try? InputFile.read(path, limit: 4096), FollowLog.isFollowLog(String(decoding: head, as: UTF8.self)) {
+        if let head = try? InputFile.head(path, count: 4096), FollowLog.isFollowLog(String(decoding: head, as: UTF8.self)) {
             let text: [UInt8]
-            do { text = try InputFile.read(path, limit: 1 << 20) } catch { throw CommandFailure(.noInput, "pulsar: error: \(error)") }
+            do { text = try InputFile.read(path, limit: FollowLog.sizeLimit) } catch { throw CommandFailure(.noInput, "pulsar: error: \(error)") }
             return try FollowReplay.run(log: path, text: String(decoding: text, as: UTF8.self), output: output, format: format, quiet: quiet)
         }
         let session = try read(path)

@@ -43,6 +43,9 @@ public struct FollowLog: Sendable {
         self.events = events
     }
 
+    /// The largest log `render --replay` reads: 64 MiB, a day's events (a segment every 4096 frames).
+    public static let sizeLimit = 64 << 20
+
     /// The input WAV's name for a log at `path`: the log's name with `.input.wav`.
     public static func inputName(forLog path: String) -> String {
         let name = (path as NSString).lastPathComponent
