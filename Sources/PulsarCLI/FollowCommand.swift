@@ -14,7 +14,7 @@ import PulsarSimulation
 /// `pulsar follow --from SOURCE --to DEVICE`: touch from any sound, live.
 enum FollowCommand {
     static let help = """
-    usage: pulsar follow --from FILE|pw:[NODE][.monitor] [--to auto|NAME|pw:[NODE]|dualsense|sim[:…]]
+    usage: pulsar follow --from FILE|pw:[NODE][.monitor]|alsa:NAME [--to auto|NAME|pw:[NODE]|dualsense|sim[:…]]
                          [--method envelope|android] [--band LO:HI] [--profile P] [--gain DB] [--gate DB]
                          [--attack MS] [--release MS] [--no-transients] [--mix] [--layout L] [--seconds N]
                          [--period FRAMES] [--buffer FRAMES] [--rate HZ] [--log FILE] [--json FILE] [--quiet]
@@ -24,8 +24,11 @@ enum FollowCommand {
     click (docs/derive.md, "Following live sound"). Causal: no look-ahead.
 
     SOURCE is a PipeWire capture — pw:NODE.monitor follows what the sink NODE plays (a game's,
-    a film's sound), pw:NODE a source, pw: the default source — or an audio file, read as the
-    device asks (for trying settings; with --mix it is heard too). DEVICE is any device `play`
+    a film's sound), pw:NODE a source, pw: the default source —, an ALSA capture (alsa:NAME, or
+    a name such as hw:CARD=X,DEV=0 or default), or an audio file, read as the device asks (for
+    trying settings; with --mix it is heard too). A capture keeps its own clock: it is read on the
+    device's, its delay to the device held where it was half a second in (the status line and
+    --json say it), whatever the two crystals do. DEVICE is any device `play`
     takes; its layout's haptic channels carry the touch (a DualSense: channels 3–4 in `quad`).
 
     options:

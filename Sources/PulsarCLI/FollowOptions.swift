@@ -1,4 +1,5 @@
 import Foundation
+import PulsarALSA
 import PulsarAudio
 import PulsarCommandLine
 import PulsarCore
@@ -75,7 +76,7 @@ struct FollowOptions {
         jsonPath = args.value("--json")
         quiet = args.flag("--quiet")
         let inputLog = logPath.map { ((($0 as NSString).deletingLastPathComponent) as NSString).appendingPathComponent(FollowLog.inputName(forLog: $0)) }
-        try Arguments.refuseOverwriting([logPath, inputLog, jsonPath, device.recordPath], inputs: [from.hasPrefix("pw:") ? nil : from], command: command)
+        try Arguments.refuseOverwriting([logPath, inputLog, jsonPath, device.recordPath], inputs: [from.hasPrefix("pw:") || Self.alsaCapture(from) != nil ? nil : from], command: command)
     }
 
     private static func number(_ args: Arguments, _ name: String, _ fallback: Double) throws(CommandFailure) -> Double {
@@ -84,11 +85,23 @@ struct FollowOptions {
         return v
     }
 
-    /// The source: a PipeWire capture for `pw:…`, else an audio file.
+    /// The ALSA capture `--from` names, if it names one: `alsa:NAME`, or a name with an ALSA
+    /// plugin's prefix (`hw:`, `plughw:`, `default`, …) that is not a file here.
+    static func alsaCapture(_ text: String) -> String? {
+        if text.hasPrefix("alsa:") { return String(text.dropFirst(5)) }
+        let plugins = ["hw:", "plughw:", "dsnoop:", "sysdefault:", "pipewire:", "pulse:"]
+        guard text == "default" || text == "pipewire" || plugins.contains(where: text.hasPrefix) else { return nil }
+        return FileManager.default.fileExists(atPath: text) ? nil : text
+    }
+
+    /// The source: a PipeWire capture for `pw:…`, an ALSA capture (`alsaCapture`), else an audio file.
     func openSource() throws(CommandFailure) -> FollowSource {
         let command = FollowCommand.command
-        if sourceText.hasPrefix("pw:") {
+        if sourceText.hasPrefix("pw:") || Self.alsaCapture(sourceText) != nil {
             do throws(DeviceError) {
+                if let name = Self.alsaCapture(sourceText) {
+                    return .capture(try ALSACapture(name: name, channels: 2, rate: captureRate.hertz, periodFrames: period))
+                }
                 let capture = try PipeWireCapture(spec: String(sourceText.dropFirst(3)), channels: 2, rate: captureRate.hertz, latencyFrames: period)
                 return .capture(capture)
             } catch .unsupported(let why), .disconnected(let why) {

@@ -11,8 +11,9 @@ import Glibc
 /// two clocks — with `--log`: the log's replay equals what the device played, bit for bit.
 /// Part of the serialized device suite.
 extension ALSADeviceTests {
-    @Test("A live capture (pw:music.monitor) followed onto sim:ppm=250 with --log: every kick felt, and the replay equals the device's recording bit for bit")
-    func followLiveCaptureLogged() throws {
+    @Test("A live capture of music (PipeWire's pw:music.monitor, then ALSA's plugin) followed onto sim:ppm=250 with --log: every kick felt, and the replay equals the device's recording bit for bit",
+          arguments: ["pw", "alsa"])
+    func followLiveCaptureLogged(_ kind: String) throws {
         let binary = try Self.pulsarBinary()
         let server = try PipeWireServer.start()
         defer { server.stop() }
@@ -27,11 +28,15 @@ extension ALSADeviceTests {
         let environment = ProcessInfo.processInfo.environment.merging(server.environment) { _, session in session }.filter { $0.key != "PIPEWIRE_REMOTE" }
         let out = dir.appendingPathComponent("out.wav"), log = dir.appendingPathComponent("run.json"), replay = dir.appendingPathComponent("r.wav")
         let figures = dir.appendingPathComponent("f.json")
-        let follow = try PipeWireServer.spawn([binary, "follow", "--from", "pw:music.monitor", "--to", "sim:ppm=250,record=\(out.path)", "--period", "128",
+        // ALSA's PipeWire plugin captures the default sink's monitor whatever NODE names (PipeWire
+        // 0.3.65): through ALSA the kicks go to the default sink, test-sink.
+        let sink = kind == "pw" ? "music" : "test-sink"
+        let source = kind == "pw" ? "pw:music.monitor" : "alsa:" + server.alsaName(node: sink)
+        let follow = try PipeWireServer.spawn([binary, "follow", "--from", source, "--to", "sim:ppm=250,record=\(out.path)", "--period", "128",
                                                "--seconds", "9", "--log", log.path, "--json", figures.path, "--quiet"],
                                               environment: environment, output: dir.appendingPathComponent("follow.log").path)
         usleep(1_000_000)
-        let player = try PipeWireServer.spawn(["/usr/bin/env", "pw-play", "--target", "music", kicks.path], environment: environment,
+        let player = try PipeWireServer.spawn(["/usr/bin/env", "pw-play", "--target", sink, kicks.path], environment: environment,
                                               output: dir.appendingPathComponent("play.log").path)
         _ = PipeWireServer.wait(player)
         let status = PipeWireServer.wait(follow)
@@ -48,7 +53,7 @@ extension ALSADeviceTests {
         #expect(logged["live"] as? Bool == true && events.contains { $0["segment"] != nil }, "the log says live \(logged["live"] ?? "?"), \(events.count) events")
         let felt = Self.soundOnsets(recorded.samples.flatMap { [$0, $0] }, channel: 0, threshold: 0.02)
         let object = (try? Data(contentsOf: figures)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
-        print("measured: follow pw:music.monitor onto sim:ppm=250, logged: \(played.count) kicks played, \(felt.count) felt; delay \(object["delayMs"] ?? "?") ms, \(object["missingFrames"] ?? "?") frames missing, \(object["underruns"] ?? "?") underruns")
+        print("measured: follow \(kind == "pw" ? source : "ALSA's pipewire plugin (test-sink)") onto sim:ppm=250, logged: \(played.count) kicks played, \(felt.count) felt; delay \(object["delayMs"] ?? "?") ms, \(object["missingFrames"] ?? "?") frames missing, \(object["underruns"] ?? "?") underruns")
         #expect(felt.count == played.count, "\(played.count) kicks played, \(felt.count) felt")
     }
 }

@@ -60,6 +60,8 @@ struct FollowCLITests {
               (["--from", "IN", "--seconds", "0"], 64, "--seconds '0'"),
               (["--from", "IN", "--log", "IN"], 64, "is the input"),
               (["--from", "IN", "--layout", "nine"], 64, "--layout 'nine'"),
+              (["--from", "alsa:hw:CARD=NoSuchCard,DEV=0"], 69, "--from alsa:hw:CARD=NoSuchCard,DEV=0"),
+              (["--from", "hw:CARD=NoSuchCard"], 69, "--from hw:CARD=NoSuchCard"),
           ] as [([String], Int32, String)])
     func badCommandLines(_ arguments: [String], _ status: Int32, _ says: String) throws {
         let dir = try TempDir()
