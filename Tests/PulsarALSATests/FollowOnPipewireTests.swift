@@ -45,7 +45,25 @@ extension ALSADeviceTests {
         return out
     }
 
-    @Test("Following a sink's monitor onto another sink: every kick felt within 15 ms at a 128-frame quantum (10 ms at 64), F1 >= 0.9",
+    /// The energy of `x` above 1 kHz over all of it, dB: four RBJ high-pass biquads (Q 1/√2) at
+    /// 1 kHz — an 8th-order slope, −84 dB at 300 Hz — in `Double`.
+    static func energyAbove1kHz(_ x: [Float]) -> Double {
+        let w = 2 * Double.pi * 1000 / 48_000, alpha = sin(w) / 2.0.squareRoot(), c = cos(w), a0 = 1 + alpha
+        let b = [(1 + c) / 2 / a0, -(1 + c) / a0, (1 + c) / 2 / a0], a = [-2 * c / a0, (1 - alpha) / a0]
+        var high = x.map(Double.init)
+        for _ in 0..<4 {
+            var (x1, x2, y1, y2) = (0.0, 0.0, 0.0, 0.0)
+            for i in high.indices {
+                let v = high[i], y = b[0] * v + b[1] * x1 + b[2] * x2 - a[0] * y1 - a[1] * y2
+                (x2, x1, y2, y1) = (x1, v, y1, y)
+                high[i] = y
+            }
+        }
+        let total = x.reduce(0.0) { $0 + Double($1) * Double($1) }, above = high.reduce(0.0) { $0 + $1 * $1 }
+        return total > 0 && above > 0 ? 10 * log10(above / total) : -.infinity
+    }
+
+    @Test("Following a sink's monitor onto another sink: every kick felt within 15 ms at a 128-frame quantum (10 ms at 64), F1 >= 0.9, at most -40 dB above 1 kHz",
           arguments: [128, 64])
     func followMonitorOntoSink(_ quantum: Int) throws {
         let binary = try Self.pulsarBinary()
@@ -87,11 +105,14 @@ extension ALSADeviceTests {
             let precision = felt.isEmpty ? 0 : Double(matched) / Double(felt.count), recall = heard.isEmpty ? 0 : Double(matched) / Double(heard.count)
             let f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
             let underruns = object["underruns"] as? Int ?? -1
-            print("measured: follow at quantum \(quantum): \(heard.count) kicks heard, \(felt.count) felt, capture to felt \(lags.map { String(format: "%.2f", $0) }.joined(separator: " ")) ms, F1 \(f1); \(underruns) underruns, \(object["missingFrames"] ?? "?") frames missing, \(object["captureLostFrames"] ?? "?") lost by the capture; the clocks' delay \(object["delayMs"] ?? "?") ms")
+            let touch = (0..<(captured.samples.count / 2)).map { captured.samples[2 * $0 + 1] }
+            let above = Self.energyAbove1kHz(touch)
+            print("measured: follow at quantum \(quantum): \(heard.count) kicks heard, \(felt.count) felt, capture to felt \(lags.map { String(format: "%.2f", $0) }.joined(separator: " ")) ms, F1 \(f1), above 1 kHz \(String(format: "%.1f", above)) dB; \(underruns) underruns, \(object["missingFrames"] ?? "?") frames missing, \(object["captureLostFrames"] ?? "?") lost by the capture; the clocks' delay \(object["delayMs"] ?? "?") ms")
             var problems: [String] = []
             if heard.count < 10 { problems.append("\(heard.count) kicks heard in the capture") }
             if let worst = lags.max(), worst > bound { problems.append("a kick felt \(worst) ms after it was heard") }
             if f1 < 0.9 { problems.append("F1 \(f1) (precision \(precision), recall \(recall))") }
+            if !(above <= -40) { problems.append("the touch's energy above 1 kHz is \(above) dB of its whole") }
             // The delay the run reports (from a cycle's frames coming in to their being heard)
             // is what the capture measured, less at most the cycles before the capture had them.
             let reported = object["delayMs"] as? Double ?? -1

@@ -29,9 +29,10 @@ import Testing
         let player: FollowPlayer
     }
 
-    static func rig(capturePPM: Double, devicePPM: Double, seconds: Double, record: FollowRecorder? = nil) throws -> Rig {
+    static func rig(capturePPM: Double, devicePPM: Double, seconds: Double, record: FollowRecorder? = nil, captureCapacity: Int = 1 << 16) throws -> Rig {
         let clock = ManualClock()
-        let capture = SimulatedCapture(clock: clock, signal: signal(), channels: 1, sampleRate: rate, rateErrorPPM: capturePPM, periodFrames: 256)
+        let capture = SimulatedCapture(clock: clock, signal: signal(), channels: 1, sampleRate: rate, rateErrorPPM: capturePPM, periodFrames: 256,
+                                       capacity: captureCapacity)
         var b = SimulatedDevice.Behaviour()
         b.rateErrorPPM = devicePPM
         b.jitterSeconds = 0.0003
@@ -46,12 +47,19 @@ import Testing
     /// Steps the player twice a period for `seconds` of simulated time; every 0.1 s, the delay
     /// from a frame being captured to it being heard, by the twins' own truth: the device frame
     /// heard now, the capture frame it read (by the reported segments), when that was captured.
-    static func run(_ rig: Rig, seconds: Double) -> [(t: Double, delay: Double)] {
+    static func run(_ rig: Rig, seconds: Double, stallAt: Double? = nil) -> [(t: Double, delay: Double)] {
         let step = 128.0 / Double(rate)
         var segments: [FeedSegment] = []
         var out: [(t: Double, delay: Double)] = []
         var elapsed = 0.0, next = 0.1
+        var stall = stallAt
         while elapsed < seconds {
+            if let at = stall, elapsed >= at {
+                // Nobody steps for 0.4 s: the device runs dry, the capture drops what its ring cannot hold.
+                stall = nil
+                rig.clock.advance(seconds: 0.4)
+                elapsed += 0.4
+            }
             rig.player.guardedStep()
             rig.clock.advance(seconds: step)
             elapsed += step
@@ -84,7 +92,7 @@ import Testing
         #expect(start.delay > 0 && start.delay < 0.05, "delay \(start.delay) s")
     }
 
-    @Test("A live capture on another crystal, logged: the replay of the log equals what the device played, bit for bit")
+    @Test("A live capture on another crystal, logged, through a stall (an underrun, frames the capture dropped): the replay of the log equals what the device played, bit for bit")
     func liveReplay() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("follow-clock-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -92,12 +100,14 @@ import Testing
         let input = folder + "/run.input.wav"
         let seconds = 12.0
         let recorder = try FollowRecorder(path: input, sampleRate: Self.rate, channels: 1)
-        let rig = try Self.rig(capturePPM: 230, devicePPM: -70, seconds: seconds, record: recorder)
-        _ = Self.run(rig, seconds: seconds)
+        let rig = try Self.rig(capturePPM: 230, devicePPM: -70, seconds: seconds, record: recorder, captureCapacity: 8192)
+        _ = Self.run(rig, seconds: seconds, stallAt: 5)
         let recorded = try recorder.finish()
         let played = rig.device.recording
         let counters = rig.player.snapshot
         #expect(recorder.dropped == 0 && recorded == counters.frames)
+        #expect(counters.underruns >= 1 && counters.captureLost > 0, "underruns \(counters.underruns), lost \(counters.captureLost)")
+        print("measured: the stalled live run: \(counters.underruns) underruns, \(counters.captureLost) capture frames lost, \(counters.missing) missing")
         let log = FollowLog(sampleRate: Self.rate, channels: 1, layout: .haptic, mix: false, settings: FollowSettings(), input: "run.input.wav",
                             frames: counters.frames, device: "sim", live: true, delay: counters.delay)
         let again = try FollowLog(text: log.json)
