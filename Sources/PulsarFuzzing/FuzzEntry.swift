@@ -67,10 +67,18 @@ public enum FuzzEntry {
         _ = animation.timing.frame(atMilliseconds: 1000)
     }
 
-    /// An event log: rebuilt as `render --replay` rebuilds it (`SessionReplay`), every logged
+    /// An event log or a follow log: rebuilt as `render --replay` rebuilds it (`SessionReplay`), every logged
     /// voice playing a small fixed pattern with its own settings, and at most 1 s of the main
     /// device's stream rendered (0.1 s of a haptic device's).
     public static func replay(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if FollowLog.isFollowLog(text) {
+            // A follow log: read as `render --replay` reads it, then replayed over a silent input
+            // when it played at most a second.
+            guard let log = try? FollowLog(text: text), log.frames <= 48_000 else { return }
+            _ = try? log.replay(input: [Float](repeating: 0, count: Int(log.frames) * log.channels))
+            return
+        }
         var pattern = PatternData()
         pattern.continuousPattern.amplitude = [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 200, value: 0)]
         pattern.continuousPattern.frequency = [ValuePoint(time: 0, value: 0.5), ValuePoint(time: 200, value: 0.5)]

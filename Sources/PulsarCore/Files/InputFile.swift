@@ -81,14 +81,8 @@ public enum InputFile {
     /// without blocking and checked to be regular before anything is read; a file that grows
     /// past `limit` while being read is refused too.
     public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            throw Failure(path: path, reason: code == ENOENT || code == ENOTDIR ? .missing : .unreadable(String(cString: strerror(code))))
-        }
+        let (fd, info) = try openAndStat(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure(path: path, reason: .unreadable(String(cString: strerror(errno)))) }
         switch kind(mode: info.st_mode, size: Int64(info.st_size)) {
         case .regular(let size):
             guard size <= Int64(limit) else { throw Failure(path: path, reason: .tooLarge(size: size, limit: limit)) }
@@ -119,14 +113,8 @@ public enum InputFile {
     /// The first `count` bytes of the regular file at `path` (fewer when it is shorter): for
     /// telling one kind of file from another without reading it whole.
     public static func head(_ path: String, count: Int) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            throw Failure(path: path, reason: code == ENOENT || code == ENOTDIR ? .missing : .unreadable(String(cString: strerror(code))))
-        }
+        let (fd, info) = try openAndStat(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure(path: path, reason: .unreadable(String(cString: strerror(errno)))) }
         guard case .regular = kind(mode: info.st_mode, size: Int64(info.st_size)) else { throw Failure(path: path, reason: .special("not a regular file")) }
         var bytes = [UInt8](repeating: 0, count: max(count, 0))
         var done = 0
@@ -138,5 +126,21 @@ public enum InputFile {
         }
         bytes.removeSubrange(done...)
         return bytes
+    }
+
+    /// `path` opened for reading without blocking, and its status; the caller closes it.
+    private static func openAndStat(_ path: String) throws(Failure) -> (Int32, stat) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw Failure(path: path, reason: code == ENOENT || code == ENOTDIR ? .missing : .unreadable(String(cString: strerror(code))))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw Failure(path: path, reason: .unreadable(reason))
+        }
+        return (fd, info)
     }
 }
