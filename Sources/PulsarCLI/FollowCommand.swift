@@ -108,11 +108,12 @@ enum FollowCommand {
         let counters = player.snapshot
         try FollowOutputs.writeRecording(device, options: options, rate: source.sampleRate)
         if let log = options.logPath, let recorder {
-            let recorded: Int64
-            do { recorded = try recorder.finish() } catch { throw CommandFailure(.ioError, "pulsar: error: \(error)") }
             guard recorder.dropped == 0 else {
+                recorder.discard()
                 throw CommandFailure(.ioError, "pulsar: error: \(log): the input recording fell behind the sound (\(recorder.dropped) frames not written); no log written")
             }
+            let recorded: Int64
+            do { recorded = try recorder.finish() } catch { throw CommandFailure(.ioError, "pulsar: error: \(error)") }
             try FollowOutputs.writeLog(log, options: options, source: source, counters: counters, inputFrames: recorded, events: events, device: name)
         }
         let figures = FollowOutputs.figures(counters, follower: follower, source: source, device: name)
