@@ -11,16 +11,23 @@ SERVER_PACKAGES := pipewire pipewire-bin pipewire-alsa wireplumber dbus
 # the tests read the man pages and check the zsh completion.
 INSTALL_PACKAGES := patchelf dpkg-dev
 CHECK_PACKAGES := man-db groff-base zsh
+# The Python package's wheel is built with pip and tested in a virtual environment.
+PYTHON_PACKAGES := python3-pip python3-venv
 # The viewer's frame benchmark runs under a virtual X server.
 BENCH_PACKAGES := sox alsa-utils xvfb aubio-tools
 OUT ?= out
 # The private PipeWire session `make test` runs the ALSA tests against.
 PW_DIR := $(CURDIR)/.build/pipewire-test
 
+# Every release build links the Swift runtime into what it makes (`pulsar`, libpulsar): nothing
+# of Swift is needed where they run. One set of flags for all of them, so that building one
+# product does not recompile what another built.
+RELEASE := -c release --static-swift-stdlib
+
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps deps-test deps-bench deps-install build release-products install uninstall deb demo test bench soak fuzz clean
+.PHONY: all deps deps-test deps-bench deps-install build release-products install uninstall deb wheel abi-check demo test bench soak fuzz clean
 
 all: build
 
@@ -40,7 +47,7 @@ deps:
 	$(call install_missing,$(DEB_PACKAGES))
 
 deps-test:
-	$(call install_missing,$(DEB_PACKAGES) $(SERVER_PACKAGES) $(INSTALL_PACKAGES) $(CHECK_PACKAGES))
+	$(call install_missing,$(DEB_PACKAGES) $(SERVER_PACKAGES) $(INSTALL_PACKAGES) $(CHECK_PACKAGES) $(PYTHON_PACKAGES))
 
 deps-install:
 	$(call install_missing,$(DEB_PACKAGES) $(INSTALL_PACKAGES))
@@ -49,23 +56,35 @@ deps-bench:
 	$(call install_missing,$(DEB_PACKAGES) $(SERVER_PACKAGES) $(BENCH_PACKAGES))
 
 build: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 
 # The release `pulsar` and libpulsar (a dynamic library product, which `swift build` alone does
 # not link).
 release-products: deps-install
-	$(SWIFT) build -c release --product pulsar
-	$(SWIFT) build -c release --product PulsarC
+	$(SWIFT) build $(RELEASE) --product pulsar
+	$(SWIFT) build $(RELEASE) --product PulsarC
 
-# bin/pulsar, lib/libpulsar.so*, the Swift runtime in lib/pulsar/ (found through RUNPATH: nothing
-# of the toolchain is needed), include/pulsar.h, lib/pkgconfig/pulsar.pc, man pages, bash and zsh
+# bin/pulsar and lib/libpulsar.so* (stripped, the Swift runtime linked in: nothing of the
+# toolchain is needed), include/pulsar.h, lib/pkgconfig/pulsar.pc, man pages, bash and zsh
 # completions, docs; every file listed in share/pulsar/install-manifest (scripts/install.sh).
+# STRIP=0 keeps symbols and debug info.
 install: release-products
 	bash scripts/install.sh install .build/release $(PREFIX) $(DESTDIR)
 
 # Removes exactly the files the manifest lists, then the folders left empty.
 uninstall:
 	bash scripts/install.sh uninstall $(PREFIX) $(DESTDIR)
+
+# $(OUT)/pulsar_haptics-VERSION-py3-none-linux_ARCH.whl: the Python package (python/) with the
+# self-contained libpulsar inside; `pip install` it anywhere with Python 3.9+ and numpy.
+wheel: release-products
+	$(call install_missing,$(PYTHON_PACKAGES))
+	bash scripts/make-wheel.sh .build/release $(OUT)
+
+# libpulsar's ABI against include/pulsar.abi (`python3 scripts/abi-check.py LIB --record`
+# writes the record after a compatible change).
+abi-check: release-products
+	python3 scripts/abi-check.py .build/release/libPulsarC.so
 
 # $(OUT)/pulsar_VERSION_ARCH.deb; `bash scripts/deb-check.sh $(OUT)/pulsar_*.deb` (as root) installs,
 # checks and removes it.
@@ -97,7 +116,7 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	# The device tests play the optimized executable: a debug build's real-time thread is
 	# slower than a 256-frame period after a command (Tests/PulsarALSATests/PlayCaptureTests.swift).
-	$(SWIFT) build -c release --product pulsar
+	$(SWIFT) build $(RELEASE) --product pulsar
 	# The Swift example: a package of its own that depends on this one by path (so no product it
 	# uses may carry unsafe flags), built and run from its folder with no argument: it plays the
 	# demo bundle on the simulated device and must exit 0.
@@ -111,10 +130,21 @@ test: deps-test
 	# through pkg-config, with nothing of the toolchain on any search path); the tests also read
 	# the .deb's contents and run its binary unpacked.
 	$(SWIFT) build --product PulsarC
-	$(SWIFT) build -c release --product PulsarC
+	$(SWIFT) build $(RELEASE) --product PulsarC
+	# The library's ABI (exported functions, their types, constants, struct layouts) against
+	# include/pulsar.abi: a change that would break a compiled caller fails here.
+	python3 scripts/abi-check.py .build/release/libPulsarC.so
 	rm -rf $(CURDIR)/.build/install-test $(CURDIR)/.build/deb-test
 	bash scripts/install.sh install .build/release $(CURDIR)/.build/install-test/prefix
 	bash scripts/make-deb.sh .build/release $(CURDIR)/.build/deb-test
+	# The Python package: its wheel installed with pip into a fresh virtual environment (numpy and
+	# pytest from PyPI), imported from elsewhere, then its tests: renders equal to `pulsar render`,
+	# the game example's session replaying bit for bit, bad calls raising.
+	bash scripts/make-wheel.sh .build/release $(CURDIR)/.build/wheel-test > /dev/null
+	rm -rf $(CURDIR)/.build/python-venv && /usr/bin/python3 -m venv $(CURDIR)/.build/python-venv
+	$(CURDIR)/.build/python-venv/bin/pip install --quiet $(CURDIR)/.build/wheel-test/pulsar_haptics-*.whl pytest
+	cd /tmp && $(CURDIR)/.build/python-venv/bin/python -c "import pulsar; print('import pulsar:', pulsar.version(), pulsar._native.path)"
+	PULSAR_BINARY=$(CURDIR)/.build/release/pulsar $(CURDIR)/.build/python-venv/bin/python -m pytest -q -p no:cacheprovider python/tests
 	# Every test, the ALSA ones against a private PipeWire session with a timer-driven null sink,
 	# which is stopped by PID whatever the tests do (scripts/pipewire-session.sh). The ALSA suites
 	# run on their own after the rest: they time a real device's clock, and the corpus-wide
@@ -142,7 +172,7 @@ fuzz: build
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 bench: deps-bench
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 	cd Benchmarks && $(SWIFT) build -c release
 	cd Benchmarks && .build/release/render-throughput
 	cd Benchmarks && .build/release/derive-throughput

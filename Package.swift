@@ -5,6 +5,16 @@ import PackageDescription
 /// This file's folder: linker flags need absolute paths.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
+/// lld, with identical functions folded where no address is compared and the relative
+/// relocations packed (DT_RELR, glibc 2.36): what keeps the shipped binaries small once the Swift
+/// runtime is linked into them (docs/decisions.md, "One file each").
+let compactLinkFlags: [String] = ["-use-ld=lld", "-Xlinker", "--gc-sections", "-Xlinker", "--icf=safe", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+/// libpulsar: the Swift runtime linked in and kept local, only `pulsar_*` exported, named for the loader.
+let exportsMap: String = packageRoot + "/Sources/PulsarC/exports.map"
+let libraryOnlyFlags: [String] = ["-Xlinker", "--version-script=" + exportsMap, "-Xlinker", "-soname=libpulsar.so.0"]
+let libraryLinkFlags: [String] = ["-static-stdlib"] + compactLinkFlags + libraryOnlyFlags
+
+
 let package = Package(
     name: "pulsar",
     products: [
@@ -121,12 +131,13 @@ let package = Package(
             name: "PulsarC",
             dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarDerive"],
             exclude: ["exports.map"],
-            linkerSettings: [
-                // Only `pulsar_*` leaves the library, and it names itself for the loader.
-                .unsafeFlags(["-Xlinker", "--version-script=\(packageRoot)/Sources/PulsarC/exports.map", "-Xlinker", "-soname=libpulsar.so.0"]),
-            ]
+            // Only `pulsar_*` leaves the library, and it names itself for the loader; the Swift
+            // runtime is linked in and kept local: the library needs nothing of Swift at run time.
+            linkerSettings: [.unsafeFlags(libraryLinkFlags)]
         ),
-        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarDerive", "PulsarPipeWire"]),
+        // The Makefile links the Swift runtime in (--static-swift-stdlib); lld keeps it small.
+        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarDerive", "PulsarPipeWire"],
+                          linkerSettings: [.unsafeFlags(compactLinkFlags)]),
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
         // The C API through `cc`: it needs the built libPulsarC.so, not the module.
         .testTarget(name: "PulsarCTests", dependencies: ["PulsarTestSupport", "PulsarAudio", "PulsarCLI", "PulsarDerive"]),

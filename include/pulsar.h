@@ -26,6 +26,12 @@
 #ifndef PULSAR_H
 #define PULSAR_H
 
+/* The ABI this header describes: the major number of the library's soname (libpulsar.so.0).
+ * Within one ABI version, functions, constants and struct members are only ever added (structs
+ * at their end: each carries its own size), never changed or removed; `make test` checks the
+ * built library and this header against the record in include/pulsar.abi. */
+#define PULSAR_ABI_VERSION 0
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +53,10 @@ typedef enum pulsar_result {
 
 /* The library's version, e.g. "0.1.0". Static storage. */
 const char *pulsar_version(void);
+
+/* The ABI version of the library loaded, to compare with PULSAR_ABI_VERSION at run time (a
+ * binding that loads the library by name checks it before any other call). */
+int pulsar_abi_version(void);
 
 /* The calling thread's last error message, or NULL when none was set. Valid until the next
  * failing call on this thread. */

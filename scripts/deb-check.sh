@@ -29,10 +29,10 @@ pkg-config --modversion pulsar >/dev/null || die "pkg-config does not find pulsa
 # Nothing of the toolchain: the runtime is the package's own.
 if ldd /usr/bin/pulsar /usr/lib/libpulsar.so.0 | grep -E 'not found|/swift'; then die "ldd resolves outside the package"; fi
 # The installed Python example, run as root as a user might: it finds libpulsar.so.0 through the
-# linker cache, and leaves byte code beside its module that the removal must take too.
+# linker cache, and leaves byte code beside the pulsar package that the removal must take too.
 examples=/usr/share/doc/pulsar/examples/python
 env -i PATH=/usr/bin:/bin python3 "$examples/demo.py" --device sim >/dev/null || die "$examples/demo.py failed"
-[ -d "$examples/__pycache__" ] || die "demo.py left no byte code: the removal's check of it would prove nothing"
+[ -d /usr/lib/python3/dist-packages/pulsar/__pycache__ ] || die "demo.py left no byte code: the removal's check of it would prove nothing"
 
 apt-get remove -y pulsar
 left=0

@@ -7,14 +7,16 @@
 # BUILD_DIR holds the release `pulsar` and `libPulsarC.so`. Files land under DESTDIR/PREFIX:
 #   bin/pulsar
 #   lib/libpulsar.so.VERSION, lib/libpulsar.so.0 and lib/libpulsar.so (links)
-#   lib/pulsar/           the Swift runtime both need (RUNPATH $ORIGIN/pulsar, $ORIGIN/../lib/pulsar)
+#     (both carry the Swift runtime linked in: nothing of Swift is installed or needed beside them)
 #   include/pulsar.h, lib/pkgconfig/pulsar.pc
 #   share/man/man1/       pulsar.1 and pulsar-COMMAND.1, printed by `pulsar --man-page`
 #   share/bash-completion/completions/pulsar, $ZSH_COMPLETIONS/_pulsar   (`pulsar --completion`)
 #   share/doc/pulsar/     README, docs, examples
+#   lib/python3/dist-packages/pulsar/   the Python package (it loads this libpulsar)
 #   share/pulsar/install-manifest   every file above: what uninstall removes, and nothing else
 #
 # ZSH_COMPLETIONS (relative to PREFIX) defaults to share/zsh/site-functions.
+# The binary and the library are installed stripped; STRIP=0 keeps their symbols and debug info.
 # GZIP_MAN=1 compresses the man pages (a Debian package's way).
 set -euo pipefail
 
@@ -29,22 +31,18 @@ is_system_libdir() {
     esac
 }
 
-# The Swift runtime libraries $1 resolves, as paths in the toolchain: those beside libswiftCore.
-swift_runtime_of() {
-    local lddout core dir
-    lddout=$(ldd "$1")
-    core=$(awk '$1 == "libswiftCore.so" { print $3 }' <<<"$lddout")
-    [ -n "$core" ] || return 0
-    dir=$(dirname "$core")
-    awk -v d="$dir/" 'index($3, d) == 1 { print $3 }' <<<"$lddout"
+# Fails when $1 still needs a Swift library at run time (a build without --static-swift-stdlib).
+refuse_swift_runtime() {
+    if ldd "$1" | grep -Eq 'libswift|libFoundation|libdispatch|libBlocksRuntime'; then
+        die "$1 links the Swift runtime dynamically: build it with 'swift build -c release --static-swift-stdlib' (make release-products)"
+    fi
 }
 
 install_files() {
     local build=$1 prefix=$2 destdir=${3:-}
     local root="$destdir$prefix"
     [ -x "$build/pulsar" ] || die "$build/pulsar is not built (make build)"
-    [ -f "$build/libPulsarC.so" ] || die "$build/libPulsarC.so is not built (swift build -c release --product PulsarC)"
-    command -v patchelf >/dev/null || die "patchelf is missing (apt-get install patchelf)"
+    [ -f "$build/libPulsarC.so" ] || die "$build/libPulsarC.so is not built (make release-products)"
     case "$prefix" in /*) ;; *) die "PREFIX must be an absolute path, not '$prefix'" ;; esac
     local version
     version=$("$build/pulsar" --version | awk '{ print $2 }')
@@ -64,13 +62,16 @@ install_files() {
     put 0755 "$build/libPulsarC.so" "lib/libpulsar.so.$version"
     link "libpulsar.so.$version" lib/libpulsar.so.0
     link libpulsar.so.0 lib/libpulsar.so
-    local runtime
-    runtime=$( { swift_runtime_of "$build/pulsar"; swift_runtime_of "$build/libPulsarC.so"; } | sort -u)
-    for lib in $runtime; do put 0644 "$lib" "lib/pulsar/$(basename "$lib")"; done
-    # The toolchain's own directory leaves the RUNPATHs: the runtime installed beside is found.
-    patchelf --set-rpath '$ORIGIN/../lib/pulsar' "$root/bin/pulsar"
-    patchelf --set-rpath '$ORIGIN/pulsar' "$root/lib/libpulsar.so.$version"
-    for lib in $runtime; do patchelf --set-rpath '$ORIGIN' "$root/lib/pulsar/$(basename "$lib")"; done
+    refuse_swift_runtime "$build/pulsar"
+    refuse_swift_runtime "$build/libPulsarC.so"
+    command -v patchelf >/dev/null || die "patchelf is missing (apt-get install patchelf)"
+    # The linker's RUNPATH ($ORIGIN) goes: the two need no library of their own beside them.
+    patchelf --remove-rpath "$root/bin/pulsar"
+    patchelf --remove-rpath "$root/lib/libpulsar.so.$version"
+    if [ "${STRIP:-1}" != 0 ]; then
+        strip --strip-all "$root/bin/pulsar"
+        strip --strip-unneeded "$root/lib/libpulsar.so.$version"
+    fi
 
     put 0644 include/pulsar.h include/pulsar.h
     local tmp
@@ -114,13 +115,15 @@ EOF
     put 0644 BENCHMARKS.md share/doc/pulsar/BENCHMARKS.md
     for doc in docs/*.md; do put 0644 "$doc" "share/doc/pulsar/$doc"; done
     for example in examples/c/*.c examples/python/*.py; do put 0644 "$example" "share/doc/pulsar/$example"; done
+    # The Python package (python/pulsar), where Debian's python3 looks for a /usr install.
+    for module in python/pulsar/*.py python/pulsar/py.typed; do put 0644 "$module" "lib/python3/dist-packages/pulsar/$(basename "$module")"; done
 
     manifest+=(share/pulsar/install-manifest)
     mkdir -p "$root/share/pulsar"
     printf '%s\n' "${manifest[@]}" >"$root/share/pulsar/install-manifest"
     echo "installed pulsar $version under $root (${#manifest[@]} files)"
     if ! is_system_libdir "$prefix/lib"; then
-        echo "libpulsar is in $prefix/lib: pkg-config --cflags --libs pulsar needs PKG_CONFIG_PATH=$prefix/lib/pkgconfig, ctypes LD_LIBRARY_PATH=$prefix/lib (or run ldconfig with $prefix/lib in /etc/ld.so.conf.d)"
+        echo "libpulsar is in $prefix/lib: pkg-config --cflags --libs pulsar needs PKG_CONFIG_PATH=$prefix/lib/pkgconfig, Python PYTHONPATH=$prefix/lib/python3/dist-packages and LD_LIBRARY_PATH=$prefix/lib (or run ldconfig with $prefix/lib in /etc/ld.so.conf.d)"
     fi
 }
 

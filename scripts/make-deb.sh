@@ -3,9 +3,8 @@
 #
 #   scripts/make-deb.sh BUILD_DIR OUT_DIR
 #
-# Depends lists the Debian packages of the shared libraries the binary, libpulsar and the Swift
-# runtime beside them actually link (dpkg-shlibdeps reads their NEEDED entries); the runtime in
-# /usr/lib/pulsar is the package's own. Writes OUT_DIR/pulsar_VERSION_ARCH.deb and prints its path.
+# Depends lists the Debian packages of the shared libraries the binary and libpulsar actually link
+# (dpkg-shlibdeps reads their NEEDED entries); both carry the Swift runtime linked in. Writes OUT_DIR/pulsar_VERSION_ARCH.deb and prints its path.
 set -euo pipefail
 
 die() { echo "make-deb.sh: $*" >&2; exit 1; }
@@ -25,11 +24,16 @@ ZSH_COMPLETIONS=share/zsh/vendor-completions GZIP_MAN=1 \
 # dpkg-shlibdeps wants a source package around the files it reads.
 mkdir -p "$work/debian"
 printf 'Source: pulsar\n\nPackage: pulsar\nArchitecture: any\n' >"$work/debian/control"
-objects=("$stage/usr/bin/pulsar" "$stage/usr/lib/libpulsar.so.$version" "$stage"/usr/lib/pulsar/*.so)
-depends=$(cd "$work" && dpkg-shlibdeps -O --ignore-missing-info -l"$stage/usr/lib/pulsar" -l"$stage/usr/lib" \
+objects=("$stage/usr/bin/pulsar" "$stage/usr/lib/libpulsar.so.$version")
+depends=$(cd "$work" && dpkg-shlibdeps -O --ignore-missing-info -l"$stage/usr/lib" \
     "${objects[@]}" 2>"$work/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p') \
     || { cat "$work/shlibdeps.log" >&2; die "dpkg-shlibdeps failed"; }
 [ -n "$depends" ] || { cat "$work/shlibdeps.log" >&2; die "dpkg-shlibdeps found no dependencies"; }
+# Packed relative relocations (DT_RELR) need glibc 2.36, which the objects name as the version
+# GLIBC_ABI_DT_RELR; libc6's symbols file does not map that version to a package version.
+if readelf -V "${objects[@]}" | grep GLIBC_ABI_DT_RELR >/dev/null; then
+    depends=$(sed -E 's/libc6 \(>= [^)]*\)/libc6 (>= 2.36)/' <<<"$depends")
+fi
 
 size=$(du -sk "$stage/usr" | cut -f1)
 mkdir -p "$stage/DEBIAN"
@@ -50,12 +54,12 @@ EOF
 # libpulsar for other packages' dpkg-shlibdeps, and the linker cache refreshed on install/remove.
 echo "libpulsar 0 pulsar (>= $version)" >"$stage/DEBIAN/shlibs"
 echo "activate-noawait ldconfig" >"$stage/DEBIAN/triggers"
-# Running the installed Python example imports pulsar.py, which leaves byte code beside it that
-# dpkg does not own: removed before the package's files are.
+# Running the installed Python example imports the pulsar package, which leaves byte code beside
+# it that dpkg does not own: removed before the package's files are.
 cat >"$stage/DEBIAN/prerm" <<'PRERM'
 #!/bin/sh
 set -e
-rm -rf /usr/share/doc/pulsar/examples/python/__pycache__
+rm -rf /usr/share/doc/pulsar/examples/python/__pycache__ /usr/lib/python3/dist-packages/pulsar/__pycache__
 PRERM
 chmod 0755 "$stage/DEBIAN/prerm"
 

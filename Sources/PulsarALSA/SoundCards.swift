@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import PulsarCore
 
 /// A sound card as the kernel lists it under `/proc/asound`: `cards`, and per card `usbid` and
 /// `stream0` (USB audio's endpoints).
@@ -57,7 +58,7 @@ public struct SoundCard: Hashable, Sendable {
 public enum SoundCards {
     /// The root the environment chooses.
     public static var defaultRoot: String {
-        let given = ProcessInfo.processInfo.environment["PULSAR_PROC_ASOUND"] ?? ""
+        let given = getenv("PULSAR_PROC_ASOUND").map { String(cString: $0) } ?? ""
         return given.isEmpty ? "/proc/asound" : given
     }
 
@@ -67,7 +68,7 @@ public enum SoundCards {
         return parseCards(cards).map { card in
             var card = card
             let dir = root + "/card\(card.index)"
-            if let usb = read(dir + "/usbid")?.trimmingCharacters(in: .whitespacesAndNewlines), Self.isUSBID(usb) {
+            if let usb = read(dir + "/usbid")?.trimmedOfWhitespace, Self.isUSBID(usb) {
                 card.usbID = usb.lowercased()
             }
             if let stream = read(dir + "/stream0") {
@@ -86,13 +87,13 @@ public enum SoundCards {
     static func parseCards(_ text: String) -> [SoundCard] {
         text.split(separator: "\n").compactMap { line -> SoundCard? in
             guard let open = line.firstIndex(of: "["), let close = line[open...].firstIndex(of: "]"),
-                  let index = Int(line[..<open].trimmingCharacters(in: .whitespaces)), index >= 0, index < 1024 else { return nil }
-            let id = line[line.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+                  let index = Int(line[..<open].trimmedOfBlanks), index >= 0, index < 1024 else { return nil }
+            let id = line[line.index(after: open)..<close].trimmedOfBlanks
             guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else { return nil }
             var name = String(line[line.index(after: close)...])
             if name.hasPrefix(":") { name.removeFirst() }
-            if let dash = name.range(of: " - ") { name = String(name[dash.upperBound...]) }
-            return SoundCard(index: index, id: id, name: name.trimmingCharacters(in: .whitespaces))
+            if let dash = name.range(ofText: " - ") { name = String(name[dash.upperBound...]) }
+            return SoundCard(index: index, id: id, name: name.trimmedOfBlanks)
         }
     }
 
@@ -100,13 +101,13 @@ public enum SoundCards {
     static func parsePlayback(_ text: String) -> (channels: Int?, busy: Bool) {
         var inPlayback = false, channels: Int?, busy = false
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmedOfBlanks
             if !raw.hasPrefix(" "), line.hasSuffix(":") { inPlayback = line == "Playback:" }
             guard inPlayback else { continue }
-            if line.hasPrefix("Channels:"), let n = Int(line.dropFirst(9).trimmingCharacters(in: .whitespaces)), n > 0, n <= 64 {
+            if line.hasPrefix("Channels:"), let n = Int(line.dropFirst(9).trimmedOfBlanks), n > 0, n <= 64 {
                 channels = max(channels ?? 0, n)
             }
-            if line.hasPrefix("Status:") { busy = line.dropFirst(7).trimmingCharacters(in: .whitespaces) == "Running" }
+            if line.hasPrefix("Status:") { busy = line.dropFirst(7).trimmedOfBlanks == "Running" }
         }
         return (channels, busy)
     }
@@ -117,12 +118,9 @@ public enum SoundCards {
     }
 
     static func read(_ path: String) -> String? {
-        // Only regular files: a FIFO or device in a fixture tree must not block the open.
-        guard let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
-              type == .typeRegular else { return nil }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 65_536) else { return nil }
+        // Only regular files (a FIFO or device in a fixture tree must not block the open), read
+        // to 64 KiB whatever size they report (/proc reports 0).
+        guard let data = try? InputFile.head(path, count: 65_536) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// The files of a bundle, whether a `.pulsar` ZIP archive or an unpacked folder, after every
@@ -145,7 +145,7 @@ struct BundleContainer: @unchecked Sendable {
         let folder = relative.isEmpty ? root : root + "/" + relative
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+            names = try InputFile.names(inFolder: folder)
         } catch {
             throw BundleError(.unreadable, bundle: root, entry: relative.isEmpty ? nil : relative,
                               message: "cannot list the folder")

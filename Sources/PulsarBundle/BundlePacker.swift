@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// Packs an unpacked bundle folder into a `.pulsar` archive.
@@ -118,8 +118,7 @@ public enum BundlePacker {
     /// `.<name>.tmp-<pid>` in the output's folder. Callers may arm an interrupt handler to
     /// remove it (libzip itself writes through a further `<temporary>.XXXXXX` file while closing).
     public static func temporaryPath(for output: String) -> String {
-        let url = URL(fileURLWithPath: output)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+        PathText.sibling(of: output, named: ".\(PathText.lastComponent(output)).tmp-\(getpid())")
     }
 
     /// The bundle's manifest document with each derived preset's `haptics` and `derived` set,
@@ -173,7 +172,7 @@ public enum BundlePacker {
 
     /// Flushes `temporary` to disk and renames it onto `output`.
     private static func commit(_ temporary: String, to output: String) throws(BundleError) {
-        let fd = Foundation.open(temporary, O_RDONLY | O_CLOEXEC)
+        let fd = Glibc.open(temporary, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
             fsync(fd)
             close(fd)
@@ -187,7 +186,7 @@ public enum BundlePacker {
 
     /// Whether `path` would be written inside `folder` (after resolving the parent's symlinks).
     private static func isInside(_ path: String, _ folder: String) -> Bool {
-        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let parent = PathText.parent(path)
         guard let resolvedParent = realpath(parent, nil), let resolvedFolder = realpath(folder, nil) else { return false }
         defer {
             free(resolvedParent)

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Random-access bytes of one file: a file on disk, a ZIP entry, or memory. Audio decoders read
 /// through it so long audio is streamed rather than loaded whole.

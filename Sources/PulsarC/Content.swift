@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
@@ -29,7 +29,7 @@ final class BundleBox {
 /// layout at a rate), rendered from one thread at a time.
 final class MixBox {
     let content: SessionContent
-    let lock = NSLock()
+    let lock = Lock()
     var mixer: PresetMixer { content.mixer }
     init(_ content: SessionContent) {
         self.content = content
@@ -38,6 +38,10 @@ final class MixBox {
 
 @_cdecl("pulsar_version")
 public func pulsar_version() -> UnsafePointer<CChar> { PulsarVersion.cString }
+
+/// PULSAR_ABI_VERSION of include/pulsar.h: the soname's major number.
+@_cdecl("pulsar_abi_version")
+public func pulsar_abi_version() -> Int32 { 0 }
 
 /// The version as a C string with static lifetime.
 enum PulsarVersion {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarALSA
 import PulsarAudio
 import PulsarCore
@@ -14,7 +14,7 @@ final class EngineBox {
     var engine: HapticEngine { session.engine }
     /// Recursive: a completion callback, called from `pulsar_engine_poll` under it, may query
     /// its voice or the engine.
-    let lock = NSRecursiveLock()
+    let lock = Lock(recursive: true)
     var stopped: Bool { session.isStopped }
     /// Voices whose playback has not ended, kept for their completion callbacks even when their
     /// handles are freed (a fire-and-forget effect still reports). Under `lock`.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import PulsarCore
 
 /// The C API's opaque handles: a retained Swift object behind each pointer, registered while it
 /// lives. Every call checks its handle here first, so a NULL, a freed or a foreign pointer — or a
@@ -9,7 +9,7 @@ import Foundation
 /// reused by a later handle of the same kind, which the header documents). Any thread; the
 /// registry's lock is held only to look a handle up.
 enum Handles {
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var live: [UnsafeMutableRawPointer: ObjectIdentifier] = [:]
 
     /// A new handle for `object`, retained until `release`.

@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
@@ -16,8 +16,8 @@ enum AHAPWithAudio {
         guard let audio = preset.audio else {
             throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input)): preset \(preset.id) has no audio for --with-audio [no-audio]")
         }
-        let wavName = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent + ".wav"
-        let wavPath = URL(fileURLWithPath: output).deletingLastPathComponent().appendingPathComponent(wavName).path
+        let wavName = PathText.stem(output) + ".wav"
+        let wavPath = PathText.sibling(of: output, named: wavName)
         try Arguments.refuseOverwriting([wavPath], inputs: [input], command: "pulsar convert")
         let frames: FrameIndex
         do {
@@ -30,7 +30,7 @@ enum AHAPWithAudio {
         do {
             try OutputFile.write(Array(PatternWriter.ahapText(for: preset.pattern, audio: [event]).utf8), to: output)
         } catch {
-            try? FileManager.default.removeItem(atPath: wavPath)
+            unlink(wavPath)
             throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
         }
         if !quiet {
@@ -78,7 +78,7 @@ enum AHAPWithAudio {
         if sounds.count > 1, !setup.quiet {
             Console.error("pulsar: warning: \(ahap): \(sounds.count) AudioCustom events; a preset has one audio: the first is kept")
         }
-        let stem = URL(fileURLWithPath: ahap).deletingPathExtension().lastPathComponent
+        let stem = PathText.stem(ahap)
         let id = presetID(stem)
         let audio = try sounds.first.map { (sound) throws(CommandFailure) in try copyable(sound, ahap: ahap) }
         var presetObject: [(key: String, value: JSONValue)] = [("id", .str(id)), ("name", .str(stem)), ("haptics", .str("haptics/\(id).json"))]
@@ -104,12 +104,13 @@ enum AHAPWithAudio {
 
     /// A bundle folder is written only into a new or empty one.
     private static func refuseFilled(_ folder: String) throws(CommandFailure) {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return }
-        guard isFolder.boolValue else {
+        switch InputFile.kind(of: folder) {
+        case .missing: return
+        case .directory: break
+        default:
             throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not a folder; a bundle folder is written only into a new or empty one")
         }
-        guard (try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) ?? false else {
+        guard (try? InputFile.names(inFolder: folder).isEmpty) ?? false else {
             throw CommandFailure(.ioError, "pulsar: error: \(MessageText.oneLine(folder)): exists and is not empty; a bundle folder is written only into a new or empty one")
         }
     }
@@ -129,28 +130,26 @@ enum AHAPWithAudio {
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(ahap): its AudioCustom sound \(error)")
         }
-        return (URL(fileURLWithPath: sound.path).lastPathComponent, data, sound)
+        return (PathText.lastComponent(sound.path), data, sound)
     }
 
     /// Builds the folder beside `folder`, then renames it into place (nothing half-written).
     private static func build(_ folder: String, manifest: JSONValue, pattern: String, id: String,
                               audio: (name: String, data: [UInt8], event: AHAPAudioEvent)?) throws(CommandFailure) {
-        let parent = URL(fileURLWithPath: folder).deletingLastPathComponent()
-        let building = parent.appendingPathComponent(".\(URL(fileURLWithPath: folder).lastPathComponent).pulsar-tmp-\(getpid())")
-        do {
-            let fm = FileManager.default
-            try fm.createDirectory(at: building.appendingPathComponent("haptics"), withIntermediateDirectories: true)
-            try Data(JSONWriter().write(manifest).utf8).write(to: building.appendingPathComponent("manifest.json"))
-            try Data(pattern.utf8).write(to: building.appendingPathComponent("haptics/\(id).json"))
+        let building = PathText.sibling(of: folder, named: ".\(PathText.lastComponent(folder)).pulsar-tmp-\(getpid())")
+        do throws(OutputFile.Failure) {
+            try OutputFolder.make(building + "/haptics")
+            try OutputFile.write(Array(JSONWriter().write(manifest).utf8), to: building + "/manifest.json")
+            try OutputFile.write(Array(pattern.utf8), to: building + "/haptics/\(id).json")
             if let audio {
-                try fm.createDirectory(at: building.appendingPathComponent("audio"), withIntermediateDirectories: true)
-                try Data(audio.data).write(to: building.appendingPathComponent("audio/\(audio.name)"))
+                try OutputFolder.make(building + "/audio")
+                try OutputFile.write(audio.data, to: building + "/audio/\(audio.name)")
             }
-            if fm.fileExists(atPath: folder) { try fm.removeItem(atPath: folder) }  // empty, checked above
-            try fm.moveItem(at: building, to: URL(fileURLWithPath: folder))
+            if InputFile.exists(folder) { rmdir(folder) }  // empty, checked above
+            guard rename(building, folder) == 0 else { throw OutputFile.Failure(path: folder, message: String(cString: strerror(errno))) }
         } catch {
-            try? FileManager.default.removeItem(at: building)
-            throw CommandFailure(.ioError, "pulsar: error: cannot write \(folder): \(error.localizedDescription)")
+            OutputFolder.removeTree(building)
+            throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
         }
     }
 
@@ -160,14 +159,14 @@ enum AHAPWithAudio {
     static func soundInside(ahap: String, path: String) throws(CommandFailure) -> String {
         let leaves = CommandFailure(.dataError, "pulsar: error: \(ahap): EventWaveformPath '\(MessageText.excerpt(path))' leaves the AHAP's folder [unsafe-path]")
         guard !path.hasPrefix("/"), !path.contains("\\") else { throw leaves }
-        let folder = URL(fileURLWithPath: ahap).deletingLastPathComponent().path
+        let folder = PathText.parent(ahap)
         guard let realFolder = realPath(folder) else {
             throw CommandFailure(.noInput, "pulsar: error: \(ahap): its folder cannot be resolved")
         }
         guard let real = realPath(folder + "/" + path) else {
             // Missing: a path that leaves even as written says so first.
-            let written = URL(fileURLWithPath: folder + "/" + path).standardized.path
-            guard written.hasPrefix(URL(fileURLWithPath: folder).standardized.path + "/") else { throw leaves }
+            let written = PathText.standardized(realFolder + "/" + path)
+            guard written.hasPrefix(realFolder == "/" ? "/" : realFolder + "/") else { throw leaves }
             throw CommandFailure(.noInput, "pulsar: error: \(ahap): its AudioCustom sound \(MessageText.excerpt(path)): no such file")
         }
         guard real.hasPrefix(realFolder == "/" ? "/" : realFolder + "/") else { throw leaves }
@@ -182,7 +181,7 @@ enum AHAPWithAudio {
 
     /// A preset id from a file's stem: letters, digits, `_` and `$`, not starting with a digit.
     static func presetID(_ stem: String) -> String {
-        var id = String(stem.unicodeScalars.map { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "$") ? Character($0) : "_" })
+        var id = String(stem.unicodeScalars.map { $0.isASCII && (Character($0).isLetter || Character($0).isNumber || $0 == "_" || $0 == "$") ? Character($0) : "_" })
         if id.isEmpty || id.first!.isNumber { id = "p" + id }
         return id
     }

@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
@@ -20,7 +20,7 @@ enum AudioFileInput {
     }
 
     static func isAudio(_ path: String) -> Bool {
-        extensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+        extensions.contains(PathText.pathExtension(path).lowercased())
     }
 
     /// The file's bytes, read as `InputFile` reads every input (a regular file, never a FIFO).
@@ -54,7 +54,7 @@ enum AudioFileInput {
             Console.out(JSONWriter().write(doc), terminator: "")
             return
         }
-        Console.out("\(path): audio, \(format.container), \(format.encoding), \(format.sampleRate) Hz, \(format.channels) channels, \(String(format: "%.3f", ms)) ms (\(format.frames) frames)")
+        Console.out("\(path): audio, \(format.container), \(format.encoding), \(format.sampleRate) Hz, \(format.channels) channels, \(String(printf: "%.3f", ms)) ms (\(format.frames) frames)")
         if let haptic {
             let audio = format.channels - haptic
             Console.out("  haptic channels: \(haptic) (ANDROID_HAPTIC=\(haptic)): channel\(haptic == 1 ? "" : "s") \(haptic == 1 ? "\(format.channels)" : "\(audio + 1)–\(format.channels)") \(haptic == 1 ? "vibrates" : "vibrate"); \(audio == 1 ? "channel 1 is" : "channels 1–\(audio) are") audio")

@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
@@ -82,5 +82,5 @@ enum BundleInfo {
         }
     }
 
-    static func fmt(_ v: Double) -> String { String(format: "%.6g", v) }
+    static func fmt(_ v: Double) -> String { String(printf: "%.6g", v) }
 }

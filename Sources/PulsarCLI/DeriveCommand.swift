@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
@@ -201,7 +201,7 @@ enum DeriveCommand {
                 }
                 if !quiet {
                     let ms = Double(report.frames) * 1000 / Double(haptics.sampleRate)
-                    Console.error("wrote \(path): HapticGenerator channel, \(report.frames) frames (\(String(format: "%.3f", ms)) ms) at \(haptics.sampleRate) Hz, \(format.rawValue), peak \(String(format: "%.3f", report.peak))")
+                    Console.error("wrote \(path): HapticGenerator channel, \(report.frames) frames (\(String(printf: "%.3f", ms)) ms) at \(haptics.sampleRate) Hz, \(format.rawValue), peak \(String(printf: "%.3f", report.peak))")
                 }
             default:
                 throw CommandFailure(.software, "pulsar: error: the method made a result of the other kind")
@@ -215,7 +215,7 @@ enum DeriveCommand {
     }
 
     static func summary(_ derived: DerivedPattern, path: String, format: PatternFormat) -> String {
-        "wrote \(path): \(format.displayName), \(counts(derived.pattern)) from \(String(format: "%.3f", derived.durationMilliseconds)) ms of sound (curves within \(String(format: "%.4f", derived.amplitudeError)) and \(String(format: "%.4f", derived.frequencyError)))"
+        "wrote \(path): \(format.displayName), \(counts(derived.pattern)) from \(String(printf: "%.3f", derived.durationMilliseconds)) ms of sound (curves within \(String(printf: "%.4f", derived.amplitudeError)) and \(String(printf: "%.4f", derived.frequencyError)))"
     }
 }
 

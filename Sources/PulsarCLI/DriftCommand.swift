@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import PulsarALSA
 import PulsarAudio
 import PulsarBundle
@@ -115,7 +114,7 @@ enum DriftCommand {
     }
 
     static func format(_ v: Double) -> String {
-        v == v.rounded() ? String(Int(v)) : String(format: "%.3g", v)
+        v == v.rounded() ? String(Int(v)) : String(printf: "%.3g", v)
     }
 }
 
@@ -297,10 +296,10 @@ struct DriftProgress {
         let now = clock.now()
         if let lastDraw, now.seconds(since: lastDraw) < 0.5 { return }
         lastDraw = now
-        var text = String(format: "\rdrift %.1f / %@ s", seconds, DriftCommand.format(total))
+        var text = String(printf: "\rdrift %.1f / %@ s", seconds, DriftCommand.format(total))
         for probe in probes {
             text += "  \(probe.name): "
-            if let ppm = probe.meter.quickPPM() { text += String(format: "%+.2f ppm", ppm) } else { text += "…" }
+            if let ppm = probe.meter.quickPPM() { text += String(printf: "%+.2f ppm", ppm) } else { text += "…" }
             text += "  underruns \(probe.player.underruns)"
         }
         Console.writeError(text + "\u{1B}[K")

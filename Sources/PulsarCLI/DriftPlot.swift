@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCommandLine
 import PulsarDrift
 import PulsarPlot
@@ -33,30 +33,30 @@ enum DriftPlot {
     private static func title(_ runs: [(DriftResult, DriftReport)]) -> String {
         guard runs.count == 2 else {
             let (r, report) = runs[0]
-            return String(format: "pulsar drift — %@: %+.2f ppm (95 %%: %+.2f … %+.2f)", r.device, report.ppm,
+            return String(printf: "pulsar drift — %@: %+.2f ppm (95 %%: %+.2f … %+.2f)", r.device, report.ppm,
                           report.ppmInterval95.low, report.ppmInterval95.high)
         }
         let ratio = DriftSession.ratio(runs[0].1, runs[1].1)
-        return String(format: "pulsar drift — device 1 against device 2: %+.2f ppm (95 %%: %+.2f … %+.2f), %.1f ms apart an hour",
+        return String(printf: "pulsar drift — device 1 against device 2: %+.2f ppm (95 %%: %+.2f … %+.2f), %.1f ms apart an hour",
                       ratio.ppm, ratio.interval95.low, ratio.interval95.high, ratio.ppm * 3.6)
     }
 
     /// Two lines a device: the run and the readings; the clock and the device's troubles.
     private static func subtitles(_ r: DriftResult, _ report: DriftReport, number: Int?) -> [String] {
-        let readings = [String(format: "%@%.1f s, %d readings", r.complete ? "" : "ended early after ", report.seconds, report.readings),
-                     String(format: "wall clock %.1f ms off an hour", report.wallClockDriftMsPerHour),
-                     String(format: "jitter p99 %.1f µs", report.jitterMicroseconds.p99),
+        let readings = [String(printf: "%@%.1f s, %d readings", r.complete ? "" : "ended early after ", report.seconds, report.readings),
+                     String(printf: "wall clock %.1f ms off an hour", report.wallClockDriftMsPerHour),
+                     String(printf: "jitter p99 %.1f µs", report.jitterMicroseconds.p99),
                      "granularity \(report.granularityFrames.map(String.init) ?? "?") frames"]
         var parts: [String] = []
         if let truth = report.trueClockErrorSamples {
-            parts.append(String(format: "clock p99 %.2f samples from the truth (configured %+.0f ppm)", truth.p99, r.truePpm ?? 0))
+            parts.append(String(printf: "clock p99 %.2f samples from the truth (configured %+.0f ppm)", truth.p99, r.truePpm ?? 0))
         } else {
-            parts.append(String(format: "clock p99 %.2f samples from the readings", report.clockErrorSamples.p99))
+            parts.append(String(printf: "clock p99 %.2f samples from the readings", report.clockErrorSamples.p99))
         }
-        parts.append(report.lockInSeconds.map { String(format: "within a sample from %.2f s", $0) } ?? "never within a sample")
+        parts.append(report.lockInSeconds.map { String(printf: "within a sample from %.2f s", $0) } ?? "never within a sample")
         parts.append("underruns \(r.underruns), slips \(report.slips.count), late wake-ups \(r.lateWakeups)")
         guard let number else { return [readings.joined(separator: " · "), parts.joined(separator: " · ")] }
-        let head = String(format: "%d = %@: %+.2f ppm · ", number, r.device, report.ppm)
+        let head = String(printf: "%d = %@: %+.2f ppm · ", number, r.device, report.ppm)
         return [head + readings.joined(separator: " · "), "\(number): " + parts.joined(separator: " · ")]
     }
 
@@ -72,7 +72,7 @@ enum DriftPlot {
         panel.add(.horizontal(ReferenceLine(1, color: .green, label: "+1 sample", legend: "±1 sample")))
         panel.add(.horizontal(ReferenceLine(-1, color: .green, label: "−1 sample")))
         if let lock = report.lockInSeconds {
-            panel.add(.vertical(ReferenceLine(lock, color: .ink, width: 1.5, label: String(format: "lock-in %.2f s", lock))))
+            panel.add(.vertical(ReferenceLine(lock, color: .ink, width: 1.5, label: String(printf: "lock-in %.2f s", lock))))
         }
         return panel
     }
@@ -86,10 +86,10 @@ enum DriftPlot {
         for (t, r) in series.residualsMicroseconds { envelope.add(r, atX: t) }
         var panel = Panel(title: name + "position readings minus the fitted line",
                           yAxis: Axis("residual", unit: "µs", range: .fixed(-limit...limit)), series: [.envelope(envelope)])
-        panel.add(.horizontal(ReferenceLine(p99, color: .orange, label: String(format: "p99 %.1f µs", p99), legend: "±p99")))
+        panel.add(.horizontal(ReferenceLine(p99, color: .orange, label: String(printf: "p99 %.1f µs", p99), legend: "±p99")))
         panel.add(.horizontal(ReferenceLine(-p99, color: .orange)))
         for (t, size) in series.slips.prefix(50) {
-            panel.add(.vertical(ReferenceLine(t, color: .purple, width: 1.5, label: String(format: "slip %.2f ms", size * 1000))))
+            panel.add(.vertical(ReferenceLine(t, color: .purple, width: 1.5, label: String(printf: "slip %.2f ms", size * 1000))))
         }
         return panel
     }
@@ -103,7 +103,7 @@ enum DriftPlot {
             panel.add(.line(Polyline(points: series.leadMilliseconds.map { PlotPoint($0.0, $0.1) },
                                      color: colors[index].withAlpha(90), width: 3, label: prefix + "readings")))
             for (k, run) in series.fittedLeadMilliseconds.enumerated() {
-                let label = k == 0 ? prefix + String(format: "fitted: %+.2f ppm, %.1f ms an hour", report.ppm, report.wallClockDriftMsPerHour) : nil
+                let label = k == 0 ? prefix + String(printf: "fitted: %+.2f ppm, %.1f ms an hour", report.ppm, report.wallClockDriftMsPerHour) : nil
                 panel.add(.line(Polyline(points: run.map { PlotPoint($0.0, $0.1) }, color: colors[index], width: 1.5, label: label)))
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarALSA
 import PulsarAudio
 import PulsarCommandLine
@@ -75,7 +75,7 @@ struct FollowOptions {
         logPath = args.value("--log")
         jsonPath = args.value("--json")
         quiet = args.flag("--quiet")
-        let inputLog = logPath.map { ((($0 as NSString).deletingLastPathComponent) as NSString).appendingPathComponent(FollowLog.inputName(forLog: $0)) }
+        let inputLog = logPath.map { PathText.sibling(of: $0, named: FollowLog.inputName(forLog: $0)) }
         try Arguments.refuseOverwriting([logPath, inputLog, jsonPath, device.recordPath], inputs: [from.hasPrefix("pw:") || Self.alsaCapture(from) != nil ? nil : from], command: command)
     }
 
@@ -91,7 +91,7 @@ struct FollowOptions {
         if text.hasPrefix("alsa:") { return String(text.dropFirst(5)) }
         let plugins = ["hw:", "plughw:", "dsnoop:", "sysdefault:", "pipewire:", "pulse:"]
         guard text == "default" || text == "pipewire" || plugins.contains(where: text.hasPrefix) else { return nil }
-        return FileManager.default.fileExists(atPath: text) ? nil : text
+        return InputFile.exists(text) ? nil : text
     }
 
     /// The source: a PipeWire capture for `pw:…`, an ALSA capture (`alsaCapture`), else an audio file.
@@ -153,8 +153,8 @@ enum FollowOutputs {
     /// The status line: how long, the capture's delay to the device, onsets, what went missing.
     static func summary(_ c: FollowPlayer.Counters, follower: HapticFollower, source: FollowSource, device: String) -> String {
         let seconds = Double(c.frames) / Double(source.sampleRate)
-        let delay = c.delay.map { String(format: ", delay %.1f ms", $0 * 1000) } ?? ""
-        return "followed \(String(format: "%.2f", seconds)) s onto \(device)\(delay): \(follower.onsets) onsets, \(c.missing) frames missing, \(c.captureLost) lost by the capture, \(c.underruns) underruns"
+        let delay = c.delay.map { String(printf: ", delay %.1f ms", $0 * 1000) } ?? ""
+        return "followed \(String(printf: "%.2f", seconds)) s onto \(device)\(delay): \(follower.onsets) onsets, \(c.missing) frames missing, \(c.captureLost) lost by the capture, \(c.underruns) underruns"
     }
 
     /// What a simulated device asked to record (`record=OUT.wav`) played.
@@ -191,7 +191,7 @@ enum FollowOutputs {
     /// The recorder of the follower's input for `--log` (its WAV beside the log).
     static func recorder(forLog path: String?, source: FollowSource) throws(CommandFailure) -> FollowRecorder? {
         guard let path else { return nil }
-        let input = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(FollowLog.inputName(forLog: path))
+        let input = PathText.sibling(of: path, named: FollowLog.inputName(forLog: path))
         do {
             return try FollowRecorder(path: input, sampleRate: source.sampleRate, channels: source.channels)
         } catch {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarCommandLine
 import PulsarCore
@@ -11,7 +11,7 @@ enum FollowReplay {
         let command = "pulsar render"
         let log: FollowLog
         do { log = try FollowLog(text: text) } catch { throw error.failure(command, option: "--replay") }
-        let inputPath = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(log.input)
+        let inputPath = PathText.sibling(of: path, named: log.input)
         let input: AudioFileContents
         do {
             input = try AudioFileContents(contentsOf: inputPath)

@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarBundle
 import PulsarCore
 import PulsarLottie
@@ -92,7 +92,7 @@ enum FrameCommand {
         }
 
         do {
-            let renderer = try LottieRenderer(jsonData: animation.json, resourcePath: URL(fileURLWithPath: input).deletingLastPathComponent().path,
+            let renderer = try LottieRenderer(jsonData: animation.json, resourcePath: PathText.parent(input),
                                               source: input)
             try renderer.animation.setOverrides(overrides)
             let index = Int((frame - timing.inPoint.value).rounded(.down))
@@ -132,11 +132,10 @@ enum KeypathsCommand {
 /// An animation from the command line: a Lottie or dotLottie file, or a bundle preset's animation.
 enum LottieInput {
     static func load(_ path: String, preset id: String?, command: String) throws(CommandFailure) -> LottieAnimation {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure(.noInput, "pulsar: error: \(path): no such file")
-        }
-        if isDirectory.boolValue || path.hasSuffix(".pulsar") {
+        let kind = InputFile.kind(of: path)
+        if case .missing = kind { throw CommandFailure(.noInput, "pulsar: error: \(path): no such file") }
+        let isDirectory = if case .directory = kind { true } else { false }
+        if isDirectory || path.hasSuffix(".pulsar") {
             let bundle: PresetBundle
             do {
                 bundle = try PresetBundle.open(path)

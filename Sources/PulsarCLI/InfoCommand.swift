@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarCore
 
 /// `pulsar info INPUT [--json]`: what a pattern file or a bundle holds.
@@ -75,7 +75,7 @@ enum InfoCommand {
             Console.out(JSONWriter().write(doc), terminator: "")
             return
         }
-        func short(_ v: Double) -> String { String(format: "%.6g", v) }
+        func short(_ v: Double) -> String { String(printf: "%.6g", v) }
         func show(_ r: ClosedRange<Double>?) -> String {
             guard let r else { return "–" }
             return "\(short(r.lowerBound)) … \(short(r.upperBound))"
@@ -83,7 +83,7 @@ enum InfoCommand {
         Console.out("file:        \(input)")
         Console.out("format:      \(loaded.format.displayName)\(loaded.scaledFromSeconds ? " (times read as seconds)" : "")")
         Console.out("duration:    \(short(summary.lastPointTime)) ms (continuous part \(short(summary.continuousEnd)) ms)")
-        Console.out("rendered:    \(renderer.frameCount) frames = \(String(format: "%.3f", renderedMs)) ms at \(setup.rate.hertz) Hz, profile \(setup.profile)")
+        Console.out("rendered:    \(renderer.frameCount) frames = \(String(printf: "%.3f", renderedMs)) ms at \(setup.rate.hertz) Hz, profile \(setup.profile)")
         Console.out("amplitude:   \(summary.amplitudePoints) points, values \(show(summary.amplitudeRange))")
         Console.out("frequency:   \(summary.frequencyPoints) points, values \(show(summary.frequencyRange))")
         Console.out("transients:  \(summary.transients), amplitude \(show(summary.transientAmplitudeRange)), frequency \(show(summary.transientFrequencyRange))")

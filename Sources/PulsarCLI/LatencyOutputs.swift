@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCommandLine
 import PulsarCore
 import PulsarDrift
@@ -51,7 +51,7 @@ enum LatencyOutputs {
     static func summary(_ r: LatencyReport) -> String {
         func line(_ s: LatencySummary?) -> String {
             guard let s else { return "nothing measured" }
-            return String(format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d clicks)", s.p50, s.p99, s.max, s.count)
+            return String(printf: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d clicks)", s.p50, s.p99, s.max, s.count)
         }
         let quantum = r.quantum.map { ", quantum \($0)" } ?? ""
         let held = r.heldUp > 0 ? ", \(r.heldUp) calls held up over 0.5 ms by the machine" : ""
@@ -60,7 +60,7 @@ enum LatencyOutputs {
         if r.captured {
             lines.append("  by the capture: " + line(r.capture))
             if let d = r.captureMinusClock {
-                lines.append(String(format: "  capture minus clock per click: min %+.2f ms, median %+.2f ms, max %+.2f ms", d.min, d.p50, d.max))
+                lines.append(String(printf: "  capture minus clock per click: min %+.2f ms, median %+.2f ms, max %+.2f ms", d.min, d.p50, d.max))
             }
         }
         return lines.joined(separator: "\n")
@@ -78,10 +78,10 @@ enum LatencyOutputs {
                                    label: "by the capture")))
         }
         if let p99 = r.clock?.p99 {
-            panel.add(.horizontal(ReferenceLine(p99, color: .ink, label: String(format: "clock p99 %.2f ms", p99))))
+            panel.add(.horizontal(ReferenceLine(p99, color: .ink, label: String(printf: "clock p99 %.2f ms", p99))))
         }
         return Figure(width: 1600, height: 700, title: "pulsar latency: \(r.device), period \(r.period)" + (r.quantum.map { ", quantum \($0)" } ?? ""),
-                      subtitles: [summary(r).split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " · ")],
+                      subtitles: [summary(r).split(separator: "\n").dropFirst().map { $0.trimmedOfBlanks }.joined(separator: " · ")],
                       xAxis: Axis("time", unit: "s", range: .fixed(0...span)), panels: [panel])
     }
 }

@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarBundle
 import PulsarCore
 import PulsarDerive
@@ -49,8 +49,9 @@ enum PackCommand {
         guard let output = args.value("--output") else {
             throw CommandFailure(.usage, "pulsar pack: missing -o OUTPUT (see 'pulsar pack --help')")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), !isDirectory.boolValue {
+        switch InputFile.kind(of: input) {
+        case .missing, .directory: break
+        default:
             throw CommandFailure(.usage, "pulsar pack: '\(input)' is a file: pack takes an unpacked bundle folder")
         }
         for name in ["--profile", "--resolution", "--gain", "--threshold"] where args.value(name) != nil && !args.flag("--derive") {

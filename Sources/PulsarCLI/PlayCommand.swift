@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarALSA
 import PulsarAudio
 import PulsarBundle
@@ -272,7 +272,7 @@ enum PlayCommand {
             let line: JSONValue = .obj(["timeNs": .num(Double(tick.time.nanoseconds)), "contentMs": number(tick.content),
                                         "animationFrame": number(tick.frame), "trueContentMs": number(truth),
                                         "errorSamples": number(tick.content.flatMap { c in truth.map { (c - $0) * Double(rate.hertz) / 1000 } })])
-            text += JSONWriter(indent: 0).write(line).replacingOccurrences(of: "\n", with: "") + "\n"
+            text += JSONWriter(indent: 0).write(line).replacing("\n", with: "") + "\n"
         }
         try writing { try OutputFile.write(Array(text.utf8), to: path) }
     }

@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarALSA
 import PulsarAudio
 import PulsarBundle
@@ -131,7 +131,7 @@ final class PlayLoop {
             return try voices.perform(line.command, voice: (line.voice ?? 1) - 1)
         } catch {
             engine.shutdown()
-            throw CommandFailure(error.code, line.line > 0 ? error.message.replacingOccurrences(of: "pulsar: error: ", with: "pulsar: error: \(options.scriptPath ?? "script"):\(line.line): ") : error.message)
+            throw CommandFailure(error.code, line.line > 0 ? error.message.replacing("pulsar: error: ", with: "pulsar: error: \(options.scriptPath ?? "script"):\(line.line): ") : error.message)
         }
     }
 

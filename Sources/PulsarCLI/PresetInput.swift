@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarBundle
 import PulsarCore
 import PulsarDerive
@@ -21,14 +21,12 @@ struct PresetInput {
     /// or starting with a ZIP signature. (A folder without a manifest is left to the pattern
     /// loader, which calls it a missing input.)
     static func looksLikeBundle(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return path.hasSuffix(".pulsar") }
-        if isDirectory.boolValue { return FileManager.default.fileExists(atPath: path + "/manifest.json") }
+        let kind = InputFile.kind(of: path)
+        if case .missing = kind { return path.hasSuffix(".pulsar") }
+        if case .directory = kind { return InputFile.exists(path + "/manifest.json") }
         if path.lowercased().hasSuffix(".pulsar") { return true }
-        // Only a regular file is opened: a FIFO would block the open.
-        guard case .regular = InputFile.kind(of: path), let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let magic = (try? handle.read(upToCount: 4)) ?? Data()
+        // Only a regular file is opened (InputFile.head refuses others): a FIFO would block the open.
+        let magic = (try? InputFile.head(path, count: 4)) ?? []
         return magic.elementsEqual([0x50, 0x4B, 0x03, 0x04])
     }
 
@@ -48,7 +46,7 @@ struct PresetInput {
             }
         } else {
             let loaded = try setup.load(path)
-            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            let name = PathText.stem(path)
             presets = [PresetHandle(id: name, name: name, duration: 0, pattern: loaded.pattern)]
             patternFormat = loaded.format
             scaledFromSeconds = loaded.scaledFromSeconds

@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
@@ -156,7 +156,7 @@ enum RenderCommand {
         } catch {
             throw CommandFailure(.noInput, "pulsar: error: \(MessageText.oneLine(path)): \(error)")
         }
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let name = PathText.stem(path)
         let audioOnly = PresetHandle(id: name, name: name, duration: 0, pattern: PatternData(),
                                      audio: AudioAsset(source: path, bytes: bytes), hasPattern: false)
         let preset = try PresetInput(path: path, presets: [audioOnly]).select(nil, command: command, derive: true, profile: setup.profile, quiet: setup.quiet)
@@ -194,7 +194,7 @@ enum RenderCommand {
         bar.finish()
         if !setup.quiet {
             let ms = setup.rate.milliseconds(atFrame: report.frames)
-            var line = "wrote \(output): \(report.frames) frames (\(String(format: "%.3f", ms)) ms) × \(report.channels) channels (\(layout.name)) at \(setup.rate.hertz) Hz, \(WAVExporter.Container(forOutput: output, layout: layout) == .wav ? format.rawValue : "Ogg Vorbis"), peak \(String(format: "%.3f", report.peak))"
+            var line = "wrote \(output): \(report.frames) frames (\(String(printf: "%.3f", ms)) ms) × \(report.channels) channels (\(layout.name)) at \(setup.rate.hertz) Hz, \(WAVExporter.Container(forOutput: output, layout: layout) == .wav ? format.rawValue : "Ogg Vorbis"), peak \(String(printf: "%.3f", report.peak))"
             if report.limitedSamples > 0 { line += ", \(report.limitedSamples) samples limited" }
             Console.error(line)
         }

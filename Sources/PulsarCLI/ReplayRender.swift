@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarBundle
 import PulsarCore

@@ -18,7 +18,7 @@ enum ShellCompletion {
 
     /// `text` as one word in single quotes, for either shell.
     static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     /// The top-level words: commands, then `pulsar`'s own options.
@@ -202,7 +202,7 @@ enum ShellCompletion {
 
     /// The zsh script, one template filled from the command table, kept whole as `bash()` is.
     private static func zsh() -> String {
-        let commands = CLICommand.all.map { quoted($0.name.replacingOccurrences(of: ":", with: "\\:") + ":" + $0.summary) }
+        let commands = CLICommand.all.map { quoted($0.name.replacing(":", with: "\\:") + ":" + $0.summary) }
         var top = [
             "'(- *)'{-h,--help}'[print the usage and the commands]'",
             "'(- *)'{-V,--version}'[print the version]'",
@@ -327,7 +327,7 @@ enum ShellCompletion {
         switch completion {
         case .none: return " "
         case .files: return "_files"
-        case .choices(let words): return "(" + words.map { $0.replacingOccurrences(of: " ", with: "\\ ") }.joined(separator: " ") + ")"
+        case .choices(let words): return "(" + words.map { $0.replacing(" ", with: "\\ ") }.joined(separator: " ") + ")"
         case .presets: return "_pulsar_presets"
         case .devices: return "_pulsar_devices"
         }
@@ -344,12 +344,12 @@ enum ShellCompletion {
 
     /// Text for inside `[…]` of an `_arguments` spec.
     private static func bracketed(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
+        text.replacing("\\", with: "\\\\").replacing("[", with: "\\[").replacing("]", with: "\\]")
     }
 
     /// Text for a spec's message (between colons).
     private static func message(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
+        text.replacing("\\", with: "\\\\").replacing(":", with: "\\:")
     }
 
     /// What the first synopsis calls its operand (`INPUT`, `FOLDER`).

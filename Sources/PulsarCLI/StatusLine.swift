@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import PulsarCore
 import PulsarEngine
 
@@ -34,7 +33,7 @@ struct StatusLine {
         let loop = voice?.iteration(at: now)
         var text = paused ? "⏸ " : "▶ "
         text += "\(Self.clock(content ?? 0)) / \(Self.clock(durationMs))"
-        if let frame { text += "  frame \(String(format: "%.1f", frame))" }
+        if let frame { text += "  frame \(String(printf: "%.1f", frame))" }
         if let loop {
             let count = loop.count == PlaybackTimeline.endless ? "∞" : String(loop.count)
             text += "  loop \(loop.iteration + 1)/\(count)"
@@ -54,6 +53,6 @@ struct StatusLine {
     static func clock(_ ms: Double) -> String {
         let total = max(ms, 0) / 1000
         let minutes = Int(total / 60)
-        return String(format: "%02d:%06.3f", minutes, total - Double(minutes) * 60)
+        return String(printf: "%02d:%06.3f", minutes, total - Double(minutes) * 60)
     }
 }

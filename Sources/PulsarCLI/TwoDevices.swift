@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarALSA
 import PulsarAudio
 import PulsarBundle
@@ -80,7 +80,7 @@ enum SyncLog {
             devices.append(entry(output.hapticChoice ?? output.hapticName ?? "haptic", ms(engine.hapticDeviceStreamFrame(at: now)), haptic is SimulatedDevice ? ms(felt) : nil))
         }
         let value: JSONValue = JSONValue(.object([("timeNs", .num(Double(now.nanoseconds))), ("devices", JSONValue(.array(devices)))]))
-        return JSONWriter(indent: 0).write(value).replacingOccurrences(of: "\n", with: "") + "\n"
+        return JSONWriter(indent: 0).write(value).replacing("\n", with: "") + "\n"
     }
 
     private static func entry(_ name: String, _ content: JSONValue, _ truth: JSONValue?) -> JSONValue {

@@ -1,5 +1,5 @@
 import PulsarCommandLine
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
@@ -211,7 +211,7 @@ enum ViewCommand {
             }
         }
         if !quiet {
-            Console.error("viewed \(s.presented) frames at \(Int(s.refreshHz)) Hz over \(String(format: "%.1f", s.seconds)) s, \(s.missed) missed; \(window.videoDriver) / \(window.rendererName)")
+            Console.error("viewed \(s.presented) frames at \(Int(s.refreshHz)) Hz over \(String(printf: "%.1f", s.seconds)) s, \(s.missed) missed; \(window.videoDriver) / \(window.rendererName)")
         }
     }
 
@@ -251,17 +251,17 @@ enum ViewCommand {
     /// own duration).
     static func prepare(_ path: String, preset id: String?, options: Options) throws(CommandFailure) -> Prepared {
         let command = options.command
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard InputFile.exists(path) else {
             throw CommandFailure(.noInput, "pulsar: error: \(path): no such file")
         }
-        let resourcePath = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let resourcePath = PathText.parent(path)
         var preset: PresetHandle
         var animation: LottieAnimation?
         var isBundle = false
         var ids: [String]
         if !PresetInput.looksLikeBundle(path), isLottie(path) {
             let loaded = try LottieInput.load(path, preset: nil, command: command)
-            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            let name = PathText.stem(path)
             preset = PresetHandle(id: name, name: name, duration: loaded.timing.durationMilliseconds, pattern: PatternData(),
                                   animation: AnimationAsset(source: path, data: loaded.json, frameRate: loaded.timing.frameRate,
                                                             totalFrames: loaded.timing.frameCount))
@@ -290,7 +290,7 @@ enum ViewCommand {
         settings.preloadAudio = true
         do {
             let mixer = try PresetMixer(preset: preset, settings: settings, range: mix.range)
-            return Prepared(title: isBundle ? "\(URL(fileURLWithPath: path).lastPathComponent), preset \(preset.id)" : URL(fileURLWithPath: path).lastPathComponent,
+            return Prepared(title: isBundle ? "\(PathText.lastComponent(path)), preset \(preset.id)" : PathText.lastComponent(path),
                             presetIDs: ids, presetIndex: ids.firstIndex(of: preset.id) ?? 0, mixer: mixer, pattern: preset.pattern, animation: animation, resourcePath: resourcePath)
         } catch {
             throw CommandFailure(error, input: path, command: command, fromCommandLine: true)

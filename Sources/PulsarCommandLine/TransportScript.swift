@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// A transport script: one command a line, `at <ms since start> <command> [args]`, `#` comments,

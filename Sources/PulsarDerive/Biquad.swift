@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One biquad section in `T` (32-bit float as AOSP, or 64-bit), transposed direct form II:
 /// `y = b0·x + s1; s1 = b1·x − a1·y + s2; s2 = b2·x − a2·y` — the form AOSP's filters run in.

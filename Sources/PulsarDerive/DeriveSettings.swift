@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// What to derive from a sound and how (docs/derive.md): the method, the actuator profile the

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// A pattern derived from a sound by the `envelope` method, with what the analysis found.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// How `HapticFollower` turns live sound into touch (docs/derive.md, "Following live sound"): the

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// Touch from live sound, sample by sample (docs/derive.md, "Following live sound"): mono audio

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// Android's HapticGenerator (AOSP `media/libeffects/hapticgenerator`): haptics generated from one

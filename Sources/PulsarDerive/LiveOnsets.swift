@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Onsets of live sound, causally (docs/derive.md, "Following live sound"): from the follower
 /// band's low edge to twice its top (a snare's body just above a shaker's band is still a hit),

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Onsets by spectral flux with an adaptive threshold and peak picking (docs/derive.md §6).
 enum OnsetDetector {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The onset detector's spectrum (docs/derive.md §6): third-octave log band levels of a 23 ms
 /// STFT every 5 ms, kept for every frame so the rules after the peak picking can look ahead.

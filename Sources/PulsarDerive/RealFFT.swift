@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The magnitude spectrum of real frames of one power-of-two size `N`: a complex radix-2 FFT of
 /// `N/2` points over the even and odd samples, then the split into the `N/2 + 1` bins of the

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+import PulsarCore
 
 /// `pulsar convert X.ahap -o FOLDER/` on an AHAP whose `AudioCustom` events name files around
 /// it, through the command's own `AHAPWithAudio`. Each input is the text of `in/x.ahap`, in a
@@ -27,7 +28,7 @@ enum AHAPAudioEntry {
     static let inside = wav(frames: 400, level: 8_000)
     static let outside = wav(frames: 600, level: -8_000)
 
-    private static let lock = NSLock()
+    private static let lock = Lock()
 
     static func run(_ bytes: [UInt8]) {
         lock.lock()
@@ -73,8 +74,8 @@ enum AHAPAudioEntry {
     /// and modification time.
     private static func snapshot() -> [String: String] {
         var all: [String: String] = [:]
-        guard let walk = FileManager.default.enumerator(atPath: scratch) else { return all }
-        while let relative = walk.nextObject() as? String {
+        guard let walk = try? FileManager.default.subpathsOfDirectory(atPath: scratch) else { return all }
+        for relative in walk {
             var s = stat()
             guard lstat(scratch + "/" + relative, &s) == 0 else { continue }
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: scratch + "/" + relative)) ?? ""

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// A Lottie animation: its timing, size, markers and the layer tree that keypaths address,
@@ -96,8 +96,8 @@ public struct LottieAnimation: Sendable {
     /// leave a trailing `\r` in some names). Nil when none matches.
     public func marker(named name: String) -> LottieMarker? {
         if let exact = markers.first(where: { $0.name == name }) { return exact }
-        let wanted = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        return markers.first { $0.name.trimmingCharacters(in: .whitespacesAndNewlines) == wanted }
+        let wanted = name.trimmedOfWhitespace
+        return markers.first { $0.name.trimmedOfWhitespace == wanted }
     }
 
     /// The frame range (`tm … tm + dr`) of `marker(named:)`.

@@ -1,5 +1,4 @@
 import CPNG
-import Foundation
 import PulsarCore
 #if canImport(Glibc)
 import Glibc

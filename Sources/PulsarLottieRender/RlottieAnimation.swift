@@ -1,6 +1,6 @@
 import CRlottie
 import CRlottieShim
-import Foundation
+import Glibc
 import PulsarLottie
 
 /// A marker as rlottie reports it: frame numbers relative to the animation's first frame.

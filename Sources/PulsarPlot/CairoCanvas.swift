@@ -1,5 +1,5 @@
 import CCairo
-import Foundation
+import Glibc
 
 /// Where text is anchored horizontally on the point it is drawn at.
 enum TextAnchor: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// An iterative radix-2 FFT of one power-of-two size; the twiddles and the bit-reversal order
 /// are computed once, in `init`.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Tick values at "nice" steps (1, 2, 2.5 or 5 × 10ⁿ) and their labels.
 ///
@@ -44,7 +44,7 @@ public enum Ticks {
             }
         }
         let shown = abs(value) < step * 1e-6 ? 0 : value
-        let text = String(format: "%.\(decimals)f", shown)
+        let text = String(printf: "%.\(decimals)f", shown)
         return text.hasPrefix("-") ? "\u{2212}" + text.dropFirst() : text
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarCore
 import PulsarDerive
@@ -48,8 +48,8 @@ public struct FollowLog: Sendable {
 
     /// The input WAV's name for a log at `path`: the log's name with `.input.wav`.
     public static func inputName(forLog path: String) -> String {
-        let name = (path as NSString).lastPathComponent
-        let stem = (name as NSString).deletingPathExtension
+        let name = PathText.lastComponent(path)
+        let stem = PathText.deletingExtension(name)
         return (stem.isEmpty ? name : stem) + ".input.wav"
     }
 
@@ -79,7 +79,7 @@ public struct FollowLog: Sendable {
 
     /// Whether `text` is a follow log (its first member names it).
     public static func isFollowLog(_ text: String) -> Bool {
-        text.prefix(200).contains("\"pulsarFollowLog\"")
+        text.prefix(200).contains(text: "\"pulsarFollowLog\"")
     }
 
     /// Reads a log written by `json`; a one-line reason when a member is missing or wrong.
@@ -119,7 +119,7 @@ public struct FollowLog: Sendable {
                                       transients: try flag("transients"))
         do { try settings.validate(sampleRate: Int(rate)) } catch { throw SessionError(.data, "the follow log's settings: \(error.message)") }
         let input = try text("input")
-        guard !input.isEmpty, !input.contains("/") else { throw SessionError(.data, "the follow log's input is not a file name beside it") }
+        guard !input.isEmpty, !input.contains(where: { $0 == "/" }) else { throw SessionError(.data, "the follow log's input is not a file name beside it") }
         let live = object.contains { $0.key == "live" } ? try flag("live") : false
         self.init(sampleRate: Int(rate), channels: Int(channels), layout: layout, mix: try flag("mix"), settings: settings, input: input,
                   frames: Int64(frames), device: try text("device"), live: live)

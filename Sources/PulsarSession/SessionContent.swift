@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
@@ -59,5 +59,8 @@ public struct SessionContent: @unchecked Sendable {
 
 /// `path` made absolute against the working folder (an event log is read from anywhere).
 public func absolutePath(_ path: String) -> String {
-    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    guard !path.hasPrefix("/") else { return path }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return path }
+    return String(cString: buffer) + "/" + path
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarAudio
 import PulsarCore
 import PulsarEngine

@@ -324,7 +324,7 @@ struct CAPITests {
         #expect(rms(at: 0.45) > rms(at: 1.45) * 2, "the intensity curve: \(rms(at: 0.45)) at its 1.5, \(rms(at: 1.45)) at its 0.3")
     }
 
-    @Test("examples/python/demo.py through ctypes, the library found on LD_LIBRARY_PATH: the same work as game.c, four effects reporting",
+    @Test("examples/python/demo.py through the python/ package, the library found on LD_LIBRARY_PATH: the same work as game.c, four effects reporting",
           .enabled(if: CAPITests.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs libPulsarC.so and python3"))
     func pythonDemo() throws {
         let dir = try Scratch()
@@ -333,6 +333,8 @@ struct CAPITests {
         var environment = ProcessInfo.processInfo.environment
         environment["LD_LIBRARY_PATH"] = dir.file("lib")
         environment["PULSAR_LIBRARY"] = nil
+        environment["PYTHONPATH"] = Self.root.path + "/python"
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"
         let r = try Self.run("/usr/bin/python3", [Self.root.path + "/examples/python/demo.py", "--device", "sim"], environment: environment)
         #expect(r.status == 0, "\(r)")
         #expect(r.out.components(separatedBy: "played out").count - 1 == 4 && r.out.contains("done: 4 effects (libpulsar 0.1.0)"), "\(r.out)")

@@ -41,19 +41,47 @@ struct InstalledTests {
         #expect(cc.status == 0, "cc: \(cc.err)")
     }
 
-    @Test("The installed binary and library resolve nothing under the toolchain: the Swift runtime in lib/pulsar, found through RUNPATH",
+    /// The shared objects a program or library needs (readelf's NEEDED entries).
+    static func needed(_ object: String) throws -> [String] {
+        let readelf = try run("/usr/bin/readelf", ["-d", object])
+        return readelf.out.split(separator: "\n").compactMap { line in
+            guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+    }
+
+    @Test("The installed binary and library are self-contained: no Swift library, no ICU, no runtime folder, no RUNPATH; within the size budget (libpulsar <= 8 MiB, pulsar <= 15 MiB, the install <= 25 MiB)",
           .enabled(if: installed, "needs `make install` into PULSAR_INSTALL_PREFIX (make test does it)"))
-    func nothingOfTheToolchain() throws {
+    func selfContained() throws {
         #expect(FileManager.default.fileExists(atPath: Self.toolchainLibraries + "/libswiftCore.so"), "the toolchain's runtime: \(Self.toolchainLibraries)")
+        #expect(!FileManager.default.fileExists(atPath: Self.prefix + "/lib/pulsar"), "a runtime folder was installed")
         for object in [Self.prefix + "/bin/pulsar", Self.prefix + "/lib/libpulsar.so.0"] {
             let ldd = try Self.run("/usr/bin/ldd", [object])
             #expect(ldd.status == 0, "\(ldd)")
-            #expect(!ldd.out.contains("not found"), "\(object): \(ldd.out)")
-            #expect(!ldd.out.contains(Self.toolchainLibraries), "\(object) resolves into the toolchain: \(ldd.out)")
-            #expect(ldd.out.contains(Self.prefix + "/") && ldd.out.contains("libswiftCore.so"), "\(object): \(ldd.out)")
+            #expect(!ldd.out.contains("not found") && !ldd.out.contains(Self.toolchainLibraries), "\(object): \(ldd.out)")
+            for swift in ["libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime", "libicu"] {
+                #expect(!ldd.out.contains(swift), "\(object) needs \(swift)…: \(ldd.out)")
+            }
+            // Only system libraries, each resolved under /lib or /usr/lib.
+            let needed = try Self.needed(object)
+            #expect(needed.contains("libc.so.6") && needed.count >= 8, "\(object): \(needed)")
             let readelf = try Self.run("/usr/bin/readelf", ["-d", object])
-            #expect(!readelf.out.contains(Self.toolchainLibraries), "\(object)'s RUNPATH names the toolchain")
+            #expect(!readelf.out.contains("RUNPATH") && !readelf.out.contains("RPATH"), "\(object) keeps a search path: \(readelf.out)")
+            let symbols = try Self.run("/usr/bin/nm", ["--dynamic", "--defined-only", object])
+            #expect(!symbols.out.contains("ucol_") && !symbols.out.contains("ubrk_"), "\(object) carries ICU")
         }
+        // libpulsar exports exactly the header's functions, nothing of Swift.
+        let exported = try Self.run("/usr/bin/nm", ["--dynamic", "--defined-only", Self.prefix + "/lib/libpulsar.so.0"]).out
+            .split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        #expect(!exported.isEmpty && exported.allSatisfy { $0.hasPrefix("pulsar_") }, "\(exported.filter { !$0.hasPrefix("pulsar_") }.prefix(5))")
+        let mib = 1 << 20
+        let library = try FileManager.default.attributesOfItem(atPath: Self.prefix + "/lib/libpulsar.so.0")[.size] as? Int ?? .max
+        let binary = try FileManager.default.attributesOfItem(atPath: Self.prefix + "/bin/pulsar")[.size] as? Int ?? .max
+        #expect(library <= 8 * mib, "libpulsar.so: \(library) bytes")
+        #expect(binary <= 15 * mib, "pulsar: \(binary) bytes")
+        let du = try Self.run("/usr/bin/du", ["-sb", Self.prefix])
+        let total = Int(du.out.split(separator: "\t").first ?? "") ?? .max
+        #expect(total <= 25 * mib, "the install: \(total) bytes")
         let version = try Self.run(Self.prefix + "/bin/pulsar", ["--version"])
         #expect(version.status == 0 && version.out.hasPrefix("pulsar "), "\(version)")
         let pc = try Self.run("/usr/bin/pkg-config", ["--modversion", "pulsar"], environment: Self.bare.merging(["PKG_CONFIG_PATH": Self.prefix + "/lib/pkgconfig"]) { $1 })
@@ -104,9 +132,9 @@ struct InstalledTests {
         let game = dir.file("game")
         try Self.compile(Self.root + "/examples/c/game.c", to: game)
         try Self.checkGame([game], device: "sim:record=" + dir.file("g.wav"), recording: dir.file("g.wav"), log: dir.file("g.jsonl"), environment: Self.bare)
-        // demo.py as installed with the docs, beside its module.
+        // demo.py as installed with the docs, the package as installed beside the library.
         let demo = Self.prefix + "/share/doc/pulsar/examples/python/demo.py"
-        let python = Self.bare.merging(["LD_LIBRARY_PATH": Self.prefix + "/lib"]) { $1 }
+        let python = Self.bare.merging(["LD_LIBRARY_PATH": Self.prefix + "/lib", "PYTHONPATH": Self.prefix + "/lib/python3/dist-packages"]) { $1 }
         try Self.checkGame(["/usr/bin/python3", demo], device: "sim:record=" + dir.file("p.wav"), recording: dir.file("p.wav"), log: dir.file("p.jsonl"),
                            environment: python)
     }
@@ -123,7 +151,7 @@ struct InstalledTests {
         try Self.checkGame([game], device: "pipewire", recording: nil, log: dir.file("g.jsonl"), environment: session)
         let demo = Self.prefix + "/share/doc/pulsar/examples/python/demo.py"
         try Self.checkGame(["/usr/bin/python3", demo], device: "pipewire", recording: nil, log: dir.file("p.jsonl"),
-                           environment: session.merging(["LD_LIBRARY_PATH": Self.prefix + "/lib"]) { $1 })
+                           environment: session.merging(["LD_LIBRARY_PATH": Self.prefix + "/lib", "PYTHONPATH": Self.prefix + "/lib/python3/dist-packages"]) { $1 })
     }
 
     @Test("Man pages read with man -l, one per command; the completions are installed; the manifest lists every file under the prefix",
@@ -187,18 +215,21 @@ struct InstalledTests {
             return f.count >= 6 ? String(f[5].dropFirst()) : nil
         })
         for expected in ["/usr/bin/pulsar", "/usr/lib/libpulsar.so.0", "/usr/lib/libpulsar.so", "/usr/include/pulsar.h", "/usr/lib/pkgconfig/pulsar.pc",
-                         "/usr/lib/pulsar/libswiftCore.so", "/usr/share/man/man1/pulsar.1.gz", "/usr/share/man/man1/pulsar-play.1.gz",
+                         "/usr/share/man/man1/pulsar.1.gz", "/usr/share/man/man1/pulsar-play.1.gz",
                          "/usr/share/bash-completion/completions/pulsar", "/usr/share/zsh/vendor-completions/_pulsar",
-                         "/usr/share/doc/pulsar/README.md", "/usr/share/doc/pulsar/examples/c/game.c"] {
+                         "/usr/share/doc/pulsar/README.md", "/usr/share/doc/pulsar/examples/c/game.c", "/usr/lib/python3/dist-packages/pulsar/__init__.py"] {
             #expect(paths.contains(expected), "\(expected) is not in the package")
         }
+        #expect(!paths.contains { $0.hasPrefix("/usr/lib/pulsar/") }, "the package ships a runtime folder")
+        let size = try FileManager.default.attributesOfItem(atPath: deb)[.size] as? Int ?? .max
+        #expect(size <= 8 << 20, "\(name): \(size) bytes")
         let dir = try Scratch()
         defer { dir.remove() }
         #expect(try Self.run("/usr/bin/dpkg-deb", ["-x", deb, dir.path]).status == 0)
         let version = try Self.run(dir.file("usr/bin/pulsar"), ["--version"])
         #expect(version.status == 0 && version.out.hasPrefix("pulsar "), "\(version)")
-        // Depends: for every library the binary and libpulsar link from the system (not the
-        // package's own runtime), the Debian package dpkg says holds it.
+        // Depends: for every library the binary and libpulsar link, the Debian package dpkg says
+        // holds it.
         let depends = try Self.run("/usr/bin/dpkg-deb", ["--field", deb, "Depends"]).out
         let named = Set(depends.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) })
         for object in [dir.file("usr/bin/pulsar"), dir.file("usr/lib/libpulsar.so.0")] {

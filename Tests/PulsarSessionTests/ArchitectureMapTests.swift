@@ -274,7 +274,8 @@ import Testing
         #expect(closure.contains("PulsarEngine") && closure.contains("PulsarAudio"), "the closure is read: \(closure.sorted())")
         #expect(closure.isDisjoint(with: unsafe), "an app's modules with unsafe flags: \(closure.intersection(unsafe).sorted())")
         // PulsarTestSupport has no product; PulsarC is the C library (its linker's version script
-        // and soname), which C programs link, not Swift packages.
-        #expect(unsafe == ["PulsarTestSupport", "PulsarC"], "targets with unsafe flags: \(unsafe.sorted())")
+        // and soname), which C programs link, not Swift packages; PulsarCLI is the `pulsar`
+        // executable (linked with lld), which no package can depend on.
+        #expect(unsafe == ["PulsarTestSupport", "PulsarC", "PulsarCLI"], "targets with unsafe flags: \(unsafe.sorted())")
     }
 }

@@ -4,7 +4,8 @@ intensity curve, short effects overlapping it, the rumble's clock read at 60 Hz.
     python3 examples/python/demo.py [--device NAME] [--log FILE]     (default auto)
 
 --log writes the engine's event log: `pulsar render --replay FILE -o OUT.wav` rebuilds what the
-device played from it.
+device played from it. It uses the `pulsar` Python package (python/ in the source tree, installed
+by `pip install`, `make install` or the Debian package).
 """
 import argparse
 import math
@@ -24,7 +25,7 @@ def main():
     parser.add_argument("--log")
     args = parser.parse_args()
     try:
-        rumble_mix, hit_mix = pulsar.Mix.pattern_json(RUMBLE), pulsar.Mix.pattern_json(HIT)
+        rumble_mix, hit_mix = pulsar.Pattern.from_json(RUMBLE).mix(), pulsar.Pattern.from_json(HIT).mix()
         with pulsar.Engine(device=args.device, log=args.log) as engine:
             rumble = engine.voice(rumble_mix)
             while math.isnan(rumble.content_ms):  # the device clock starts with its first reading

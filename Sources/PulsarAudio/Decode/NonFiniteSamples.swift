@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import PulsarCore
 
 /// Non-finite samples (NaN, +∞, −∞) in decoded audio: a float file can hold them, and nothing
 /// after the decoder can do anything right with one — a down-mix or the resampler spreads it, the
@@ -15,7 +16,7 @@ public enum NonFiniteSamples {
         public var count: Int64
     }
 
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var kept: [Report] = []
     /// Files kept at most between drains (a long-running caller that never drains, such as a
     /// fuzzer, stays bounded); later files are not reported.

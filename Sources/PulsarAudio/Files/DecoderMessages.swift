@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import PulsarCore
 
 /// What the decoders under libsndfile (mpg123 above all) print on their own — "[src/libmpg123/
@@ -21,7 +20,7 @@ public enum DecoderMessages {
         public var count: Int
     }
 
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var sink: Int32 = -2
     nonisolated(unsafe) private static var kept: [Message] = []
     /// Kinds kept at most (later kinds are counted into the last one's source as "more").
@@ -78,7 +77,7 @@ public enum DecoderMessages {
         lseek(sink, 0, SEEK_SET)
         guard n > 0 else { return }
         for line in bytes[0..<n].split(separator: 0x0A) {
-            let text = MessageText.excerpt(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), limit: 200)
+            let text = MessageText.excerpt(String(decoding: line, as: UTF8.self).trimmedOfWhitespace, limit: 200)
             guard !text.isEmpty else { continue }
             if let i = kept.firstIndex(where: { $0.source == source && $0.text == text }) {
                 kept[i].count += 1

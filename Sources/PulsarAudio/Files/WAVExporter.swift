@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// Writes a render to a WAV file (or, `container`, an Ogg Vorbis file) all or nothing: the samples

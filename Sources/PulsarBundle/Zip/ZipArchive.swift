@@ -1,5 +1,6 @@
 import CZip
-import Foundation
+import PulsarCore
+import Glibc
 
 /// A libzip failure, translated at the boundary: nothing outside this file sees a libzip code.
 enum ZipArchiveError: Error, Sendable {
@@ -74,7 +75,7 @@ final class ZipArchive: @unchecked Sendable {
     private let handle: OpaquePointer
     /// The bytes of an archive opened from memory (libzip reads them until `zip_discard`).
     private let memory: UnsafeMutableRawBufferPointer?
-    private let lock = NSLock()
+    private let lock = Lock()
 
     /// Opens `path` read-only and lists its entries.
     init(path: String) throws(ZipArchiveError) {

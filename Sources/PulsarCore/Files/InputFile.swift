@@ -59,6 +59,12 @@ public enum InputFile {
         public var description: String { "\(MessageText.oneLine(path)): \(message) [\(rule)]" }
     }
 
+    /// Whether anything is at `path` (links followed: a dangling link is nothing).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
     public static func kind(of path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
@@ -142,5 +148,22 @@ public enum InputFile {
             throw Failure(path: path, reason: .unreadable(reason))
         }
         return (fd, info)
+    }
+}
+
+extension InputFile {
+    /// The names in the folder at `path` (without `.` and `..`), in the order the system lists
+    /// them; throws the system's reason when it cannot be listed.
+    public static func names(inFolder path: String) throws(Failure) -> [String] {
+        guard let folder = opendir(path) else {
+            throw Failure(path: path, reason: .unreadable(String(cString: strerror(errno))))
+        }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 }

@@ -14,6 +14,11 @@ public enum OutputFile {
         public var path: String
         public var message: String
         public var description: String { "\(MessageText.oneLine(path)): \(message)" }
+
+        public init(path: String, message: String) {
+            self.path = path
+            self.message = message
+        }
     }
 
     /// Whether `path` exists and is a device, a FIFO or a socket: written in place, not replaced.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A pattern read from a file, with the format it was in and the warnings about what was
 /// normalised on the way.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Turns a pattern into the text of a file format (Pulsar JSON, Pulsar raw, AHAP).
 ///

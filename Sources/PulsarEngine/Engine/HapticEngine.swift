@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CWakeup
-import Foundation
 import PulsarAudio
 import PulsarCore
 import Synchronization
@@ -56,7 +55,7 @@ public final class HapticEngine: @unchecked Sendable {
     private let flags = Flags()
     /// Serialises command producers (the queue takes one producer at a time) and guards the
     /// voices' mixer tables' control side, the slots and the timelines the tracks have not seen.
-    private let sendLock = NSLock()
+    private let sendLock = Lock()
     /// The device clock, fed by `poll` (guarded by `sendLock`: voices read it from any thread).
     private var filter: DevicePositionFilter
     /// The haptic device's clock and the segments it read the stream by (two devices; guarded
@@ -114,7 +113,7 @@ public final class HapticEngine: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` under the producers' lock: a pthread mutex (NSLock), which ThreadSanitizer
+    /// Runs `body` under the producers' lock: a pthread mutex (`Lock`), which ThreadSanitizer
     /// sees, unlike the futex inside the standard library's `Mutex`.
     func sending<T>(_ body: () throws -> T) rethrows -> T {
         sendLock.lock()

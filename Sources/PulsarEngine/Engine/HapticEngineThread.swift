@@ -1,5 +1,4 @@
 import CWakeup
-import Foundation
 import Synchronization
 
 #if canImport(Glibc)

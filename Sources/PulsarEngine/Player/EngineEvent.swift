@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// What the engine reports from its real-time thread: plain data, queued without allocation and

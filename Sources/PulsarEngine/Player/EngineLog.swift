@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 import PulsarAudio
 
@@ -201,7 +201,7 @@ public enum EngineLog {
     }
 
     static func oneLine(_ value: JSONValue) -> String {
-        JSONWriter(indent: 0).write(value).replacingOccurrences(of: "\n", with: "")
+        JSONWriter(indent: 0).write(value).replacing(text: "\n", with: "")
     }
 
     private static func number(_ value: JSONValue, _ line: Int, _ key: String) throws -> Double {
@@ -297,7 +297,7 @@ public enum EngineLog {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for index in 0..<lines.count {
             let number = index + 1
-            let line = lines[index].trimmingCharacters(in: .whitespaces)
+            let line = lines[index].trimmedOfBlanks
             if line.isEmpty { continue }
             let parsed: Line
             do {

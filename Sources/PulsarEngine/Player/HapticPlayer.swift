@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CWakeup
-import Foundation
 import PulsarAudio
 import PulsarCore
 import Synchronization

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PulsarCore
 
 /// What the listener hears from stream frame `anchor` on, until the next state: a position on the

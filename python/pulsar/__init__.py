@@ -1,0 +1,455 @@
+"""pulsar — haptic patterns and presets rendered as audio-rate waveforms, and played live.
+
+Python bindings of libpulsar (include/pulsar.h). Renders come back as numpy float32 arrays the
+library wrote into directly; the engine plays voices on a sound device (or the simulated one)
+with live parameters and a clock read from the device.
+
+    import pulsar
+    samples = pulsar.Pattern.open("tap.json").render(rate=48000)    # what `pulsar render` writes
+    with pulsar.Engine(device="sim") as engine:
+        voice = engine.voice(pulsar.Pattern.open("tap.json").mix())
+        voice.play()
+
+Every failing call raises a PulsarError (a subclass per libpulsar result code) carrying the
+library's one-line message and its code. numpy is needed for renders and the follower only.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Tuple
+
+from . import _native
+from ._native import ABI_VERSION, lib as _lib
+
+__all__ = ["ABI_VERSION", "Bundle", "Engine", "Follower", "Mix", "Pattern", "PulsarError", "ArgumentError",
+           "NotFoundError", "DataError", "OutputError", "DeviceError", "BusyError", "StateError", "Voice", "version"]
+
+
+class PulsarError(Exception):
+    """A libpulsar call failed. `code` is its pulsar_result (negative), `message` the library's line."""
+
+    code: int = 0
+
+    def __init__(self, message: str, code: int | None = None):
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+
+class ArgumentError(PulsarError, ValueError):
+    """PULSAR_ERROR_ARGUMENT: a bad value, string or handle."""
+    code = -1
+
+
+class NotFoundError(PulsarError, LookupError):
+    """PULSAR_ERROR_NOT_FOUND: no such file, preset or device."""
+    code = -2
+
+
+class DataError(PulsarError, ValueError):
+    """PULSAR_ERROR_DATA: a file breaks a format rule (the message names the place)."""
+    code = -3
+
+
+class OutputError(PulsarError):
+    """PULSAR_ERROR_IO: an output cannot be written."""
+    code = -4
+
+
+class DeviceError(PulsarError):
+    """PULSAR_ERROR_DEVICE: a sound device cannot be opened or failed."""
+    code = -5
+
+
+class BusyError(PulsarError):
+    """PULSAR_ERROR_BUSY: a queue is full; poll the engine and try again."""
+    code = -6
+
+
+class StateError(PulsarError, RuntimeError):
+    """PULSAR_ERROR_STATE: the call does not fit the object's state (an ended voice, a stopped engine)."""
+    code = -7
+
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def _numpy():
+    """numpy, imported when an array is first made: the engine and its voices work without it."""
+    try:
+        import numpy
+    except ImportError as error:
+        raise ImportError("pulsar: renders come back as numpy arrays: pip install numpy") from error
+    return numpy
+
+
+_ERRORS = {e.code: e for e in (ArgumentError, NotFoundError, DataError, OutputError, DeviceError, BusyError, StateError)}
+
+
+def _check(code: int) -> int:
+    if code < 0:
+        message = _lib.pulsar_last_error()
+        text = message.decode("utf-8", "replace") if message else f"libpulsar error {code}"
+        raise _ERRORS.get(code, PulsarError)(text, code)
+    return code
+
+
+def version() -> str:
+    """libpulsar's version, e.g. "0.1.0"."""
+    return _lib.pulsar_version().decode()
+
+
+class _Handle:
+    """An owned libpulsar handle, freed once by close() (or when collected)."""
+
+    _free: Callable[[ctypes.c_void_p], None]
+
+    def __init__(self, handle: ctypes.c_void_p):
+        self._handle: Optional[ctypes.c_void_p] = handle
+
+    @property
+    def handle(self) -> ctypes.c_void_p:
+        if not self._handle:
+            raise StateError(f"pulsar: this {type(self).__name__} is closed", StateError.code)
+        return self._handle
+
+    def close(self) -> None:
+        """Frees the library's object now (also done when this one is collected)."""
+        if getattr(self, "_handle", None):
+            type(self)._free(self._handle)
+            self._handle = None
+
+    def __del__(self) -> None:
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _mix_options(rate: int, layout: Optional[str], profile: Optional[str], haptic_gain: float, audio_gain: float,
+                 loop_count: int) -> _native.MixOptions:
+    return _native.MixOptions(ctypes.sizeof(_native.MixOptions), int(rate), _native.encode(layout),
+                              _native.encode(profile), float(haptic_gain), float(audio_gain), int(loop_count))
+
+
+class Mix(_Handle):
+    """What a device would receive: a pattern, or a bundle preset with its audio, in a channel layout
+    at a sample rate. Any frame may start a render; the samples equal a render from 0."""
+
+    _free = _lib.pulsar_mix_free
+
+    @property
+    def frames(self) -> Optional[int]:
+        """Frames of the whole mix, or None for an endless loop."""
+        n = _lib.pulsar_mix_frames(self.handle)
+        return None if n == -1 else _check(n)
+
+    @property
+    def channels(self) -> int:
+        """Channels per frame (the layout's)."""
+        return _check(_lib.pulsar_mix_channels(self.handle))
+
+    @property
+    def sample_rate(self) -> int:
+        """Frames per second."""
+        return _check(_lib.pulsar_mix_sample_rate(self.handle))
+
+    def render(self, start: int = 0, frames: Optional[int] = None, out: Optional[np.ndarray] = None,
+               always_2d: bool = False) -> np.ndarray:
+        """`frames` frames from frame `start` (default: to the end; required for an endless mix) as
+        float32, shape (frames, channels) — (frames,) for one channel unless `always_2d`. The library
+        writes into the array's memory: pass `out` (C-contiguous float32 of that shape) to reuse one."""
+        if frames is None:
+            total = self.frames
+            if total is None:
+                raise ArgumentError("pulsar: an endless mix needs frames=", ArgumentError.code)
+            frames = max(total - int(start), 0)
+        np = _numpy()
+        channels = self.channels
+        shape = (int(frames), channels) if channels > 1 or always_2d else (int(frames),)
+        if out is None:
+            out = np.empty(shape, dtype=np.float32)
+        elif out.dtype != np.float32 or not out.flags["C_CONTIGUOUS"] or out.size != int(frames) * channels:
+            raise ArgumentError(f"pulsar: out must be C-contiguous float32 with {int(frames) * channels} samples",
+                                ArgumentError.code)
+        _check(_lib.pulsar_mix_render(self.handle, int(start), out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+                                      int(frames)))
+        return out
+
+    def write_wav(self, path: str) -> None:
+        """The whole mix as a 32-bit float WAV (Ogg Vorbis with Android's haptic comment for `.ogg`)."""
+        _check(_lib.pulsar_mix_write_wav(self.handle, _native.encode(path)))
+
+
+class Pattern(_Handle):
+    """A haptic pattern: Pulsar JSON, AHAP or Lofelt `.haptic`, read by its content."""
+
+    _free = _lib.pulsar_pattern_free
+
+    @classmethod
+    def open(cls, path: str) -> "Pattern":
+        """Reads the pattern file at `path`."""
+        handle = ctypes.c_void_p()
+        _check(_lib.pulsar_pattern_open(_native.encode(path), ctypes.byref(handle)))
+        return cls(handle)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Pattern":
+        """A pattern from its text (any of the formats `open` reads)."""
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        handle = ctypes.c_void_p()
+        _check(_lib.pulsar_pattern_from_memory(data, len(data), ctypes.byref(handle)))
+        return cls(handle)
+
+    @property
+    def duration_ms(self) -> float:
+        """The pattern's length, ms."""
+        value = _lib.pulsar_pattern_duration_ms(self.handle)
+        if math.isnan(value):
+            _check(-1)
+        return value
+
+    def mix(self, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
+            haptic_gain: float = 1.0, loop_count: int = 1) -> Mix:
+        """The pattern mixed alone: `layout` "haptic" (the default), "stereo+haptic", "quad", a channel
+        map like "L+H,R+H,0"; `profile` "wideband" (default), "lra", "lra:HZ" or "FMIN:FMAX";
+        `loop_count` -1 for endless."""
+        options = _mix_options(rate, layout, profile, haptic_gain, 1.0, loop_count)
+        handle = ctypes.c_void_p()
+        _check(_lib.pulsar_mix_from_pattern(self.handle, ctypes.byref(options), ctypes.byref(handle)))
+        return Mix(handle)
+
+    def render(self, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
+               haptic_gain: float = 1.0, loop_count: int = 1, always_2d: bool = False) -> np.ndarray:
+        """The whole pattern rendered: the samples `pulsar render` writes with the same options."""
+        with self.mix(rate, layout, profile, haptic_gain, loop_count) as mix:
+            return mix.render(always_2d=always_2d)
+
+
+class Bundle(_Handle):
+    """A `.pulsar` preset bundle (a ZIP file or an unpacked folder)."""
+
+    _free = _lib.pulsar_bundle_free
+
+    @classmethod
+    def open(cls, path: str) -> "Bundle":
+        """Opens the bundle at `path`, checking its manifest and entries."""
+        handle = ctypes.c_void_p()
+        _check(_lib.pulsar_bundle_open(_native.encode(path), ctypes.byref(handle)))
+        return cls(handle)
+
+    @property
+    def presets(self) -> list[str]:
+        """The presets' ids, in the manifest's order."""
+        count = _check(_lib.pulsar_bundle_preset_count(self.handle))
+        return [_lib.pulsar_bundle_preset_id(self.handle, i).decode() for i in range(count)]
+
+    def mix(self, preset: str, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
+            haptic_gain: float = 1.0, audio_gain: float = 1.0, loop_count: int = 1) -> Mix:
+        """The preset with its audio (decoded now, in full); `layout` defaults to "mix"."""
+        options = _mix_options(rate, layout, profile, haptic_gain, audio_gain, loop_count)
+        handle = ctypes.c_void_p()
+        _check(_lib.pulsar_mix_from_preset(self.handle, _native.encode(preset), ctypes.byref(options), ctypes.byref(handle)))
+        return Mix(handle)
+
+    def render(self, preset: str, rate: int = 48000, layout: Optional[str] = None, **options) -> np.ndarray:
+        """The whole preset rendered (as `pulsar render BUNDLE --preset ID`)."""
+        with self.mix(preset, rate, layout, **options) as mix:
+            return mix.render()
+
+
+class Follower(_Handle):
+    """Touch from sound as it comes (docs/derive.md, "Following live sound"): causal, no look-ahead,
+    its output independent of how the sound is cut into calls."""
+
+    _free = _lib.pulsar_follower_free
+
+    def __init__(self, rate: int = 48000, method: str = "envelope", profile: Optional[str] = None,
+                 band: Tuple[float, float] = (40.0, 250.0), gain_db: float = 0.0, gate_db: float = -50.0,
+                 attack_ms: float = 2.0, release_ms: float = 80.0, transients: bool = True):
+        options = _native.FollowerOptions(ctypes.sizeof(_native.FollowerOptions), int(rate), _native.encode(method),
+                                          _native.encode(profile), float(band[0]), float(band[1]), float(gain_db),
+                                          float(gate_db), float(attack_ms), float(release_ms), 0 if transients else 1)
+        handle = ctypes.c_void_p()
+        _check(_lib.pulsar_follower_create(ctypes.byref(options), ctypes.byref(handle)))
+        super().__init__(handle)
+
+    def process(self, sound: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """`sound`, shape (frames,) or (frames, channels) (their mean is the sound), to mono haptic
+        samples in -1…1, shape (frames,)."""
+        np = _numpy()
+        sound = np.ascontiguousarray(sound, dtype=np.float32)
+        frames = sound.shape[0]
+        channels = 1 if sound.ndim == 1 else sound.shape[1]
+        if out is None:
+            out = np.empty(frames, dtype=np.float32)
+        elif out.dtype != np.float32 or not out.flags["C_CONTIGUOUS"] or out.size != frames:
+            raise ArgumentError(f"pulsar: out must be C-contiguous float32 with {frames} samples", ArgumentError.code)
+        pointer = ctypes.POINTER(ctypes.c_float)
+        _check(_lib.pulsar_follower_process(self.handle, sound.ctypes.data_as(pointer), channels, frames,
+                                            out.ctypes.data_as(pointer)))
+        return out
+
+    @property
+    def onsets(self) -> int:
+        """Onsets that fired a click so far."""
+        return _check(_lib.pulsar_follower_onsets(self.handle))
+
+
+class Voice(_Handle):
+    """A voice of an engine: transport, live parameters, its clock. Commands take effect at a
+    device frame; every one may raise StateError once the voice has ended."""
+
+    _free = _lib.pulsar_voice_free
+
+    def __init__(self, handle: ctypes.c_void_p, engine: "Engine", mix: Mix):
+        super().__init__(handle)
+        self._engine, self._mix = engine, mix  # both outlive the voice's use of them
+        self._callback = None
+
+    def play(self, from_ms: float = 0.0) -> None:
+        """Plays from `from_ms` of the content (0 or more, within 24 h)."""
+        _check(_lib.pulsar_voice_play(self.handle, float(from_ms)))
+
+    def play_at(self, engine_time: float) -> None:
+        """Starts at `engine_time` (Engine.time's clock), on the device frame it falls on."""
+        _check(_lib.pulsar_voice_play_at(self.handle, float(engine_time)))
+
+    def pause(self) -> None:
+        """Pauses at the next device frame; resume() goes on from there."""
+        _check(_lib.pulsar_voice_pause(self.handle))
+
+    def resume(self) -> None:
+        """Resumes a paused voice."""
+        _check(_lib.pulsar_voice_resume(self.handle))
+
+    def stop(self) -> None:
+        """Stops the voice (a 1 ms fade); it ends and reports finished=False."""
+        _check(_lib.pulsar_voice_stop(self.handle))
+
+    def seek(self, to_ms: float) -> None:
+        """Moves the content to `to_ms`, at the next device frame."""
+        _check(_lib.pulsar_voice_seek(self.handle, float(to_ms)))
+
+    def set_intensity(self, value: float, seconds: float = 0.0) -> None:
+        """Multiplies the voice's haptics (0…4), ramped per sample over `seconds` (0: 4 ms)."""
+        _check(_lib.pulsar_voice_set_intensity(self.handle, float(value), float(seconds)))
+
+    def set_sharpness(self, value: float, seconds: float = 0.0) -> None:
+        """Moves the voice's frequency (-1…1), ramped over `seconds`."""
+        _check(_lib.pulsar_voice_set_sharpness(self.handle, float(value), float(seconds)))
+
+    def set_intensity_curve(self, points: Iterable[Tuple[float, float]]) -> None:
+        """(engine time, value) points at rising times, each reached at its time (at most 1024)."""
+        pairs = list(points)
+        times = (ctypes.c_double * len(pairs))(*[float(t) for t, _ in pairs])
+        values = (ctypes.c_double * len(pairs))(*[float(v) for _, v in pairs])
+        _check(_lib.pulsar_voice_set_intensity_curve(self.handle, times, values, len(pairs)))
+
+    def set_content_time(self, ms: float) -> None:
+        """A realtime voice's content position (the app moves it)."""
+        _check(_lib.pulsar_voice_set_content_time(self.handle, float(ms)))
+
+    @property
+    def content_ms(self) -> float:
+        """The content time heard now, ms, from the device's position (NaN before its first reading)."""
+        return _lib.pulsar_voice_content_ms(self.handle)
+
+    @property
+    def animation_frame(self) -> float:
+        """The animation frame to show now (a preset with an animation; NaN otherwise)."""
+        return _lib.pulsar_voice_animation_frame(self.handle)
+
+    @property
+    def has_ended(self) -> bool:
+        """True once the voice has left the engine (played out, stopped, stolen, engine stopped)."""
+        return _check(_lib.pulsar_voice_has_ended(self.handle)) == 1
+
+    def on_completion(self, function: Optional[Callable[[bool], None]]) -> None:
+        """`function(finished)` runs inside Engine.poll when the playback ends: True when it played
+        out, False when stopped or stolen. None removes it. The callback is kept alive here."""
+        if function is None:
+            _check(_lib.pulsar_voice_on_completion(self.handle, None, None))
+            self._callback = None
+            return
+        callback = _native.COMPLETION(lambda voice, finished, context: function(bool(finished)))
+        _check(_lib.pulsar_voice_on_completion(self.handle, ctypes.cast(callback, ctypes.c_void_p), None))
+        self._callback = callback
+
+    def close(self) -> None:
+        """Ends the handle; the voice plays on until it ends, and its callback (kept alive by the
+        engine) still runs."""
+        if getattr(self, "_handle", None) and self._callback is not None:
+            self._engine._orphans.append(self._callback)
+        super().close()
+
+
+class Engine(_Handle):
+    """Voices on a device, with a real-time thread. `device`: "auto", "pw:", "pw:NODE", "dualsense",
+    an ALSA name, or the simulated device "sim[:ppm=P,record=OUT.wav,...]"; `layout` is every mix's;
+    `log` the event log written when the engine stops (`pulsar render --replay LOG` rebuilds what
+    the device played from it)."""
+
+    _free = _lib.pulsar_engine_free
+
+    def __init__(self, device: str = "auto", layout: Optional[str] = None, sample_rate: int = 0,
+                 period_frames: int = 0, buffer_frames: int = 0, voice_limit: int = 0,
+                 haptic_device: Optional[str] = None, haptic_layout: Optional[str] = None,
+                 latency_ms: float = 0.0, haptic_latency_ms: float = 0.0, log: Optional[str] = None):
+        self._options = _native.EngineOptions(ctypes.sizeof(_native.EngineOptions), _native.encode(device),
+                                              _native.encode(layout), int(sample_rate), int(period_frames),
+                                              int(buffer_frames), int(voice_limit), _native.encode(haptic_device),
+                                              _native.encode(haptic_layout), float(latency_ms),
+                                              float(haptic_latency_ms), _native.encode(log))
+        self._voices: list[Voice] = []
+        self._orphans: list = []  # callbacks of freed voices, alive until the engine goes
+        handle = ctypes.c_void_p()
+        _check(_lib.pulsar_engine_create(ctypes.byref(self._options), ctypes.byref(handle)))
+        super().__init__(handle)
+
+    def voice(self, mix: Mix, priority: int = 0, realtime: bool = False) -> Voice:
+        """A new voice playing `mix` (at the engine's rate and channels), stopped until played."""
+        handle = ctypes.c_void_p()
+        _check(_lib.pulsar_engine_voice(self.handle, mix.handle, int(priority), 1 if realtime else 0, ctypes.byref(handle)))
+        voice = Voice(handle, self, mix)
+        self._voices.append(voice)
+        return voice
+
+    def poll(self) -> None:
+        """Takes in the device clock and the voices' states; runs completion callbacks. Call it from
+        the app's loop."""
+        _check(_lib.pulsar_engine_poll(self.handle))
+
+    def time(self) -> float:
+        """The engine's clock (CLOCK_MONOTONIC), seconds."""
+        return _lib.pulsar_engine_time(self.handle)
+
+    @property
+    def is_idle(self) -> bool:
+        """True when no voice plays and no command is in flight."""
+        return _check(_lib.pulsar_engine_is_idle(self.handle)) == 1
+
+    def set_master_gain(self, value: float, seconds: float = 0.0) -> None:
+        """Ramps every voice's haptic gain to `value` (0…4) over `seconds`."""
+        _check(_lib.pulsar_engine_set_master_gain(self.handle, float(value), float(seconds)))
+
+    def stop(self) -> None:
+        """Stops and joins the real-time thread; writes the log and a simulated device's recording."""
+        _check(_lib.pulsar_engine_stop(self.handle))
+
+    def close(self) -> None:
+        """stop(), then the voices' handles and the engine go."""
+        if getattr(self, "_handle", None):
+            try:
+                self.stop()
+            finally:
+                for voice in self._voices:
+                    voice.close()
+                super().close()
+                self._orphans.clear()

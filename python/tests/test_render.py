@@ -1,0 +1,83 @@
+"""Renders from Python equal `pulsar render`'s samples, bit for bit."""
+import os
+
+import numpy as np
+import pytest
+
+import pulsar
+from conftest import ROOT, corpus_files, read_wav, run_pulsar
+
+DEMO = os.path.join(ROOT, "Resources", "patterns", "demo.json")
+
+
+@pytest.mark.parametrize("rate", [48000, 44100, 8000])
+def test_pattern_render_equals_the_command(tmp_path, rate):
+    out = tmp_path / "cli.wav"
+    run_pulsar("render", DEMO, "--rate", str(rate), "-o", str(out), "--quiet")
+    cli_rate, cli = read_wav(out)
+    samples = pulsar.Pattern.open(DEMO).render(rate=rate)
+    assert cli_rate == rate and samples.dtype == np.float32 and samples.shape == (cli.shape[0],)
+    assert np.array_equal(samples, cli[:, 0]), "the samples differ from `pulsar render`"
+
+
+@pytest.mark.parametrize("layout,profile", [("stereo+haptic", None), ("L+H,R+H,0", "lra"), ("haptic", "60:200")])
+def test_layouts_and_profiles_equal_the_command(tmp_path, layout, profile):
+    out = tmp_path / "cli.wav"
+    extra = ["--profile", profile] if profile else []
+    run_pulsar("render", DEMO, "--layout", layout, *extra, "-o", str(out), "--quiet")
+    _, cli = read_wav(out)
+    samples = pulsar.Pattern.open(DEMO).render(layout=layout, profile=profile, always_2d=True)
+    assert samples.shape == cli.shape and np.array_equal(samples, cli)
+
+
+def test_corpus_patterns_of_every_format_equal_the_command(tmp_path):
+    files = corpus_files("ahap", (".ahap",))[:3] + corpus_files("lofelt", (".haptic",))[:3] + corpus_files("pulsar-presets", (".json",))[:3]
+    assert files
+    for path in files:
+        out = tmp_path / "cli.wav"
+        run_pulsar("render", path, "-o", str(out), "--quiet")
+        _, cli = read_wav(out)
+        samples = pulsar.Pattern.open(path).render()
+        assert np.array_equal(samples, cli[:, 0]), path
+
+
+def test_bundle_preset_with_its_audio_equals_the_command(tmp_path):
+    """The corpus bundle: real presets with MP3 audio."""
+    bundle = corpus_files("bundles", (".pulsar",))[0]
+    with pulsar.Bundle.open(bundle) as b:
+        presets = b.presets
+        assert presets
+        for preset in presets[:2]:
+            out = tmp_path / f"{preset}.wav"
+            run_pulsar("render", bundle, "--preset", preset, "--layout", "stereo+haptic", "-o", str(out), "--quiet")
+            _, cli = read_wav(out)
+            samples = b.render(preset, layout="stereo+haptic")
+            assert samples.shape == cli.shape and np.array_equal(samples, cli), preset
+
+
+def test_any_frame_starts_a_render_and_out_is_written_in_place():
+    with pulsar.Pattern.open(DEMO) as pattern, pattern.mix(layout="stereo+haptic") as mix:
+        whole = mix.render()
+        assert mix.frames == whole.shape[0] and mix.channels == 3 and mix.sample_rate == 48000
+        out = np.zeros((1000, 3), dtype=np.float32)
+        returned = mix.render(start=12345, frames=1000, out=out)
+        assert returned is out and np.array_equal(out, whole[12345:13345])
+        # Past the end is silence.
+        assert not mix.render(start=mix.frames, frames=64).any()
+
+
+def test_write_wav_is_the_command_s_file(tmp_path):
+    with pulsar.Pattern.open(DEMO).mix() as mix:
+        mix.write_wav(str(tmp_path / "py.wav"))
+    run_pulsar("render", DEMO, "-o", str(tmp_path / "cli.wav"), "--quiet")
+    assert (tmp_path / "py.wav").read_bytes() == (tmp_path / "cli.wav").read_bytes()
+
+
+def test_an_endless_loop_has_no_length_and_renders_on_request():
+    with pulsar.Pattern.open(DEMO).mix(loop_count=-1) as mix:
+        assert mix.frames is None
+        once = pulsar.Pattern.open(DEMO).render()
+        looped = mix.render(frames=2 * once.shape[0])
+        assert np.array_equal(looped[:once.shape[0]], once)
+        with pytest.raises(pulsar.ArgumentError):
+            mix.render()
