@@ -11,8 +11,10 @@ SERVER_PACKAGES := pipewire pipewire-bin pipewire-alsa wireplumber dbus
 # the tests read the man pages and check the zsh completion.
 INSTALL_PACKAGES := patchelf dpkg-dev
 CHECK_PACKAGES := man-db groff-base zsh
-# The Python package's wheel is built with pip and tested in a virtual environment.
+# The Python package's wheel is built with pip and tested in a virtual environment; the C#
+# example is built with mono's compiler and run with its runtime.
 PYTHON_PACKAGES := python3-pip python3-venv
+CSHARP_PACKAGES := mono-mcs mono-runtime
 # The viewer's frame benchmark runs under a virtual X server.
 BENCH_PACKAGES := sox alsa-utils xvfb aubio-tools
 OUT ?= out
@@ -47,7 +49,7 @@ deps:
 	$(call install_missing,$(DEB_PACKAGES))
 
 deps-test:
-	$(call install_missing,$(DEB_PACKAGES) $(SERVER_PACKAGES) $(INSTALL_PACKAGES) $(CHECK_PACKAGES) $(PYTHON_PACKAGES))
+	$(call install_missing,$(DEB_PACKAGES) $(SERVER_PACKAGES) $(INSTALL_PACKAGES) $(CHECK_PACKAGES) $(PYTHON_PACKAGES) $(CSHARP_PACKAGES))
 
 deps-install:
 	$(call install_missing,$(DEB_PACKAGES) $(INSTALL_PACKAGES))

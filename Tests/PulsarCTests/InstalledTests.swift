@@ -139,6 +139,38 @@ struct InstalledTests {
                            environment: python)
     }
 
+    /// mono's compiler and runtime (Debian's mono-mcs, mono-runtime); under CI their absence fails.
+    static let mono = (FileManager.default.isExecutableFile(atPath: "/usr/bin/mcs") && FileManager.default.isExecutableFile(atPath: "/usr/bin/mono"))
+        || environment["CI"] == "true"
+
+    @Test("Game.cs built with mcs from bindings/csharp/Pulsar.cs alone and run with mono against the installed library: the game's session on the simulated device, its recording equal to the CLI's replay of its log; a device that cannot open is one line and exit 1",
+          .enabled(if: installed && mono, "needs `make install` into PULSAR_INSTALL_PREFIX and mono (mono-mcs, mono-runtime)"))
+    func csharpGame() throws {
+        let dir = try Scratch()
+        defer { dir.remove() }
+        let exe = dir.file("game.exe")
+        let mcs = try Self.run("/usr/bin/mcs", ["-warnaserror+", "-out:" + exe, Self.root + "/bindings/csharp/Pulsar.cs", Self.root + "/examples/csharp/Game.cs"])
+        #expect(mcs.status == 0, "mcs: \(mcs)")
+        let environment = Self.bare.merging(["LD_LIBRARY_PATH": Self.prefix + "/lib", "HOME": dir.path]) { $1 }
+        try Self.checkGame(["/usr/bin/mono", exe], device: "sim:record=" + dir.file("cs.wav"), recording: dir.file("cs.wav"), log: dir.file("cs.jsonl"),
+                           environment: environment)
+        let bad = try Self.run("/usr/bin/mono", [exe, "--device", "no-such-pcm"], environment: environment)
+        #expect(bad.status == 1 && bad.err.hasPrefix("game: ") && bad.err.contains("no-such-pcm") && !bad.err.contains("Exception"), "\(bad)")
+        // Bad calls throw their code's exception; a render is the CLI's, sample for sample.
+        let checks = dir.file("checks.exe")
+        let built = try Self.run("/usr/bin/mcs", ["-warnaserror+", "-out:" + checks, Self.root + "/bindings/csharp/Pulsar.cs", Self.root + "/Tests/Fixtures/csharp/Checks.cs"])
+        #expect(built.status == 0, "mcs: \(built)")
+        let pattern = Self.root + "/Resources/patterns/demo.json"
+        let r = try Self.run("/usr/bin/mono", [checks, dir.file("c.f32"), pattern], environment: environment)
+        #expect(r.status == 0 && r.out.contains("all checks passed") && !r.out.contains("FAIL"), "\(r)")
+        let cli = try Self.run(Self.prefix + "/bin/pulsar", ["render", pattern, "-o", dir.file("cli.wav"), "--quiet"])
+        #expect(cli.status == 0, "\(cli)")
+        let raw = try Data(contentsOf: URL(fileURLWithPath: dir.file("c.f32")))
+        let samples = raw.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let reference = try AudioFileContents(contentsOf: dir.file("cli.wav"))
+        #expect(!samples.isEmpty && samples == reference.samples, "C# render: \(samples.count) samples, the CLI's \(reference.samples.count)")
+    }
+
     @Test("game.c and demo.py on the PipeWire session: the same work on a real sound server, the log replaying",
           .enabled(if: installed && environment["PIPEWIRE_RUNTIME_DIR"] != nil, "needs the PipeWire session make test starts"))
     func gamesOnPipeWire() throws {
