@@ -113,7 +113,7 @@ EOF
 
     put 0644 README.md share/doc/pulsar/README.md
     put 0644 BENCHMARKS.md share/doc/pulsar/BENCHMARKS.md
-    for doc in docs/*.md; do put 0644 "$doc" "share/doc/pulsar/$doc"; done
+    for doc in docs/*.md docs/images/*.png; do put 0644 "$doc" "share/doc/pulsar/$doc"; done
     for example in examples/c/*.c examples/python/*.py examples/csharp/*.cs bindings/csharp/*.cs; do put 0644 "$example" "share/doc/pulsar/$example"; done
     # The Python package (python/pulsar), where Debian's python3 looks for a /usr install.
     for module in python/pulsar/*.py python/pulsar/py.typed; do put 0644 "$module" "lib/python3/dist-packages/pulsar/$(basename "$module")"; done

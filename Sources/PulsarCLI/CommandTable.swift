@@ -87,6 +87,8 @@ enum PulsarTool {
                     summary: "print the preset ids of the bundle PATH, one a line (nothing on failure)"),
         SetupOption(option: .flag("--complete-devices"), synopsis: "--complete-devices",
                     summary: "print the names --device takes, one a line"),
+        SetupOption(option: .flag("--cli-reference"), synopsis: "--cli-reference",
+                    summary: "print the command reference (docs/cli.md) as Markdown"),
     ]
 
     /// `--help` and `--version`, which take the place of COMMAND too.

@@ -30,6 +30,10 @@ enum SetupOutputs {
             }
             Console.out(ShellCompletion.script(for: shell), terminator: "")
             return .ok
+        case "--cli-reference":
+            guard words.isEmpty else { return usage("--cli-reference takes no argument") }
+            Console.out(CLIReference.markdown(), terminator: "")
+            return .ok
         case "--complete-presets":
             // Runs inside a shell's completion: never a word on stderr, never a failure.
             silenceErrors()

@@ -37,7 +37,7 @@ case "--help", "-h", "help":
 case "--version", "-V":
     Console.out("pulsar \(version)")
     exit(0)
-case "--man-page", "--completion", "--complete-presets", "--complete-devices":
+case "--man-page", "--completion", "--complete-presets", "--complete-devices", "--cli-reference":
     exit(SetupOutputs.run(name, words).rawValue)
 default:
     break

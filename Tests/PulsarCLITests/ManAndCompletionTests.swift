@@ -437,3 +437,23 @@ struct ManAndCompletionTests {
         for name in devices { #expect(names.contains(name), "\(name)") }
     }
 }
+
+/// docs/cli.md is what `pulsar --cli-reference` prints, so the reference cannot drift from the
+/// command table; it holds every command's `--help` word for word.
+@Suite("Command reference")
+struct CLIReferenceTests {
+    @Test("docs/cli.md is `pulsar --cli-reference` (regenerate: pulsar --cli-reference > docs/cli.md), and holds every command's --help and the exit codes")
+    func referenceIsGenerated() throws {
+        let r = try CLI.run(["--cli-reference"])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r)")
+        let file = try String(contentsOfFile: SharedCorpus.projectRoot + "/docs/cli.md", encoding: .utf8)
+        #expect(file == r.stdout, "docs/cli.md differs from `pulsar --cli-reference`: regenerate it")
+        for command in ManAndCompletionTests.commands {
+            let help = try ManAndCompletionTests.help(command)
+            #expect(file.contains("## pulsar \(command)\n") && file.contains("```text\n" + help), "pulsar \(command)")
+        }
+        #expect(file.contains("| 64 |") && file.contains("| 65 |") && file.contains("| 69 |"))
+        let extra = try CLI.run(["--cli-reference", "x"])
+        #expect(extra.status == 64 && extra.stdout.isEmpty, "\(extra)")
+    }
+}
