@@ -1,6 +1,5 @@
-// Pulsar.cs — C# bindings of libpulsar (include/pulsar.h): patterns, bundles, mixes, the engine
-// and its voices, the live follower. One file, plain P/Invoke: it builds with mcs (mono), the .NET
-// SDK and Unity alike, and needs no unsafe code.
+// Pulsar.cs — C# bindings of libpulsar (include/pulsar.h): patterns, bundles, mixes, the engine and
+// its voices, the follower. One file of plain P/Invoke, no unsafe code: mcs, .NET and Unity build it.
 //
 //   mcs -out:game.exe bindings/csharp/Pulsar.cs examples/csharp/Game.cs
 //   LD_LIBRARY_PATH=/usr/local/lib mono game.exe --device sim
@@ -238,6 +237,20 @@ namespace Pulsar
             o.haptic_gain = HapticGain; o.audio_gain = AudioGain; o.loop_count = LoopCount;
             return o;
         }
+
+        internal delegate int Maker(ref Native.MixOptions options, out MixHandle mix);
+
+        /// <summary>A mix `make` makes with `settings` (null: the defaults) as its options.</summary>
+        internal static Mix Make(MixSettings settings, Maker make)
+        {
+            using (var strings = new Native.Strings())
+            {
+                var options = (settings ?? new MixSettings()).ToNative(strings);
+                MixHandle h;
+                Native.Check(make(ref options, out h));
+                return new Mix(h);
+            }
+        }
     }
 
     /// <summary>A haptic pattern: Pulsar JSON, AHAP or Lofelt .haptic, read by its content.</summary>
@@ -267,13 +280,7 @@ namespace Pulsar
         /// <summary>The pattern mixed alone (settings may be null).</summary>
         public Mix Mix(MixSettings settings = null)
         {
-            using (var strings = new Native.Strings())
-            {
-                var options = (settings ?? new MixSettings()).ToNative(strings);
-                MixHandle h;
-                Native.Check(Native.pulsar_mix_from_pattern(handle, ref options, out h));
-                return new Mix(h);
-            }
+            return MixSettings.Make(settings, (ref Native.MixOptions o, out MixHandle h) => Native.pulsar_mix_from_pattern(handle, ref o, out h));
         }
 
         public void Dispose() { handle.Dispose(); }
@@ -307,13 +314,8 @@ namespace Pulsar
         /// <summary>A preset with its audio (decoded now, in full).</summary>
         public Mix Mix(string preset, MixSettings settings = null)
         {
-            using (var strings = new Native.Strings())
-            {
-                var options = (settings ?? new MixSettings()).ToNative(strings);
-                MixHandle h;
-                Native.Check(Native.pulsar_mix_from_preset(handle, Native.Bytes(preset), ref options, out h));
-                return new Mix(h);
-            }
+            byte[] id = Native.Bytes(preset);
+            return MixSettings.Make(settings, (ref Native.MixOptions o, out MixHandle h) => Native.pulsar_mix_from_preset(handle, id, ref o, out h));
         }
 
         public void Dispose() { handle.Dispose(); }

@@ -97,6 +97,13 @@ def _check(code: int) -> int:
     return code
 
 
+def _made(function, *arguments) -> ctypes.c_void_p:
+    """The handle a `pulsar_*` maker writes to its last (out) parameter; raises on failure."""
+    handle = ctypes.c_void_p()
+    _check(function(*arguments, ctypes.byref(handle)))
+    return handle
+
+
 def version() -> str:
     """libpulsar's version, e.g. "0.1.0"."""
     return _lib.pulsar_version().decode()
@@ -195,17 +202,13 @@ class Pattern(_Handle):
     @classmethod
     def open(cls, path: str) -> "Pattern":
         """Reads the pattern file at `path`."""
-        handle = ctypes.c_void_p()
-        _check(_lib.pulsar_pattern_open(_native.encode(path), ctypes.byref(handle)))
-        return cls(handle)
+        return cls(_made(_lib.pulsar_pattern_open, _native.encode(path)))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Pattern":
         """A pattern from its text (any of the formats `open` reads)."""
         data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-        handle = ctypes.c_void_p()
-        _check(_lib.pulsar_pattern_from_memory(data, len(data), ctypes.byref(handle)))
-        return cls(handle)
+        return cls(_made(_lib.pulsar_pattern_from_memory, data, len(data)))
 
     @property
     def duration_ms(self) -> float:
@@ -221,9 +224,7 @@ class Pattern(_Handle):
         map like "L+H,R+H,0"; `profile` "wideband" (default), "lra", "lra:HZ" or "FMIN:FMAX";
         `loop_count` -1 for endless."""
         options = _mix_options(rate, layout, profile, haptic_gain, 1.0, loop_count)
-        handle = ctypes.c_void_p()
-        _check(_lib.pulsar_mix_from_pattern(self.handle, ctypes.byref(options), ctypes.byref(handle)))
-        return Mix(handle)
+        return Mix(_made(_lib.pulsar_mix_from_pattern, self.handle, ctypes.byref(options)))
 
     def render(self, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
                haptic_gain: float = 1.0, loop_count: int = 1, always_2d: bool = False) -> np.ndarray:
@@ -240,9 +241,7 @@ class Bundle(_Handle):
     @classmethod
     def open(cls, path: str) -> "Bundle":
         """Opens the bundle at `path`, checking its manifest and entries."""
-        handle = ctypes.c_void_p()
-        _check(_lib.pulsar_bundle_open(_native.encode(path), ctypes.byref(handle)))
-        return cls(handle)
+        return cls(_made(_lib.pulsar_bundle_open, _native.encode(path)))
 
     @property
     def presets(self) -> list[str]:
@@ -254,9 +253,7 @@ class Bundle(_Handle):
             haptic_gain: float = 1.0, audio_gain: float = 1.0, loop_count: int = 1) -> Mix:
         """The preset with its audio (decoded now, in full); `layout` defaults to "mix"."""
         options = _mix_options(rate, layout, profile, haptic_gain, audio_gain, loop_count)
-        handle = ctypes.c_void_p()
-        _check(_lib.pulsar_mix_from_preset(self.handle, _native.encode(preset), ctypes.byref(options), ctypes.byref(handle)))
-        return Mix(handle)
+        return Mix(_made(_lib.pulsar_mix_from_preset, self.handle, _native.encode(preset), ctypes.byref(options)))
 
     def render(self, preset: str, rate: int = 48000, layout: Optional[str] = None, **options) -> np.ndarray:
         """The whole preset rendered (as `pulsar render BUNDLE --preset ID`)."""
@@ -276,9 +273,7 @@ class Follower(_Handle):
         options = _native.FollowerOptions(ctypes.sizeof(_native.FollowerOptions), int(rate), _native.encode(method),
                                           _native.encode(profile), float(band[0]), float(band[1]), float(gain_db),
                                           float(gate_db), float(attack_ms), float(release_ms), 0 if transients else 1)
-        handle = ctypes.c_void_p()
-        _check(_lib.pulsar_follower_create(ctypes.byref(options), ctypes.byref(handle)))
-        super().__init__(handle)
+        super().__init__(_made(_lib.pulsar_follower_create, ctypes.byref(options)))
 
     def process(self, sound: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
         """`sound`, shape (frames,) or (frames, channels) (their mean is the sound), to mono haptic
@@ -409,15 +404,11 @@ class Engine(_Handle):
                                               float(haptic_latency_ms), _native.encode(log))
         self._voices: list[Voice] = []
         self._orphans: list = []  # callbacks of freed voices, alive until the engine goes
-        handle = ctypes.c_void_p()
-        _check(_lib.pulsar_engine_create(ctypes.byref(self._options), ctypes.byref(handle)))
-        super().__init__(handle)
+        super().__init__(_made(_lib.pulsar_engine_create, ctypes.byref(self._options)))
 
     def voice(self, mix: Mix, priority: int = 0, realtime: bool = False) -> Voice:
         """A new voice playing `mix` (at the engine's rate and channels), stopped until played."""
-        handle = ctypes.c_void_p()
-        _check(_lib.pulsar_engine_voice(self.handle, mix.handle, int(priority), 1 if realtime else 0, ctypes.byref(handle)))
-        voice = Voice(handle, self, mix)
+        voice = Voice(_made(_lib.pulsar_engine_voice, self.handle, mix.handle, int(priority), 1 if realtime else 0), self, mix)
         self._voices.append(voice)
         return voice
 

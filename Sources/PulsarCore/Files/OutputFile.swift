@@ -109,10 +109,8 @@ public enum OutputFile {
             let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
             return "\(base)/.pulsar-output.partial-\(getpid())"
         }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return "\(directory).\(name).partial-\(getpid())"
+        let name = path.hasSuffix("/") ? "" : PathText.lastComponent(path)
+        return PathText.sibling(of: path, named: ".\(name).partial-\(getpid())")
     }
 
     /// Writes `bytes` to `path` all or nothing (a temporary file, then `commit`).
