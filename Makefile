@@ -170,7 +170,11 @@ FUZZ_SECONDS ?= 60
 # since the last fuzz build.
 fuzz: build
 	rm -rf Fuzz/.build
-	cd Fuzz && $(SWIFT) build -c release --toolset toolset.json -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+	# Product by product: a build of everything would also compile the `pulsar` executable's
+	# top-level code under -parse-as-library, which refuses it.
+	cd Fuzz && for target in $$(ls Sources | sed -n 's/^fuzz-//p'); do \
+	  $(SWIFT) build -c release --toolset toolset.json -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product fuzz-$$target || exit 1; \
+	done
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 bench: deps-bench
