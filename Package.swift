@@ -114,7 +114,7 @@ let package = Package(
         .target(name: "PulsarLottie", dependencies: ["PulsarCore", "PulsarBundle"]),
         .target(name: "PulsarLottieRender", dependencies: ["PulsarCore", "PulsarLottie", "CRlottie", "CRlottieShim", "CPNG"]),
         .target(name: "PulsarLottiePlayer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie"]),
-        .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "CSDL2"]),
+        .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarPlot", "CSDL2"]),
         .target(name: "PulsarPlot", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "CCairo"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         .target(name: "PulsarPipeWire", dependencies: ["PulsarCore", "PulsarEngine", "CPipeWireShim"]),

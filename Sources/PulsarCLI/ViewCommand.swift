@@ -18,20 +18,23 @@ enum ViewCommand {
                        [--layout L] [--rate HZ] [--profile P] [--gain G] [--audio-gain G] [--offset MS]
                        [--period FRAMES] [--buffer FRAMES] [--haptic-mode pattern|realtime] [--display-latency MS]
                        [--no-overlay] [--time-unit U] [--quiet] [--derive]
-                       [--screenshot OUT.png --at MS] [--exit-after SECONDS] [--frame-stats FILE]
+                       [--screenshot OUT.png] [--screenshot-window OUT.png] [--at MS]
+                       [--exit-after SECONDS] [--frame-stats FILE]
                        [--haptic-device D [--haptic-layout L] [--latency main=MS,haptic=MS]]
 
     Opens a window that plays INPUT — a bundle (.pulsar or folder) preset, a pattern file, or a
     Lottie .json / .lottie — with its audio and haptics on the device, and draws the animation
-    frame of the sample being heard, 60 times a second. A preset without animation shows its
-    haptic curves and transients with a moving playhead.
+    frame of the sample being heard, 60 times a second. Under the picture: a status bar (time,
+    frame, marker, loop, haptics, voices, device, underruns) and a timeline (the animation's
+    markers, the pattern's amplitude and frequency curves and transients, the haptic render, the
+    audio, the loop shaded, a playhead moving with the device's clock). A preset without
+    animation shows the timeline alone, filling the window.
 
-    Keys: space pause/resume, ←/→ seek −/+500 ms, ,/. one frame back/forward (paused),
-    l loop on/off, r reverse (boomerang) on/off, n/p next/previous preset of the bundle,
-    h haptics on/off, c the haptic curves under the animation on/off, q or Esc quit. Drag across the window to scrub. Drop a .pulsar,
-    pattern or Lottie file on the window to open it. The window can be resized; --mode says how the
-    animation fills it. The overlay shows time, frame, the current marker, loop and haptics;
-    ticks on its progress bar mark where the animation's markers start.
+    Keys: space pause/resume (after the end, play again), ←/→ seek −/+500 ms, ,/. one frame
+    back/forward (paused), l loop on/off, r reverse (boomerang) on/off, n/p next/previous preset
+    of the bundle, h haptics on/off, c the timeline on/off, ? the keys, q or Esc quit. Click or
+    drag on the timeline to seek or scrub. Drop a .pulsar, pattern or Lottie file on the window
+    to open it. The window can be resized; --mode says how the animation fills its area.
 
     Needs a display (X11, Wayland, Xvfb) or SDL's offscreen driver (SDL_VIDEODRIVER=offscreen).
 
@@ -40,7 +43,8 @@ enum ViewCommand {
       --preset ID         the bundle's preset (default: its first with an animation; n / p switch)
       --device D          auto (default), an ALSA PCM name, or sim[:…] (see `pulsar play --help`)
       --paused            start paused at 0 ms (autoplay otherwise)
-      --size WxH          drawing area (default: the animation's w×h; 800x400 for curves)
+      --size WxH          the picture's area (default: the animation scaled up to at least 480
+                          on its shorter side, within the screen; 960x360 for a timeline alone)
       --mode M            fit (default), fill or stretch
       --haptic-mode M     pattern: the haptics play their own timeline, the animation follows the
                           device's clock (the default for a preset with audio); realtime: the
@@ -55,9 +59,12 @@ enum ViewCommand {
                           animation on --device's clock (see `pulsar play --help`, two devices)
       --haptic-layout L   D's layout (default quad for a DualSense, else haptic)
       --latency SPEC      main=MS,haptic=MS: each device's output latency beyond what it reports
-      --no-overlay        no overlay
-      --screenshot OUT    with --at MS: hold at MS, draw that instant, save the animation area
-                          (without the overlay) as a PNG, and exit
+      --no-overlay        the picture alone: no status bar, no timeline
+      --screenshot OUT    with --at MS: hold at MS, draw that instant, save the animation alone
+                          as a PNG (as `pulsar frame` draws it, at --size or the animation's own
+                          size; a preset without animation: its timeline), and exit
+      --screenshot-window OUT
+                          with --at MS: the same, saving the whole window
       --exit-after S      close after S seconds
       --frame-stats FILE  on exit, write the display pacing as JSON (slots, presented, missed
                           frames at 60 Hz, draw and wake-up times)
@@ -86,7 +93,7 @@ enum ViewCommand {
         .value("--loop", completion: .choices(["forever"])), .flag("--reverse"),
         .value("--period"), .value("--buffer"),
         .flag("--no-overlay"), .flag("--quiet"), .flag("--derive"),
-        .value("--screenshot", completion: .files), .value("--at"),
+        .value("--screenshot", completion: .files), .value("--screenshot-window", completion: .files), .value("--at"),
         .value("--exit-after"), .value("--frame-stats", completion: .files),
         .value("--time-unit", completion: .timeUnits), .value("--display-latency"),
         .value("--haptic-mode", completion: .choices(["pattern", "realtime"])),
@@ -99,6 +106,7 @@ enum ViewCommand {
         var mode: LottieContentMode
         var size: (Int, Int)?
         var screenshot: String?
+        var screenshotWindow: String?
         var at: Double?
         var displayLatency: Double
         var exitAfter: Double?
@@ -108,14 +116,14 @@ enum ViewCommand {
         let command = "pulsar view"
         let args = try Arguments(words, options: options, command: command)
         let inputPath = try args.singleInput(command: command)
-        try Arguments.refuseOverwriting([args.value("--screenshot"), args.value("--frame-stats")], inputs: [inputPath], command: command)
+        try Arguments.refuseOverwriting([args.value("--screenshot"), args.value("--screenshot-window"), args.value("--frame-stats")],
+                                        inputs: [inputPath], command: command)
         let (options, presentation) = try parse(args, command: command)
         let monotonic = SystemMonotonicClock()
 
         let prepared = try prepare(inputPath, preset: args.value("--preset"), options: options)
         let content = try open(prepared, options: options, monotonic: monotonic)
-        let defaultSize = content.animation.map { (Int($0.width.rounded()), Int($0.height.rounded())) } ?? (800, 400)
-        let (width, height) = presentation.size ?? (max(defaultSize.0, 1), max(defaultSize.1, 1))
+        let (width, height) = windowSize(content, presentation: presentation, showsChrome: !args.flag("--no-overlay"))
         let window: SDLWindow
         do {
             window = try SDLWindow(title: "pulsar view", width: width, height: height)
@@ -124,14 +132,15 @@ enum ViewCommand {
             throw CommandFailure(.unavailable, "pulsar: error: display: \(error) (set DISPLAY, or SDL_VIDEODRIVER=offscreen)")
         }
         let session = ViewerSession(content: content, surface: window, contentMode: presentation.mode)
-        session.showsOverlay = !args.flag("--no-overlay")
+        session.showsChrome = !args.flag("--no-overlay")
         session.displayLatencyMs = presentation.displayLatency
         session.onMessage = { Console.error("\(command): \($0)") }
         connectLoading(session, path: inputPath, prepared: prepared, options: options, monotonic: monotonic)
         defer { session.content.close() }
 
-        if let screenshot = presentation.screenshot, let at = presentation.at {
-            try takeScreenshot(session, atMs: at, to: screenshot, input: inputPath)
+        if let at = presentation.at {
+            try takeScreenshots(session, atMs: at, picture: presentation.screenshot, window: presentation.screenshotWindow,
+                                size: presentation.size, input: inputPath)
             return
         }
         session.start(paused: args.flag("--paused"))
@@ -155,17 +164,22 @@ enum ViewCommand {
         let (period, buffer) = try choice.periodAndBuffer(args, command: command)
         let mode = try CanvasOptions.contentMode(args, command: command)
         let size = try CanvasOptions.size(args, command: command)
-        let screenshot = args.value("--screenshot")
+        let screenshot = args.value("--screenshot"), screenshotWindow = args.value("--screenshot-window")
         let at = try args.milliseconds("--at", command: command)
-        if screenshot != nil, at == nil { throw CommandFailure(.usage, "\(command): --screenshot needs --at MS") }
-        if screenshot == nil, at != nil { throw CommandFailure(.usage, "\(command): --at goes with --screenshot OUT.png") }
+        for (option, path) in [("--screenshot", screenshot), ("--screenshot-window", screenshotWindow)] where path != nil {
+            if at == nil { throw CommandFailure(.usage, "\(command): \(option) needs --at MS") }
+            if !path!.lowercased().hasSuffix(".png") {
+                throw CommandFailure(.usage, "\(command): \(option) writes a PNG: give a name ending in .png, not '\(path!)'")
+            }
+        }
+        if screenshot == nil, screenshotWindow == nil, at != nil {
+            throw CommandFailure(.usage, "\(command): --at goes with --screenshot OUT.png or --screenshot-window OUT.png")
+        }
         let displayLatency = try args.number("--display-latency", in: 0...500, command: command) ?? 0
         let exitAfter = try args.number("--exit-after", in: 0...86_400, command: command)
         if let exitAfter, !(exitAfter > 0) { throw CommandFailure(.usage, "\(command): --exit-after takes seconds > 0") }
-        if let screenshot, !screenshot.lowercased().hasSuffix(".png") {
-            throw CommandFailure(.usage, "\(command): --screenshot writes a PNG: give a name ending in .png, not '\(screenshot)'")
-        }
-        let presentation = Presentation(mode: mode, size: size, screenshot: screenshot, at: at, displayLatency: displayLatency, exitAfter: exitAfter)
+        let presentation = Presentation(mode: mode, size: size, screenshot: screenshot, screenshotWindow: screenshotWindow, at: at,
+                                        displayLatency: displayLatency, exitAfter: exitAfter)
         var hapticMode: HapticVoice.Mode?
         if let text = args.value("--haptic-mode") {
             guard let m = HapticVoice.Mode(rawValue: text) else {
@@ -215,17 +229,36 @@ enum ViewCommand {
         }
     }
 
-    /// `--screenshot OUT --at MS`: hold at MS, wait for the clock to report it, show it, save it.
-    private static func takeScreenshot(_ session: ViewerSession, atMs ms: Double, to path: String, input: String) throws(CommandFailure) {
+    /// The window's size in points: `--size` (or a small animation scaled up, within the screen)
+    /// for the picture, the status bar and the timeline under it (not with `--no-overlay`).
+    private static func windowSize(_ content: ViewerContent, presentation: Presentation, showsChrome: Bool) -> (Int, Int) {
+        let hasAudio = content.player.mixer.audioFormat != nil
+        let animation = content.animation.map { (width: max(Int($0.width.rounded()), 1), height: max(Int($0.height.rounded()), 1)) }
+        let picture = presentation.size.map { (width: $0.0, height: $0.1) }
+            ?? ViewerLayout.defaultPictureSize(animation: animation, hasAudio: hasAudio, screen: SDLWindow.usableDisplaySize())
+        let window = ViewerLayout.windowSize(picture: picture, hasAnimation: animation != nil, hasAudio: hasAudio, showsChrome: showsChrome)
+        return (window.width, window.height)
+    }
+
+    /// `--screenshot OUT --at MS` and `--screenshot-window OUT --at MS`: hold at MS, wait for the
+    /// clock to report it, show it, save the picture alone (at `--size` or the animation's own
+    /// size, as `pulsar frame` draws it; a pattern's timeline) and / or the whole window.
+    private static func takeScreenshots(_ session: ViewerSession, atMs ms: Double, picture: String?, window: String?,
+                                        size: (Int, Int)?, input: String) throws(CommandFailure) {
         session.start(paused: true)
         guard session.cueAndWait(atMs: ms) else {
             throw CommandFailure(.unavailable, "pulsar: error: device: no position reported within 5 s")
         }
         let now = session.content.player.now()
         do {
-            let area = try session.animationArea(at: now, width: session.surface.width, height: session.surface.height)
-            try session.surface.present(try session.frame(at: now))
-            try PNGWriter.write(area, to: path)
+            let whole = try session.frame(at: now)
+            try session.surface.present(whole)
+            if let window { try PNGWriter.write(whole, to: window) }
+            if let picture {
+                let own = session.content.animation.map { (max(Int($0.width.rounded()), 1), max(Int($0.height.rounded()), 1)) }
+                let (w, h) = size ?? own ?? (session.surface.width, session.surface.height)
+                try PNGWriter.write(try session.pictureAlone(at: now, width: w, height: h), to: picture)
+            }
         } catch let error as PNGError {
             throw CommandFailure(.ioError, "pulsar: error: \(error)")
         } catch {

@@ -30,9 +30,10 @@ final class CairoCanvas {
     /// What cairo's stream writer hands us (SVG while drawing and at the end; PNG at the end).
     private let sink = ByteSink()
 
-    /// A canvas of `width × height` pixels (each side checked against `Figure.sides`).
-    init(width: Int, height: Int, format: PlotFormat) throws(PlotError) {
-        guard Figure.sides.contains(width), Figure.sides.contains(height) else {
+    /// A canvas of `width × height` pixels (each side checked against `sides`: a figure's by
+    /// default; a strip of the viewer may be thinner).
+    init(width: Int, height: Int, format: PlotFormat, sides: ClosedRange<Int> = Figure.sides) throws(PlotError) {
+        guard sides.contains(width), sides.contains(height) else {
             throw .badSize(width: width, height: height)
         }
         self.width = width
@@ -171,6 +172,19 @@ final class CairoCanvas {
         cairo_fill(context)
     }
 
+    /// Fills `rect` with corners rounded to `radius`.
+    func roundedRectangle(_ rect: PlotRect, radius: Double, _ color: PlotColor) {
+        let r = min(radius, rect.width / 2, rect.height / 2)
+        cairo_new_sub_path(context)
+        cairo_arc(context, rect.maxX - r, rect.minY + r, r, -Double.pi / 2, 0)
+        cairo_arc(context, rect.maxX - r, rect.maxY - r, r, 0, Double.pi / 2)
+        cairo_arc(context, rect.minX + r, rect.maxY - r, r, Double.pi / 2, Double.pi)
+        cairo_arc(context, rect.minX + r, rect.minY + r, r, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(context)
+        setColor(color)
+        cairo_fill(context)
+    }
+
     /// Strokes `rect`'s outline.
     func stroke(_ rect: PlotRect, _ color: PlotColor, width: Double) {
         cairo_rectangle(context, rect.x, rect.y, rect.width, rect.height)
@@ -288,6 +302,24 @@ final class CairoCanvas {
     }
 
     // MARK: Output
+
+    /// The picture so far as premultiplied ARGB32 pixels (native-endian, row by row from the top,
+    /// no row padding): a PNG canvas's image surface, read without ending the drawing.
+    func pixels() throws(PlotError) -> [UInt32] {
+        try check()
+        guard format == .png else { throw .cairo("an SVG canvas has no pixels") }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { throw .cairo("no image data") }
+        var out = [UInt32](repeating: 0, count: width * height)
+        out.withUnsafeMutableBufferPointer { dst in
+            for row in 0..<height {
+                let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+                (dst.baseAddress! + row * width).update(from: line, count: width)
+            }
+        }
+        return out
+    }
 
     /// Ends drawing and returns the encoded bytes: a PNG file's, or an SVG document's. The
     /// canvas draws nothing after.

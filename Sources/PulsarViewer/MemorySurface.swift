@@ -8,15 +8,17 @@ public final class MemorySurface: ViewerSurface {
     public private(set) var width: Int
     public private(set) var height: Int
     public var title = ""
+    public var pixelScale: Double
     /// The last frame presented.
     public private(set) var lastFrame: ARGB32Image?
     /// How many frames were presented.
     public private(set) var presentedCount = 0
     private var queue: [ViewerEvent] = []
 
-    public init(width: Int, height: Int) {
+    public init(width: Int, height: Int, pixelScale: Double = 1) {
         self.width = width
         self.height = height
+        self.pixelScale = pixelScale
     }
 
     /// Queues `events` for the next `pollEvents()`.

@@ -1,7 +1,7 @@
 import PulsarLottieRender
 
 /// Drawing into an `ARGB32Image` with source-over blending of premultiplied pixels: rectangles,
-/// lines, the bitmap font, and whole images. Everything is clipped to the image.
+/// lines and whole images. Everything is clipped to the image.
 ///
 /// Thread rules: a value wrapping its image; use one painter from one thread.
 public struct Painter {
@@ -65,31 +65,18 @@ public struct Painter {
         }
     }
 
-    /// Draws `text` with its top-left corner at (x, y), each font pixel `scale × scale` pixels.
-    public mutating func text(_ text: String, x: Int, y: Int, scale: Int = 1, _ color: ViewerColor) {
-        var cx = x
-        for character in text {
-            let rows = BitmapFont.rows(of: character)
-            for (r, bits) in rows.enumerated() {
-                for c in 0..<BitmapFont.glyphWidth where bits & (0x10 >> UInt8(c)) != 0 {
-                    fill(x: cx + c * scale, y: y + r * scale, width: scale, height: scale, color)
-                }
-            }
-            cx += BitmapFont.advance * scale
-        }
-    }
-
-    /// Replaces every pixel with `source`'s (premultiplied, the image's size) over the opaque
-    /// `color`: one pass, no allocation.
-    public mutating func composite(_ source: ARGB32Image, over color: ViewerColor) {
-        precondition(source.width == image.width && source.height == image.height, "composite needs the image's size")
+    /// Replaces the rows `y ..< y + source.height` with `source`'s pixels (premultiplied, the
+    /// image's width) over the opaque `color`: one pass, no allocation.
+    public mutating func composite(_ source: ARGB32Image, over color: ViewerColor, y: Int = 0) {
+        precondition(source.width == image.width && y >= 0 && y + source.height <= image.height, "composite needs the image's width, inside it")
         let background = color.withAlpha(255).premultiplied
+        let offset = y * image.width
         source.pixels.withUnsafeBufferPointer { s in
             image.pixels.withUnsafeMutableBufferPointer { d in
-                for i in 0..<d.count {
+                for i in 0..<s.count {
                     let p = s[i]
                     let a = p >> 24
-                    d[i] = a == 255 ? p : a == 0 ? background : Self.over(p, background)
+                    d[offset + i] = a == 255 ? p : a == 0 ? background : Self.over(p, background)
                 }
             }
         }

@@ -58,6 +58,24 @@ public final class SDLWindow: ViewerSurface {
         SDL_QuitSubSystem(SDL_INIT_VIDEO)
     }
 
+    /// Drawable pixels per window point (more than 1 on a HiDPI display), at least 1.
+    public var pixelScale: Double {
+        var points = (w: Int32(0), h: Int32(0))
+        SDL_GetWindowSize(window, &points.w, &points.h)
+        return points.w > 0 ? max(Double(width) / Double(points.w), 1) : 1
+    }
+
+    /// The usable area of the first display in points (without panels and docks), or nil when
+    /// no video driver starts.
+    public static func usableDisplaySize() -> (width: Int, height: Int)? {
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
+        guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else { return nil }
+        defer { SDL_QuitSubSystem(SDL_INIT_VIDEO) }
+        var bounds = SDL_Rect()
+        guard SDL_GetDisplayUsableBounds(0, &bounds) == 0, bounds.w > 0, bounds.h > 0 else { return nil }
+        return (Int(bounds.w), Int(bounds.h))
+    }
+
     /// The SDL video driver in use (`x11`, `wayland`, `offscreen`, …).
     public var videoDriver: String {
         SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
@@ -186,7 +204,8 @@ public final class SDLWindow: ViewerSurface {
         case UInt32(SDLK_l.rawValue): return .loop
         case UInt32(SDLK_r.rawValue): return .reverse
         case UInt32(SDLK_h.rawValue): return .haptics
-        case UInt32(SDLK_c.rawValue): return .curves
+        case UInt32(SDLK_c.rawValue): return .timeline
+        case UInt32(SDLK_SLASH.rawValue), UInt32(SDLK_QUESTION.rawValue), UInt32(SDLK_F1.rawValue): return .help
         case UInt32(SDLK_n.rawValue): return .nextPreset
         case UInt32(SDLK_p.rawValue): return .previousPreset
         case UInt32(SDLK_q.rawValue), UInt32(SDLK_ESCAPE.rawValue): return .quit

@@ -14,8 +14,10 @@ public enum ViewerEvent: Sendable, Equatable {
         case reverse
         /// `h`: haptics on / off.
         case haptics
-        /// `c`: the haptic curves strip under an animation on / off.
-        case curves
+        /// `c`: the timeline on / off.
+        case timeline
+        /// `?` (or F1): the help panel on / off.
+        case help
         /// `n` / `p`: the next / previous preset of the bundle.
         case nextPreset, previousPreset
         /// `q` or Escape.

@@ -16,6 +16,8 @@ public protocol ViewerSurface: AnyObject {
     /// The drawable area in pixels.
     var width: Int { get }
     var height: Int { get }
+    /// Drawable pixels per window point (2 on a HiDPI display at 200 %).
+    var pixelScale: Double { get }
     /// The window's title.
     var title: String { get set }
     /// The events since the last call, oldest first. Never blocks.

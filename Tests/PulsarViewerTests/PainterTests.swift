@@ -16,26 +16,18 @@ import Testing
         #expect(Painter.over(0, dst) == dst && Painter.over(0xFF_01_02_03, dst) == 0xFF_01_02_03)
     }
 
-    @Test("Text lights exactly the glyph's cells, scaled, and clips at the edges")
-    func text() {
-        var painter = Painter(width: 20, height: 20, fill: ViewerColor(0, 0, 0))
-        painter.text("1", x: 2, y: 3, scale: 2, ViewerColor(255, 255, 255))
-        let rows = BitmapFont.rows(of: "1")
-        for y in 0..<20 {
-            for x in 0..<20 {
-                let gx = (x - 2) / 2, gy = (y - 3) / 2
-                let inGlyph = x >= 2 && y >= 3 && gx < 5 && gy < 7 && rows[gy] & (0x10 >> UInt8(gx)) != 0
-                #expect((painter.image[x, y] == 0xFFFF_FFFF) == inGlyph, "(\(x), \(y))")
-            }
-        }
-        // Text running off the edges draws what falls inside and nothing else: `W`'s top-left
-        // cell covers (15…17, 15…17); its second column is dark.
+    @Test("composite puts an image's rows over an opaque colour at a row offset, touching no other row")
+    func compositeAtOffset() {
+        var painter = Painter(width: 4, height: 5, fill: ViewerColor(10, 20, 30))
         let before = painter.image
-        painter.text("WIDE TEXT", x: 15, y: 15, scale: 3, ViewerColor(255, 0, 0))
-        #expect(painter.image[15, 15] == 0xFFFF_0000 && painter.image[17, 17] == 0xFFFF_0000)
-        #expect(painter.image[18, 15] == before[18, 15])
-        #expect((0..<15).allSatisfy { y in (0..<20).allSatisfy { x in painter.image[x, y] == before[x, y] } })
-        #expect(BitmapFont.rows(of: "a") == BitmapFont.rows(of: "A"))
-        #expect(BitmapFont.rows(of: "€") != BitmapFont.rows(of: " "), "unknown characters draw a box")
+        var source = ARGB32Image(width: 4, height: 2)
+        source.pixels[0] = ViewerColor(255, 0, 0).premultiplied
+        source.pixels[5] = ViewerColor(0, 0, 255, 128).premultiplied
+        painter.composite(source, over: ViewerColor(200, 200, 200), y: 2)
+        let grey = ViewerColor(200, 200, 200).premultiplied
+        #expect(painter.image[0, 2] == 0xFFFF_0000)
+        #expect(painter.image[1, 3] == Painter.over(source.pixels[5], grey))
+        #expect(painter.image[2, 2] == grey && painter.image[3, 3] == grey, "transparent source pixels show the colour")
+        #expect([0, 1, 4].allSatisfy { y in (0..<4).allSatisfy { painter.image[$0, y] == before[$0, y] } })
     }
 }

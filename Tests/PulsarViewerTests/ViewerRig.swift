@@ -36,7 +36,7 @@ final class ViewerRig {
 
     /// With `animation`: the animation over a pattern of its duration; without: the pattern
     /// alone (`ms` long), shown as curves.
-    init(animation: LottieAnimation?, ms: Double = 2_000, width: Int = 200, height: Int = 200) throws {
+    init(animation: LottieAnimation?, ms: Double = 2_000, width: Int = 300, height: Int = 420) throws {
         let duration = animation?.timing.durationMilliseconds ?? ms
         var settings = MixSettings(layout: .haptic)
         settings.preloadAudio = true
@@ -67,4 +67,19 @@ final class ViewerRig {
     var contentMs: Double? { session.contentMs(at: clock.now()) }
 
     func handle(_ event: ViewerEvent) -> Bool { session.handle(event, at: clock.now()) }
+
+    /// The timeline's x pixel of content time `ms`, by the documented rule (docs/viewer.md): the
+    /// lanes run from 12 points in from the left edge to 12 points in from the right.
+    func timelineX(ms: Double) -> Int {
+        Int((12 + ms / player.durationMs * Double(surface.width - 24)).rounded())
+    }
+
+    /// The content time the timeline maps x pixel `x` to, by the same rule, on the sample grid.
+    func timelineMs(x: Int) -> Double {
+        let f = min(max((Double(x) - 12) / Double(surface.width - 24), 0), 1)
+        return (f * player.durationMs * Self.rate / 1000).rounded() * 1000 / Self.rate
+    }
+
+    /// A row inside the timeline's lanes.
+    var timelineY: Int { session.layout().timeline.y + session.layout().timeline.height / 2 }
 }
