@@ -97,22 +97,67 @@ struct ViewCLITests {
         #expect(try PNGWriter.readRGBA(from: dir.file("v.png")).rgba == (try PNGWriter.readRGBA(from: dir.file("f.png"))).rgba)
     }
 
-    @Test("A pattern without animation is drawn as curves with the playhead at the instant asked for")
+    @Test("A pattern without animation: its screenshot is the timeline, the playhead at the instant asked for")
     func patternCurves() throws {
         let dir = try TempDir()
         defer { dir.remove() }
         let pattern = Self.root.appendingPathComponent("Resources/patterns/demo.json").path
-        let r = try CLI.run(["view", pattern, "--device", "sim", "--size", "400x200", "--screenshot", dir.file("c.png"), "--at", "0"],
-                            environment: Self.offscreen)
-        #expect(r.status == 0, "\(r)")
-        let png = try PNGWriter.readRGBA(from: dir.file("c.png"))
-        #expect(png.width == 400 && png.height == 200)
-        // Opaque everywhere (the curve view has its own background), with white playhead pixels
-        // at the plot's left edge (0 ms).
-        #expect(stride(from: 3, to: png.rgba.count, by: 4).allSatisfy { png.rgba[$0] == 255 })
-        let whiteColumns = Set((0..<(400 * 200)).filter { png.rgba[$0 * 4] == 255 && png.rgba[$0 * 4 + 1] == 255 && png.rgba[$0 * 4 + 2] == 255 }
-            .map { $0 % 400 })
-        #expect(!whiteColumns.isEmpty && whiteColumns.max()! < 40, "\(whiteColumns.sorted())")
+        for (at, fraction) in [("0", 0.0), ("1000", 1000.0 / 2400)] {
+            let r = try CLI.run(["view", pattern, "--device", "sim", "--size", "400x200", "--screenshot", dir.file("c.png"), "--at", at],
+                                environment: Self.offscreen)
+            #expect(r.status == 0, "\(r)")
+            let png = try PNGWriter.readRGBA(from: dir.file("c.png"))
+            #expect(png.width == 400 && png.height == 200)
+            #expect(stride(from: 3, to: png.rgba.count, by: 4).allSatisfy { png.rgba[$0] == 255 }, "opaque")
+            // The playhead (214, 39, 40) 12 px in from the left at 0 ms, of the 376 px the lanes span.
+            let red = Set((0..<(400 * 200)).filter { png.rgba[$0 * 4] == 214 && png.rgba[$0 * 4 + 1] == 39 && png.rgba[$0 * 4 + 2] == 40 }
+                .map { $0 % 400 })
+            let duration = try Self.durationMs(pattern)
+            let expected = 12 + (fraction == 0 ? 0 : 1000 / duration) * 376
+            #expect(!red.isEmpty && red.allSatisfy { abs(Double($0) - expected) <= 2 }, "\(at) ms: \(red.sorted()), expected \(expected)")
+        }
+    }
+
+    /// The length `pulsar info` reports a pattern file renders to (its last transient's tail
+    /// included), in ms: the content a viewer plays.
+    static func durationMs(_ pattern: String) throws -> Double {
+        let info = try CLI.run(["info", pattern, "--json"])
+        let json = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
+        return try #require(json?["renderedMs"] as? Double)
+    }
+
+    @Test("The default window scales the 128 px demo to 480 px; its picture equals `pulsar frame` at that size, the status bar under it")
+    func screenshotWindow() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let view = try CLI.run(["view", Self.demoBundle, "--preset", "heartbeat", "--device", "sim", "--screenshot-window", dir.file("w.png"),
+                                "--screenshot", dir.file("a.png"), "--at", "1200"], environment: Self.offscreen)
+        #expect(view.status == 0, "\(view)")
+        let window = try PNGWriter.readRGBA(from: dir.file("w.png"))
+        #expect(min(window.width, window.height) >= 480, "\(window.width)×\(window.height)")
+        #expect(window.width == 480 && window.height > 480 + 100, "the status bar and the timeline under a 480 × 480 picture")
+        let frame = try CLI.run(["frame", Self.demoBundle, "--preset", "heartbeat", "--at", "1200", "--size", "480x480", "-o", dir.file("f.png")])
+        #expect(frame.status == 0, "\(frame)")
+        let f = try PNGWriter.readRGBA(from: dir.file("f.png"))
+        // The frame (straight alpha) over the viewer's background (242, 242, 242), against the
+        // window's first 480 rows.
+        var total = 0.0
+        for i in 0..<(480 * 480) {
+            let a = Double(f.rgba[i * 4 + 3]) / 255
+            for c in 0..<3 {
+                let expected = Double(f.rgba[i * 4 + c]) * a + 242 * (1 - a)
+                total += abs(expected - Double(window.rgba[i * 4 + c]))
+            }
+        }
+        let mean = total / Double(480 * 480 * 3) / 255
+        #expect(mean < 1.0 / 255, "mean difference \(mean * 255) / 255")
+        // Under the picture, rows that are not the background: the status bar's text, the lanes.
+        let drawn = (480..<window.height).filter { y in (0..<480).contains { x in window.rgba[(y * 480 + x) * 4] != 242 } }
+        #expect(drawn.count > 100)
+        // --screenshot beside it still writes the animation alone at its own size, as `pulsar frame`.
+        #expect(try CLI.run(["frame", Self.demoBundle, "--preset", "heartbeat", "--at", "1200", "-o", dir.file("f0.png")]).status == 0)
+        let alone = try PNGWriter.readRGBA(from: dir.file("a.png")), own = try PNGWriter.readRGBA(from: dir.file("f0.png"))
+        #expect(alone.width < 480 && alone.width == own.width && alone.rgba == own.rgba)
     }
 
     @Test("--exit-after and --frame-stats: the window runs, presents frames at 60 Hz and writes the figures")
