@@ -44,8 +44,8 @@ public struct ViewerLayout: Sendable, Equatable {
     /// The parts of a `width × height` window at `scale` pixels per point. `showsChrome` false:
     /// the picture alone (no status bar, no timeline).
     public init(width: Int, height: Int, scale: Double, hasAnimation: Bool, hasAudio: Bool, showsChrome: Bool = true,
-                showsTimeline: Bool = true) {
-        var statusHeight = showsChrome ? TextPicture.barHeight(rows: Self.statusRows, scale: scale) : 0
+                showsTimeline: Bool = true, statusRows: Int = ViewerLayout.statusRows) {
+        var statusHeight = showsChrome ? TextPicture.barHeight(rows: statusRows, scale: scale) : 0
         if !hasAnimation {
             status = ViewerRect(x: 0, y: 0, width: width, height: min(statusHeight, height))
             picture = ViewerRect(x: 0, y: 0, width: width, height: 0)
@@ -83,13 +83,13 @@ public struct ViewerLayout: Sendable, Equatable {
     /// The window (points) around a picture of `picture`: the status bar and, with an animation,
     /// the timeline's natural height added under it (`showsChrome` false: the picture alone).
     public static func windowSize(picture: (width: Int, height: Int), hasAnimation: Bool, hasAudio: Bool,
-                                  showsChrome: Bool) -> (width: Int, height: Int) {
+                                  showsChrome: Bool, statusRows: Int = ViewerLayout.statusRows) -> (width: Int, height: Int) {
         guard showsChrome else { return picture }
-        return (picture.width, picture.height + chromeHeight(hasAnimation: hasAnimation, hasAudio: hasAudio))
+        return (picture.width, picture.height + chromeHeight(hasAnimation: hasAnimation, hasAudio: hasAudio, statusRows: statusRows))
     }
 
     /// The status bar's height, and the timeline's when it sits under a picture, at scale 1.
-    static func chromeHeight(hasAnimation: Bool, hasAudio: Bool) -> Int {
+    static func chromeHeight(hasAnimation: Bool, hasAudio: Bool, statusRows: Int = ViewerLayout.statusRows) -> Int {
         TextPicture.barHeight(rows: statusRows, scale: 1) + (hasAnimation ? TimelineStrip.height(hasAudio: hasAudio, scale: 1) : 0)
     }
 

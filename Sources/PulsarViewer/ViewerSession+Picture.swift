@@ -77,25 +77,21 @@ extension ViewerSession {
 
     /// The content time under x pixel `x` of the timeline.
     func timelineMs(atX x: Int) -> Double {
-        guard let strip = timelineStrip(width: surface.width, height: layout().timeline.height) else {
+        let rect = layout().timeline
+        guard var view = timelineView(), let strip = try? view.strip(width: rect.width, height: fillsTimeline ? rect.height : nil,
+                                                                     scale: surface.pixelScale) else {
             return Double(x) / Double(max(surface.width - 1, 1)) * content.player.durationMs
         }
-        return strip.ms(atX: Double(x))
+        timeline = .some(view)
+        return strip.ms(atX: Double(x - rect.x))
     }
 
-    /// The timeline's still picture for `width × height`, drawn once per size and content (nil
-    /// when the content's timeline could not be rendered: told once).
-    private func timelineStrip(width: Int, height: Int) -> TimelineStrip? {
-        if let cached = timelineCache, cached.strip.width == width, cached.strip.height == height { return cached.strip }
-        guard let data = loadTimelineData() else { return nil }
-        let strip = TimelineStrip(data: data, width: width, height: content.controller == nil ? height : nil, scale: surface.pixelScale)
-        guard let pixels = try? strip.render() else { return nil }
-        timelineCache = (strip, ARGB32Image(width: strip.width, height: strip.height, pixels: pixels))
-        return strip
-    }
+    /// Without an animation the timeline fills its area; under one it has its natural height.
+    private var fillsTimeline: Bool { content.controller == nil }
 
-    private func loadTimelineData() -> TimelineData? {
-        if let timelineData { return timelineData }
+    /// The content's timeline, its data computed on first use (nil when that failed: told once).
+    private func timelineView() -> TimelineView? {
+        if let timeline { return timeline }
         var markers: [TimelineMarker] = []
         if let controller = content.controller {
             markers = controller.animation.markers.map {
@@ -103,36 +99,29 @@ extension ViewerSession {
             }
         }
         do {
-            let data = try TimelineData(mixer: content.player.mixer, markers: markers)
-            timelineData = .some(data)
-            return data
+            let view = TimelineView(data: try TimelineData(mixer: content.player.mixer, markers: markers))
+            timeline = .some(view)
+            return view
         } catch {
-            timelineData = .some(nil)
+            timeline = .some(nil)
             onMessage?("timeline: \(MessageText.oneLine(error.description))")
             return nil
         }
     }
 
-    /// The strip, the loop's span shaded when looping, and the playhead at the content heard.
+    /// The timeline in `rect` with the loop and the playhead at the content heard at `time`.
     private func drawTimeline(_ painter: inout Painter, in rect: ViewerRect, at time: MonotonicTime) throws {
-        guard let strip = timelineStrip(width: rect.width, height: rect.height), let image = timelineCache?.image else {
+        guard var view = timelineView() else {
             painter.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height, ViewerColor(250, 250, 251))
             return
         }
-        painter.draw(image, x: rect.x, y: rect.y)
-        let lanes = strip.lanesSpan
-        if looping {
-            let x0 = Int(strip.x(atMs: 0).rounded()), x1 = Int(strip.x(atMs: strip.data.durationMs).rounded())
-            painter.fill(x: x0, y: rect.y + lanes.top, width: x1 - x0, height: lanes.bottom - lanes.top, ViewerColor(86, 180, 233, 40))
-        }
-        let ms = contentMs(at: time) ?? 0
-        let thickness = max(Int((2 * surface.pixelScale).rounded()), 2)
-        let x = Int(strip.x(atMs: ms).rounded()) - thickness / 2
-        painter.fill(x: x, y: rect.y + 2, width: thickness, height: lanes.bottom - 2, Self.playheadColor)
+        try view.draw(&painter, in: rect, scale: surface.pixelScale, fills: fillsTimeline, playheadMs: contentMs(at: time) ?? 0,
+                      looping: looping)
+        timeline = .some(view)
     }
 
     /// The playhead's colour.
-    public static let playheadColor = ViewerColor(214, 39, 40)
+    public static let playheadColor = TimelineView.playheadColor
 
     // MARK: Help
 

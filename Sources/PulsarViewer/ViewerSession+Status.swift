@@ -23,10 +23,7 @@ extension ViewerSession {
             let frame = controller.currentFrame(at: time) ?? controller.timing.inPoint
             let count = Self.frameCount(controller.timing)
             first.append(TextItem("frame \(min(Self.renderIndex(of: frame, timing: controller.timing) + 1, count)) of \(count)"))
-            // The marker whose range holds the frame (the last one starting at or before it).
-            if let marker = controller.animation.markers.last(where: { $0.start <= frame && (frame < $0.end || $0.durationFrames == 0) }) {
-                first.append(TextItem("◆ " + MessageText.excerpt(marker.name, limit: 40), color: PresetPlot.Palette.marker.mixed(with: .black, 0.35)))
-            }
+            if let marker = Self.markerItem(controller.animation, holding: frame) { first.append(marker) }
         }
         if let message, message.until > time {
             return [first, [TextItem(message.text, color: PlotColor(180, 70, 0), bold: true)]]
@@ -42,6 +39,14 @@ extension ViewerSession {
                       TextItem("device \(content.deviceName)"),
                       TextItem("underruns \(player.underruns)", color: player.underruns > 0 ? PlotColor(170, 30, 30) : .ink)]
         return [first, second.map { var item = $0; if item.color == .ink { item.color = .secondaryInk }; return item }]
+    }
+
+    /// "◆ name" of the marker whose range holds `frame` (the last one starting at or before it).
+    static func markerItem(_ animation: LottieAnimation, holding frame: LottieFrame) -> TextItem? {
+        guard let marker = animation.markers.last(where: { $0.start <= frame && (frame < $0.end || $0.durationFrames == 0) }) else {
+            return nil
+        }
+        return TextItem("◆ " + MessageText.excerpt(marker.name, limit: 40), color: PresetPlot.Palette.marker.mixed(with: .black, 0.35))
     }
 
     /// The status rows as plain text, the items of a row joined by two spaces.

@@ -62,10 +62,9 @@ public final class ViewerSession {
     var canvas = ARGB32Image(width: 0, height: 0)
     /// The last picture, reused for the next one once the surface has let go of it.
     var frameBuffer = ARGB32Image(width: 0, height: 0)
-    /// What the timeline shows, computed on first use per content (nil inside: it failed).
-    var timelineData: TimelineData??
-    /// The timeline's still picture for the current size, and the help panel.
-    var timelineCache: (strip: TimelineStrip, image: ARGB32Image)?
+    /// The content's timeline, made on first use (nil inside: it could not be rendered).
+    var timeline: TimelineView??
+    /// The help panel, drawn for a scale.
     var helpCache: (scale: Double, image: ARGB32Image)?
 
     public init(content: ViewerContent, surface: ViewerSurface, contentMode: LottieContentMode = .aspectFit) {
@@ -259,8 +258,7 @@ public final class ViewerSession {
     }
 
     private func adopt(_ content: ViewerContent) {
-        timelineData = nil
-        timelineCache = nil
+        timeline = nil
         // ASCII: outside a UTF-8 locale SDL's X11 title falls back to Latin-1 and garbles the rest.
         surface.title = "pulsar view - \(content.title)"
         // Weak both ways: the player keeps this closure, and the content keeps the player.

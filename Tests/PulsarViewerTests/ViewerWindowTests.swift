@@ -143,4 +143,29 @@ import Testing
         #expect(two.status.height == 2 * one.status.height - 1 || two.status.height == 2 * one.status.height)
         #expect(abs(two.timeline.height - 2 * one.timeline.height) <= 1)
     }
+
+    @Test("A preview's picture: the animation frame of the content time over the background, one status row, the playhead at that time")
+    func preview() throws {
+        let animation = try ViewerRig.demoAnimation()
+        let rig = try ViewerRig(animation: animation)
+        let data = try TimelineData(mixer: rig.player.mixer, markers: [TimelineMarker(ms: 800, name: "beat2")])
+        let size = PreviewComposer.size(picture: (300, 300), hasAudio: false)
+        #expect(size == (300, 300 + 26 + 141), "one row of 12.5-point text: 12.5 · 1.75 + 4 = 25.9 → 26; the timeline 141")
+        let renderer = try LottieRenderer(jsonData: animation.json, source: "demo")
+        var composer = PreviewComposer(width: size.width, height: size.height, timeline: data, animation: animation, renderer: renderer,
+                                       title: "demo")
+        let reference = try LottieRenderer(jsonData: animation.json, source: "reference")
+        for ms in [0.0, 1_234, 2_399] {
+            let picture = try composer.picture(atMs: ms)
+            // Frame number written out independently: whole frames of fr from ip (30 fps, ip 0).
+            let area = try reference.render(frame: Int((ms * 30 / 1000).rounded(.down)), width: 300, height: 300, contentMode: .aspectFit)
+            let background = PreviewComposer.background.premultiplied
+            #expect((0..<300).allSatisfy { y in (0..<300).allSatisfy { x in picture[x, y] == Painter.over(area[x, y], background) } }, "\(ms) ms")
+            let y = composer.layout.timeline.y + composer.layout.timeline.height / 2
+            let red = (0..<300).filter { picture[$0, y] == TimelineView.playheadColor.premultiplied }
+            let expected = 12 + ms / data.durationMs * 276
+            #expect(!red.isEmpty && red.allSatisfy { abs(Double($0) - expected) <= 2 }, "\(ms) ms: \(red), expected \(expected)")
+        }
+        #expect(PreviewComposer.scale(height: 700) == 1 && PreviewComposer.scale(height: 1080) == 1 && PreviewComposer.scale(height: 1440) == 1.5)
+    }
 }
