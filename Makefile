@@ -8,9 +8,10 @@ DEB_PACKAGES := pkg-config libsndfile1-dev libzip-dev libmd-dev libsoxr-dev liba
 # A real audio server for the ALSA tests and the live benchmarks (a private PipeWire session).
 SERVER_PACKAGES := pipewire pipewire-bin pipewire-alsa wireplumber dbus
 # `make install` rewrites RUNPATHs (patchelf); `make deb` reads what is linked (dpkg-shlibdeps);
-# the tests read the man pages and check the zsh completion.
+# the tests read the man pages and check the zsh completion, and drive the viewer's window on a
+# virtual X server with a real pointer.
 INSTALL_PACKAGES := patchelf dpkg-dev
-CHECK_PACKAGES := man-db groff-base zsh
+CHECK_PACKAGES := man-db groff-base zsh xvfb xdotool
 # The Python package's wheel is built with pip and tested in a virtual environment; the C#
 # example is built with mono's compiler and run with its runtime.
 PYTHON_PACKAGES := python3-pip python3-venv

@@ -19,7 +19,7 @@ enum ViewCommand {
                        [--period FRAMES] [--buffer FRAMES] [--haptic-mode pattern|realtime] [--display-latency MS]
                        [--no-overlay] [--time-unit U] [--quiet] [--derive]
                        [--screenshot OUT.png] [--screenshot-window OUT.png] [--at MS]
-                       [--exit-after SECONDS] [--frame-stats FILE]
+                       [--exit-after SECONDS] [--frame-stats FILE] [--clock-log FILE]
                        [--haptic-device D [--haptic-layout L] [--latency main=MS,haptic=MS]]
 
     Opens a window that plays INPUT — a bundle (.pulsar or folder) preset, a pattern file, or a
@@ -68,6 +68,8 @@ enum ViewCommand {
       --exit-after S      close after S seconds
       --frame-stats FILE  on exit, write the display pacing as JSON (slots, presented, missed
                           frames at 60 Hz, draw and wake-up times)
+      --clock-log FILE    on exit, write one JSON line per slot drawn: the seconds since the
+                          first, the content ms the device clock gave for it, the transport's mode
     """
 
     struct Options {
@@ -94,7 +96,7 @@ enum ViewCommand {
         .value("--period"), .value("--buffer"),
         .flag("--no-overlay"), .flag("--quiet"), .flag("--derive"),
         .value("--screenshot", completion: .files), .value("--screenshot-window", completion: .files), .value("--at"),
-        .value("--exit-after"), .value("--frame-stats", completion: .files),
+        .value("--exit-after"), .value("--frame-stats", completion: .files), .value("--clock-log", completion: .files),
         .value("--time-unit", completion: .timeUnits), .value("--display-latency"),
         .value("--haptic-mode", completion: .choices(["pattern", "realtime"])),
         .value("--haptic-device", completion: .devices), .value("--haptic-layout", completion: .hapticLayouts),
@@ -116,7 +118,8 @@ enum ViewCommand {
         let command = "pulsar view"
         let args = try Arguments(words, options: options, command: command)
         let inputPath = try args.singleInput(command: command)
-        try Arguments.refuseOverwriting([args.value("--screenshot"), args.value("--screenshot-window"), args.value("--frame-stats")],
+        try Arguments.refuseOverwriting([args.value("--screenshot"), args.value("--screenshot-window"), args.value("--frame-stats"),
+                                         args.value("--clock-log")],
                                         inputs: [inputPath], command: command)
         let (options, presentation) = try parse(args, command: command)
         let monotonic = SystemMonotonicClock()
@@ -143,6 +146,7 @@ enum ViewCommand {
                                 size: presentation.size, input: inputPath)
             return
         }
+        let clockLog = args.value("--clock-log").map { ClockLog(path: $0, session: session) }
         session.start(paused: args.flag("--paused"))
         let outcome: (ending: ViewerLoop.Ending, stats: FrameStats)
         do {
@@ -153,7 +157,37 @@ enum ViewCommand {
         if let failure = session.content.player.failure {
             throw CommandFailure(.unavailable, "pulsar: error: device: \(failure)")
         }
+        try clockLog?.write()
         try report(outcome.stats, window: window, args: args, quiet: options.setup.quiet)
+    }
+
+    /// `--clock-log`: what each slot showed, kept as it comes, written at the end all at once.
+    final class ClockLog {
+        let path: String
+        private var slots: [(shows: MonotonicTime, ms: Double?, mode: ViewerSession.Mode)] = []
+
+        init(path: String, session: ViewerSession) {
+            self.path = path
+            session.slotObserver = { [unowned self] in slots.append(($0, $1, $2)) }
+        }
+
+        func write() throws(CommandFailure) {
+            guard let first = slots.first?.shows else { return try save("") }
+            var text = ""
+            for slot in slots {
+                let ms = slot.ms.map { String(printf: "%.6f", $0) } ?? "null"
+                text += "{\"t\":\(String(printf: "%.6f", slot.shows.seconds(since: first))),\"contentMs\":\(ms),\"mode\":\"\(slot.mode)\"}\n"
+            }
+            try save(text)
+        }
+
+        private func save(_ text: String) throws(CommandFailure) {
+            do {
+                try OutputFile.write(Array(text.utf8), to: path)
+            } catch {
+                throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
+            }
+        }
     }
 
     /// The content's options and the presentation, from the command line, each refused with its rule.

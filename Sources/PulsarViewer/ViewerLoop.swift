@@ -46,7 +46,9 @@ public enum ViewerLoop {
             session.poll()
             if session.content.player.failure != nil { return (.deviceFailed, pacer.stats) }
             let drawStart = clock.now()
-            let picture = try session.frame(at: pacer.deadline.adding(seconds: session.displayLatencyMs / 1000))
+            let shows = pacer.deadline.adding(seconds: session.displayLatencyMs / 1000)
+            let picture = try session.frame(at: shows)
+            session.slotObserver?(shows, session.contentMs(at: shows), session.mode)
             try session.surface.present(picture)
             let next = pacer.presented(drawStart: drawStart, at: clock.now())
             if let exitAfter, next.seconds(since: pacer.start) >= exitAfter - 1e-9 {

@@ -51,6 +51,9 @@ public final class ViewerSession {
     /// How long after a slot's deadline its picture reaches the eye (drawing, the compositor,
     /// the screen), in ms: each slot shows the content heard that much after its deadline.
     public var displayLatencyMs = 0.0
+    /// Told of every slot drawn: the instant it shows, the content time the clock gives for it
+    /// (nil before a position) and the transport's mode (`--clock-log`).
+    public var slotObserver: ((_ shows: MonotonicTime, _ contentMs: Double?, _ mode: Mode) -> Void)?
     /// The window's background behind the animation.
     public var background = ViewerColor(242, 242, 242)
 
