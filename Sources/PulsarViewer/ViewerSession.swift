@@ -306,7 +306,7 @@ public final class ViewerSession {
     /// The rlottie frame number drawn for composition frame `frame`: whole frames from `ip`,
     /// rounded down (as `pulsar frame` does).
     public static func renderIndex(of frame: LottieFrame, timing: LottieTiming) -> Int {
-        max(Int((frame.value - timing.inPoint.value).rounded(.down)), 0)
+        timing.renderIndex(of: frame)
     }
 
     /// The whole picture for `time` at the surface's size: background, animation area, overlay.
