@@ -2,22 +2,23 @@
 # Each installs the Debian packages it needs (only when dpkg says one is missing), then builds.
 
 SWIFT ?= swift
-# cairo draws `pulsar plot`'s figures, in the DejaVu Sans face.
+# cairo draws `pulsar plot`'s figures, in the DejaVu Sans face; FFmpeg's libraries encode `pulsar video`.
 DEB_PACKAGES := pkg-config libsndfile1-dev libzip-dev libmd-dev libsoxr-dev libasound2-dev librlottie-dev libpng-dev libsdl2-dev \
-	libcairo2-dev fonts-dejavu-core libvorbis-dev libogg-dev libpipewire-0.3-dev
+	libcairo2-dev fonts-dejavu-core libvorbis-dev libogg-dev libpipewire-0.3-dev \
+	libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
 # A real audio server for the ALSA tests and the live benchmarks (a private PipeWire session).
 SERVER_PACKAGES := pipewire pipewire-bin pipewire-alsa wireplumber dbus
 # `make install` rewrites RUNPATHs (patchelf); `make deb` reads what is linked (dpkg-shlibdeps);
-# the tests read the man pages and check the zsh completion, and drive the viewer's window on a
-# virtual X server with a real pointer.
+# the tests read the man pages and check the zsh completion, drive the viewer's window on a
+# virtual X server with a real pointer, and measure `pulsar video`'s files with ffprobe and ffmpeg.
 INSTALL_PACKAGES := patchelf dpkg-dev
-CHECK_PACKAGES := man-db groff-base zsh xvfb xdotool
+CHECK_PACKAGES := man-db groff-base zsh xvfb xdotool ffmpeg
 # The Python package's wheel is built with pip and tested in a virtual environment; the C#
 # example is built with mono's compiler and run with its runtime.
 PYTHON_PACKAGES := python3-pip python3-venv
 CSHARP_PACKAGES := mono-mcs mono-runtime
-# The viewer's frame benchmark runs under a virtual X server.
-BENCH_PACKAGES := sox alsa-utils xvfb aubio-tools
+# The viewer's frame benchmark runs under a virtual X server; the video benchmark compares with ffmpeg.
+BENCH_PACKAGES := sox alsa-utils xvfb aubio-tools ffmpeg
 OUT ?= out
 # The private PipeWire session `make test` runs the ALSA tests against.
 PW_DIR := $(CURDIR)/.build/pipewire-test

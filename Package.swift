@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "PulsarCommandLine", targets: ["PulsarCommandLine"]),
         .library(name: "PulsarDrift", targets: ["PulsarDrift"]),
         .library(name: "PulsarDerive", targets: ["PulsarDerive"]),
+        .library(name: "PulsarVideo", targets: ["PulsarVideo"]),
         // The entry points `make fuzz` builds its targets on, and `make test` replays findings through.
         .library(name: "PulsarFuzzing", targets: ["PulsarFuzzing"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
@@ -100,6 +101,15 @@ let package = Package(
         .target(name: "CPipeWireShim", dependencies: ["CPipeWire"]),
         // A card with profiles exported into a PipeWire graph: the DualSense's twin for the tests.
         .target(name: "CPipeWireCardTwin", dependencies: ["CPipeWire"]),
+        // FFmpeg's encoders and muxers (`pulsar video`); only CFFmpegShim includes their headers:
+        // their error macros do not import into Swift.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        .target(name: "CFFmpegShim", dependencies: ["CFFmpeg"],
+                linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
         .systemLibrary(
             name: "CSDL2",
             providers: [.apt(["libsdl2-dev"])]
@@ -126,6 +136,8 @@ let package = Package(
         .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation"]),
         // Haptics from audio (docs/derive.md): the envelope analysis and Android's HapticGenerator.
         .target(name: "PulsarDerive", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
+        // `pulsar video`: the frame schedule on the sample clock, the frame sources, the encoder.
+        .target(name: "PulsarVideo", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "PulsarLottieRender", "CFFmpegShim"]),
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarCommandLine", "PulsarSession", "PulsarPipeWire"]),
         .target(
             name: "PulsarC",
@@ -136,7 +148,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(libraryLinkFlags)]
         ),
         // The Makefile links the Swift runtime in (--static-swift-stdlib); lld keeps it small.
-        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarDerive", "PulsarPipeWire"],
+        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarDerive", "PulsarPipeWire", "PulsarVideo"],
                           linkerSettings: [.unsafeFlags(compactLinkFlags)]),
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
         // The C API through `cc`: it needs the built libPulsarC.so, not the module.
@@ -151,6 +163,7 @@ let package = Package(
         .testTarget(name: "PulsarViewerTests", dependencies: ["PulsarViewer", "CSDL2", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarTestSupport"]),
         .testTarget(name: "PulsarDriftTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarDrift", "PulsarTestSupport"]),
         .testTarget(name: "PulsarPlotTests", dependencies: ["PulsarPlot", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottieRender", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarVideoTests", dependencies: ["PulsarVideo", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarDeriveTests", dependencies: ["PulsarDerive", "PulsarCore", "PulsarAudio", "PulsarTestSupport"]),
         .testTarget(name: "PulsarSessionTests", dependencies: ["PulsarSession", "PulsarCore", "PulsarDerive", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarAudio", "PulsarBundle"]),
         .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarPipeWire", "CPipeWireCardTwin", "PulsarSession", "PulsarSimulation", "PulsarTestSupport"]),

@@ -35,6 +35,8 @@ struct CLICommand: Sendable {
                    help: KeypathsCommand.help, options: KeypathsCommand.options, run: KeypathsCommand.run),
         CLICommand(name: "view", summary: "play a preset in a window: the animation in step with its sound and haptics",
                    help: ViewCommand.help, options: ViewCommand.options, run: ViewCommand.run),
+        CLICommand(name: "video", summary: "write a preset's animation, sound and haptics as a video (.mp4, .mkv, .webm)",
+                   help: VideoCommand.help, options: VideoCommand.options, run: VideoCommand.run),
         CLICommand(name: "drift", summary: "measure a device's clock drift and the engine's device-slaved clock on it",
                    help: DriftCommand.help, options: DriftCommand.options, run: DriftCommand.run),
         CLICommand(name: "latency", summary: "measure trigger latency on a device: by the engine's clock, and by a capture",

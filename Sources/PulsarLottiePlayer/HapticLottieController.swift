@@ -305,7 +305,7 @@ public final class HapticLottieController: @unchecked Sendable {
     /// device has reported a position. Control thread.
     public func currentFrame(at time: MonotonicTime) -> LottieFrame? {
         guard let ms = player.contentTime(at: time) else { return nil }
-        return timing.clamped(LottieFrame(timing.inPoint.value + ms * timing.frameRate / 1000))
+        return timing.shownFrame(atMilliseconds: ms)
     }
 
     /// `currentFrame(at:)` as progress through `ip … op`. Control thread.

@@ -19,18 +19,20 @@ public struct PreviewComposer {
     private let renderer: LottieRenderer?
     private let contentMode: LottieContentMode
     private let looping: Bool
+    private let background: ViewerColor
     private var timeline: TimelineView
     private var canvas = ARGB32Image(width: 0, height: 0)
     private var frame = ARGB32Image(width: 0, height: 0)
 
     /// The status bar's rows in a preview.
     public static let statusRows = 1
-    /// The ground behind the animation (the viewer's).
+    /// The ground behind the animation by default (the viewer's).
     public static let background = ViewerColor(242, 242, 242)
 
     /// A composer of `width × height` pictures; `looping` shades the timeline's lanes.
     public init(width: Int, height: Int, timeline: TimelineData, animation: LottieAnimation?, renderer: LottieRenderer?,
-                contentMode: LottieContentMode = .aspectFit, title: String, looping: Bool = false) {
+                contentMode: LottieContentMode = .aspectFit, title: String, looping: Bool = false,
+                background: ViewerColor = PreviewComposer.background) {
         precondition((animation == nil) == (renderer == nil), "an animation comes with its renderer")
         self.width = max(width, 1)
         self.height = max(height, 1)
@@ -42,6 +44,7 @@ public struct PreviewComposer {
         self.renderer = renderer
         self.contentMode = contentMode
         self.looping = looping
+        self.background = background
         self.timeline = TimelineView(data: timeline)
     }
 
@@ -66,12 +69,12 @@ public struct PreviewComposer {
         var frameText: String?
         if let animation, let renderer, !layout.picture.isEmpty {
             let timing = animation.timing
-            let index = ViewerSession.renderIndex(of: timing.frame(atMilliseconds: ms), timing: timing)
+            let index = timing.renderIndex(of: timing.shownFrame(atMilliseconds: ms))
             if canvas.width != layout.picture.width || canvas.height != layout.picture.height {
                 canvas = ARGB32Image(width: layout.picture.width, height: layout.picture.height)
             }
             try renderer.render(frame: index, into: &canvas, contentMode: contentMode)
-            painter.composite(canvas, over: Self.background, y: layout.picture.y)
+            painter.composite(canvas, over: background, y: layout.picture.y)
             let count = ViewerSession.frameCount(timing)
             frameText = "frame \(min(index + 1, count)) of \(count)"
         }
@@ -91,7 +94,7 @@ public struct PreviewComposer {
         var row = [TextItem(MessageText.excerpt(title, limit: 60), bold: true),
                    TextItem("\(ViewerSession.seconds(ms)) / \(ViewerSession.seconds(timeline.data.durationMs)) s")]
         if let frameText { row.append(TextItem(frameText)) }
-        if let animation, let marker = ViewerSession.markerItem(animation, holding: animation.timing.frame(atMilliseconds: ms)) {
+        if let animation, let marker = ViewerSession.markerItem(animation, holding: animation.timing.shownFrame(atMilliseconds: ms)) {
             row.append(marker)
         }
         return row

@@ -41,7 +41,7 @@ extension ViewerSession {
     /// The rlottie frame number drawn for composition frame `frame`: whole frames from `ip`,
     /// rounded down (as `pulsar frame` does).
     public static func renderIndex(of frame: LottieFrame, timing: LottieTiming) -> Int {
-        max(Int((frame.value - timing.inPoint.value).rounded(.down)), 0)
+        timing.renderIndex(of: frame)
     }
 
     /// The whole window for `time` at the surface's size: the picture, the status bar, the

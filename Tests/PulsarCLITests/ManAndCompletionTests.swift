@@ -13,7 +13,7 @@ import Testing
 @Suite("Man pages and completions")
 struct ManAndCompletionTests {
     /// The commands of `pulsar`, as its README and `pulsar --help` present them.
-    static let commands = ["render", "info", "convert", "pack", "play", "devices", "frame", "keypaths", "view", "drift", "latency", "follow", "derive", "plot"]
+    static let commands = ["render", "info", "convert", "pack", "play", "devices", "frame", "keypaths", "view", "video", "drift", "latency", "follow", "derive", "plot"]
 
     /// `pulsar --man-page` for the tool (nil) and `--man-page COMMAND` for each command.
     static let pages: [String?] = [nil] + commands.map { $0 }
@@ -261,7 +261,7 @@ struct ManAndCompletionTests {
         #expect(shell.status == 64 && shell.stdout.isEmpty && shell.stderrLines.count == 1, "\(shell)")
     }
 
-    @Test("pulsar --help lists the fourteen commands and the setup options")
+    @Test("pulsar --help lists the fifteen commands and the setup options")
     func usageLists() throws {
         let usage = try Self.help(nil)
         let listed = usage.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "commands:" }.dropFirst()

@@ -107,4 +107,18 @@ public struct LottieTiming: Hashable, Sendable {
     public func seconds(atProgress progress: LottieProgress) -> Double {
         progress.value * durationSeconds
     }
+
+    // MARK: What a player draws
+
+    /// The rlottie frame number drawn for composition frame `frame`: whole frames from `ip`,
+    /// rounded down, never below 0 (`pulsar frame`, the viewer and `pulsar video` draw this).
+    public func renderIndex(of frame: LottieFrame) -> Int {
+        max(Int((frame.value - inPoint.value).rounded(.down)), 0)
+    }
+
+    /// The frame a player shows at content time `milliseconds`: `ip + ms · fr / 1000` clamped
+    /// into `ip ..< op` (`clamped(_:)`), as the device-slaved clock of the Lottie player gives it.
+    public func shownFrame(atMilliseconds milliseconds: Double) -> LottieFrame {
+        clamped(LottieFrame(inPoint.value + milliseconds * frameRate / 1000))
+    }
 }

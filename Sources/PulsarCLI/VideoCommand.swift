@@ -1,0 +1,270 @@
+import PulsarCommandLine
+import Glibc
+import PulsarAudio
+import PulsarBundle
+import PulsarCore
+import PulsarLottie
+import PulsarLottieRender
+import PulsarPlot
+import PulsarVideo
+import PulsarViewer
+
+/// `pulsar video INPUT -o OUT.mp4|OUT.mkv|OUT.webm`: a preset's animation with its sound and its
+/// haptics as a video file, the frames stepped by the sample clock (docs/video.md).
+enum VideoCommand {
+    static let help = """
+    usage: pulsar video INPUT [--preset ID] -o OUT.mp4|OUT.mkv|OUT.webm [--fps F] [--size WxH]
+                        [--mode fit|fill|stretch] [--background RRGGBB] [--quality CRF]
+                        [--rate 48000] [--profile P] [--gain G] [--audio-gain G] [--no-haptics]
+                        [--offset MS] [--audio-offset MS] [--duration MS] [--from MS] [--to MS]
+                        [--loop N] [--reverse] [--strict] [--derive] [--picture-only] [--quiet]
+
+    Writes a preset's animation with its sound and its haptics as a video file to share. Each
+    picture is what `pulsar view` shows — the animation, under it a status row (the preset,
+    the time, the frame, the marker) and the timeline (markers, the pattern's curves and
+    transients, the haptic render, the audio, a playhead) — or, with --picture-only, the
+    animation alone. Each frame draws the animation frame the player shows at the output sample
+    where the frame starts (frame k at sample ceil(k · rate / fps), its timestamp in the time
+    base 1/rate), so loops, --reverse and --from/--to move the pictures as they move the sound
+    (docs/video.md). Track 1,
+    "audio", is the stereo mix of the preset audio (render's L, R); track 2, "haptics", the
+    haptic channel alone (render's H), mono, labelled for a player or a DualSense tool to route.
+    The extension picks the codecs: .mp4 H.264 + AAC, .mkv H.264 + FLAC, .webm VP9 + Opus
+    (48000 Hz only). INPUT is a bundle (.pulsar or folder) whose preset has an animation, or a
+    Lottie .json or .lottie: a video without audio tracks, for the animation's duration. A
+    preset without an animation is an error. The file appears only when complete; on any error
+    or interruption nothing is left behind.
+
+    options:
+      -o, --output PATH   the video to write: .mp4, .mkv or .webm (required)
+      --preset ID         which preset of a bundle (needed when it has several)
+      --fps F             frames a second: N, N.DD or N/D, at most 120 (default: the animation's)
+      --size WxH          the frame, even sides (default: the animation scaled up to at least 480
+                          on its shorter side with the status row and the timeline under it;
+                          with --picture-only the composition's size; odd sides rounded up)
+      --mode M            how the composition fills it: fit (default), fill or stretch
+      --background RRGGBB the colour under the animation's transparent pixels (default F2F2F2,
+                          as pulsar view)
+      --quality CRF       the video codec's constant quality: 0-51 for H.264 (default 20),
+                          0-63 for VP9 (default 32); lower is better and larger
+      --rate HZ           sample rate, 8000...192000 (default 48000; .webm takes 48000 only)
+      --profile P         actuator band: wideband (default), lra, lra:HZ or FMIN:FMAX in Hz
+      --gain G            haptic gain before the haptic limiter, (0, 16] (default 1)
+      --audio-gain G      gain on the preset audio, on top of its volume (default 1)
+      --no-haptics        silence the haptics (the track stays)
+      --offset MS         shift haptics against audio and animation (positive: later)
+      --audio-offset MS   replace the preset's audio offset (negative trims the audio's start)
+      --duration MS       override the duration (else: preset, animation, then content)
+      --from MS, --to MS  play only this segment of the content
+      --loop N            play the segment N times (default 1)
+      --reverse           boomerang: every second iteration runs backwards
+      --strict            check the bundle's manifest hash
+      --derive            a preset of audio alone: derive its haptics from its audio
+      --picture-only      the animation alone, without the status row and the timeline
+      --quiet             no warnings, no summary, no progress bar
+      -h, --help          this help
+    """
+
+    static let options: [Arguments.Option] = [
+        .value("--output", "-o", completion: .files), .value("--preset", completion: .presets),
+        .value("--fps"), .value("--size"), .value("--mode", completion: .contentModes),
+        .value("--background"), .value("--quality"),
+        .value("--rate"), .value("--profile", completion: .profiles), .value("--gain"), .value("--audio-gain"),
+        .flag("--no-haptics"), .value("--offset"), .value("--audio-offset"), .value("--duration"),
+        .value("--from"), .value("--to"), .value("--loop"), .flag("--reverse"),
+        .flag("--strict"), .flag("--derive"), .flag("--picture-only"), .flag("--quiet"),
+    ]
+
+    static let command = "pulsar video"
+
+    /// The audio tracks and the mixer channels (stereo+haptic: L, R, H) each takes.
+    static let tracks = [VideoAudioTrack(channels: 2, title: "audio"), VideoAudioTrack(channels: 1, title: "haptics")]
+    static let routing = [[0, 1], [2]]
+
+    static func run(_ words: [String]) throws(CommandFailure) {
+        let args = try Arguments(words, options: options, command: command)
+        guard let output = args.value("--output") else {
+            throw CommandFailure(.usage, "\(command): missing -o OUT.mp4|OUT.mkv|OUT.webm (see '\(command) --help')")
+        }
+        guard let container = VideoContainer(forOutput: output) else {
+            throw CommandFailure(.usage, "\(command): -o \(MessageText.excerpt(output)): the name must end in .mp4, .mkv or .webm [video-container]")
+        }
+        let inputPath = try args.singleInput(command: command)
+        try Arguments.refuseOverwriting([output], inputs: [inputPath], command: command)
+        let setup = try RenderSetup(args, command: command)
+        if let required = container.requiredSampleRate, setup.rate.hertz != required {
+            throw CommandFailure(.usage, "\(command): --rate \(setup.rate.hertz): a .\(container.rawValue) video's Opus audio takes \(required) Hz only")
+        }
+        let input = try VideoInput(inputPath, args: args, setup: setup)
+        let mixer = try input.mixer(args, setup: setup)
+        let source = try pictureSource(input, mixer: mixer, args: args)
+        let settings = try videoSettings(args, container: container, input: input, source: source, rate: setup.rate.hertz)
+        let schedule = FrameSchedule(sampleRate: setup.rate.hertz, frameRate: settings.frameRate, timeline: mixer.timeline)
+        try encode(schedule: schedule, source: source, mixer: mixer, settings: settings, input: inputPath, output: output, quiet: setup.quiet)
+    }
+
+    /// The picture of each frame: by default the viewer's window drawn from the slot's content
+    /// time (`PreviewComposer`: the animation, a status row, the timeline with its playhead);
+    /// with `--picture-only` the animation alone.
+    static func pictureSource(_ input: VideoInput, mixer: PresetMixer, args: Arguments) throws(CommandFailure) -> any VideoFrameSource {
+        let animation = input.animation
+        let given = try CanvasOptions.size(args, command: command)
+        if let given, given.width % 2 != 0 || given.height % 2 != 0 {
+            throw CommandFailure(.usage, "\(command): --size \(given.width)x\(given.height): both sides must be even (yuv420p video)")
+        }
+        let mode = try CanvasOptions.contentMode(args, command: command)
+        let renderer: LottieRenderer
+        do {
+            renderer = try LottieRenderer(jsonData: animation.json, resourcePath: PathText.parent(input.path), source: input.path)
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input.path)): \(error)")
+        }
+        let own = (width: max(Int(animation.width.rounded()), 1), height: max(Int(animation.height.rounded()), 1))
+        if args.flag("--picture-only") {
+            let size = given ?? (own.width + own.width % 2, own.height + own.height % 2)
+            return AnimationFrameSource(renderer: renderer, timing: animation.timing, width: size.0, height: size.1, contentMode: mode)
+        }
+        let hasAudio = mixer.audioFormat != nil
+        let data: TimelineData
+        do {
+            let markers = animation.markers.map { TimelineMarker(ms: animation.timing.milliseconds(atFrame: $0.start), name: $0.name) }
+            data = try TimelineData(mixer: mixer, markers: markers)
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input.path)): \(error)")
+        }
+        let natural = PreviewComposer.size(picture: ViewerLayout.defaultPictureSize(animation: own, hasAudio: hasAudio, screen: nil),
+                                           hasAudio: hasAudio)
+        let size = given ?? (natural.width + natural.width % 2, natural.height + natural.height % 2)
+        let timeline = mixer.timeline
+        let rgb = try backgroundColour(args)
+        var composer = PreviewComposer(width: size.0, height: size.1, timeline: data, animation: animation, renderer: renderer,
+                                       contentMode: mode, title: input.title, looping: timeline.isEndless || timeline.loopCount > 1,
+                                       background: ViewerColor(UInt8(rgb >> 16 & 0xFF), UInt8(rgb >> 8 & 0xFF), UInt8(rgb & 0xFF)))
+        return ClosureFrameSource(width: size.0, height: size.1) { slot in try composer.picture(atMs: slot.contentMilliseconds) }
+    }
+
+    static func videoSettings(_ args: Arguments, container: VideoContainer, input: VideoInput, source: any VideoFrameSource,
+                              rate: Int) throws(CommandFailure) -> VideoSettings {
+        let fr = input.animation.timing.frameRate
+        let fps: VideoFrameRate
+        if let text = args.value("--fps") {
+            guard let parsed = VideoFrameRate(parsing: text) else {
+                throw CommandFailure(.usage, "\(command): --fps is N, N.DD or N/D frames a second, above 0 and at most \(VideoFrameRate.maximum), not '\(MessageText.excerpt(text))'")
+            }
+            fps = parsed
+        } else {
+            guard let own = VideoFrameRate(approximating: fr) else {
+                throw CommandFailure(.usage, "\(command): the animation runs at \(JSONWriter.format(fr)) fps, above \(VideoFrameRate.maximum): give --fps")
+            }
+            fps = own
+        }
+        let range = container.qualityRange
+        let quality = try args.integer("--quality", default: container.defaultQuality, in: range, command: command)
+        let background = try backgroundColour(args)
+        return VideoSettings(container: container, width: source.width, height: source.height, sampleRate: rate, frameRate: fps,
+                             quality: quality, background: background, audioTracks: input.isSilent ? [] : tracks)
+    }
+
+    /// `--background RRGGBB` (a leading # allowed), default F2F2F2.
+    static func backgroundColour(_ args: Arguments) throws(CommandFailure) -> UInt32 {
+        guard let text = args.value("--background") else { return 0xF2F2F2 }
+        let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else {
+            throw CommandFailure(.usage, "\(command): --background is RRGGBB in hex, not '\(MessageText.excerpt(text))'")
+        }
+        return value
+    }
+
+    static func encode(schedule: FrameSchedule, source: any VideoFrameSource, mixer: PresetMixer, settings: VideoSettings,
+                       input: String, output: String, quiet: Bool) throws(CommandFailure) {
+        var bar = ProgressBar(label: "encoding", enabled: !quiet && Console.stderrIsTerminal)
+        InterruptCleanup.arm(VideoExporter.temporaryPath(for: output))
+        defer { InterruptCleanup.disarm() }
+        let report: VideoReport
+        do {
+            report = try VideoExporter(settings: settings, routing: settings.audioTracks.isEmpty ? [] : routing)
+                .export(schedule: schedule, source: source, mixer: mixer, to: output) { bar.update($0) }
+        } catch {
+            bar.finish()
+            throw failure(error, input: input, output: output)
+        }
+        bar.finish()
+        if !quiet { Console.error(summary(report, settings: settings, output: output)) }
+    }
+
+    static func failure(_ error: VideoExportError, input: String, output: String) -> CommandFailure {
+        switch error {
+        case .picture(let e): return CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input)): \(e)")
+        case .audio(let e): return CommandFailure(e, input: input)
+        case .video(let e): return CommandFailure(.ioError, "pulsar: error: cannot write \(MessageText.oneLine(output)): \(e)")
+        case .output(let e): return CommandFailure(.ioError, "pulsar: error: cannot write \(e)")
+        }
+    }
+
+    static func summary(_ report: VideoReport, settings: VideoSettings, output: String) -> String {
+        let codecs: String
+        switch settings.container {
+        case .mp4: codecs = "H.264, AAC"
+        case .mkv: codecs = "H.264, FLAC"
+        case .webm: codecs = "VP9, Opus"
+        }
+        let ms = Double(report.samples) * 1000 / Double(settings.sampleRate)
+        let audio = settings.audioTracks.isEmpty ? "no audio" : settings.audioTracks.map { "\($0.title) (\($0.channels) ch)" }.joined(separator: ", ")
+        var line = "wrote \(output): \(report.frames) frames at \(settings.frameRate) fps, \(settings.width)×\(settings.height), "
+            + "\(String(printf: "%.3f", ms)) ms, \(codecs); \(audio) at \(settings.sampleRate) Hz"
+        if report.limitedSamples > 0 { line += ", \(report.limitedSamples) samples limited" }
+        return line
+    }
+}
+
+/// INPUT of `pulsar video`: a bundle preset with its animation, or a Lottie file as a silent
+/// preset lasting the animation.
+struct VideoInput {
+    var path: String
+    var preset: PresetHandle
+    var animation: LottieAnimation
+    /// A Lottie file: no audio tracks.
+    var isSilent: Bool
+
+    /// What the picture's status row names: the file, and the preset of a bundle.
+    var title: String { isSilent ? PathText.lastComponent(path) : "\(PathText.lastComponent(path)) · \(preset.id)" }
+
+    init(_ path: String, args: Arguments, setup: RenderSetup) throws(CommandFailure) {
+        let command = VideoCommand.command
+        self.path = path
+        guard InputFile.exists(path) else { throw CommandFailure(.noInput, "pulsar: error: \(MessageText.oneLine(path)): no such file") }
+        if !PresetInput.looksLikeBundle(path), ViewCommand.isLottie(path) {
+            animation = try LottieInput.load(path, preset: nil, command: command)
+            let name = PathText.stem(path)
+            preset = PresetHandle(id: name, name: name, duration: animation.timing.durationMilliseconds, pattern: PatternData(),
+                                  animation: AnimationAsset(source: path, data: animation.json, frameRate: animation.timing.frameRate,
+                                                            totalFrames: animation.timing.frameCount))
+            isSilent = true
+            return
+        }
+        let input = try PresetInput(path, setup: setup, strict: args.flag("--strict"))
+        preset = try input.select(args.value("--preset"), command: command, derive: args.flag("--derive"),
+                                  profile: setup.profile, quiet: setup.quiet)
+        guard let asset = preset.animation else {
+            throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(path)): preset \(MessageText.quoted(preset.id)) has no animation: "
+                                 + "a video draws a preset's animation (pulsar plot draws its curves) [no-animation]")
+        }
+        do {
+            animation = try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(error)")
+        }
+        isSilent = false
+    }
+
+    /// The mix in layout stereo+haptic (L, R, H) on the timeline the options give, as render
+    /// builds it.
+    func mixer(_ args: Arguments, setup: RenderSetup) throws(CommandFailure) -> PresetMixer {
+        let options = try MixOptions(args, setup: setup, isBundle: true, defaultLayout: "stereo+haptic", command: VideoCommand.command)
+        do {
+            return try PresetMixer(preset: preset, settings: options.settings, range: options.range)
+        } catch {
+            throw CommandFailure(error, input: path, command: VideoCommand.command, fromCommandLine: true)
+        }
+    }
+}
