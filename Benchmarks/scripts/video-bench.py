@@ -5,7 +5,9 @@ usage: Benchmarks/scripts/video-bench.py [PULSAR] [RUNS]
 
 PULSAR defaults to .build/release/pulsar (`swift build -c release --static-swift-stdlib
 --product pulsar`), RUNS to 3. For each case (the corpus bundle's `verified` preset looped to
-30 s at its own 128x128, and looped to 6 s drawn at 1280x720):
+30 s as the animation alone at its own 128x128, looped to 30 s as the default picture — the
+animation at 480x480 with the status row and the timeline under it —, and looped to 6 s drawn
+at 1280x720 with them):
 
 - ours: wall time of `pulsar video ... -o ours.mp4` (render, mix, convert, H.264 CRF 20 veryfast,
   two AAC tracks), and that over the content's seconds (the real-time factor);
@@ -29,7 +31,9 @@ bundle = os.path.join(root, "../shared/corpus/bundles/demo.pulsar")
 work = tempfile.mkdtemp(prefix="pulsar-video-bench-")
 FPS, RATE = 29.97, 48000
 
-cases = [("128x128, 30 s", ["--loop", "10"], 30.0), ("1280x720, 6 s", ["--loop", "2", "--size", "1280x720"], 6.0)]
+cases = [("128×128 animation alone (--picture-only), 30 s", ["--loop", "10", "--picture-only"], 30.0),
+         ("480×680 with status row and timeline (default), 30 s", ["--loop", "10"], 30.0),
+         ("1280×720 with status row and timeline, 6 s", ["--loop", "2", "--size", "1280x720"], 6.0)]
 
 
 def run(command):
@@ -42,8 +46,11 @@ def timed(command):
     return time.perf_counter() - start
 
 
-def size_of(options):
-    return options[options.index("--size") + 1] if "--size" in options else "128x128"
+def size_of(video):
+    """WxH of the video stream of `video`."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0:s=x",
+                          video], capture_output=True, text=True, check=True).stdout.strip()
+    return out
 
 
 def prepare(options):
@@ -53,12 +60,13 @@ def prepare(options):
     run([pulsar, "video"] + common + ["--quality", "0", "-o", lossless])
     raw = os.path.join(work, "frames.yuv")
     run(["ffmpeg", "-v", "error", "-y", "-i", lossless, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
-    no_size = [o for i, o in enumerate(options) if o != "--size" and (i == 0 or options[i - 1] != "--size")]
+    no_size = [o for i, o in enumerate(options)
+               if o not in ("--size", "--picture-only") and (i == 0 or options[i - 1] != "--size")]
     render = [pulsar, "render", bundle, "--preset", "verified", "--quiet"] + no_size
     stereo, haptic = os.path.join(work, "audio.wav"), os.path.join(work, "haptic.wav")
     run(render + ["--layout", "L,R", "-o", stereo])
     run(render + ["--layout", "haptic", "-o", haptic])
-    return common, raw, stereo, haptic
+    return common, raw, stereo, haptic, size_of(lossless)
 
 
 def ffmpeg_command(raw, size, stereo, haptic, out):
@@ -98,12 +106,12 @@ print()
 print("| case | ours: pulsar video | real-time factor | ffmpeg CLI, same frames and WAVs (encode only) | frames | worst pts − k/fps | audio lag (audio, haptics) |")
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 for name, options, seconds in cases:
-    common, raw, stereo, haptic = prepare(options)
+    common, raw, stereo, haptic, size = prepare(options)
     ours_out, theirs_out = os.path.join(work, "ours.mp4"), os.path.join(work, "theirs.mp4")
     ours, theirs = [], []
     for _ in range(runs):
         ours.append(timed([pulsar, "video"] + common + ["-o", ours_out]))
-        theirs.append(timed(ffmpeg_command(raw, size_of(options), stereo, haptic, theirs_out)))
+        theirs.append(timed(ffmpeg_command(raw, size, stereo, haptic, theirs_out)))
     frames, worst, lags = sync(ours_out, stereo, haptic)
     o, t = statistics.median(ours), statistics.median(theirs)
     print(f"| {name} | {o:.2f} s | {o / seconds:.3f} | {t:.2f} s | {frames} | {worst * 1e6:.0f} µs | {lags[0]}, {lags[1]} samples |")

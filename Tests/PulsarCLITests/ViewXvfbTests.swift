@@ -60,7 +60,7 @@ struct ViewXvfbTests {
         let env = ["DISPLAY": ":\(number)", "SDL_VIDEODRIVER": "x11"]
         let log = dir.file("clock.jsonl")
         let view = try Self.start(try CLI.executable(), ["view", ViewCLITests.demoBundle, "--preset", "heartbeat", "--device", "sim", "--paused",
-                                                         "--exit-after", "5", "--clock-log", log, "--quiet"], environment: env)
+                                                         "--exit-after", "8", "--clock-log", log, "--quiet"], environment: env)
         defer { if view.isRunning { kill(view.processIdentifier, SIGKILL) } }
         var window = ""
         #expect(Self.wait(seconds: 15) {
@@ -96,7 +96,7 @@ struct ViewXvfbTests {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return (json["contentMs"] as? Double, json["mode"] as? String ?? "")
         }
-        #expect(slots.count > 100, "slots drawn over 5 s")
+        #expect(slots.count > 100, "slots drawn over 8 s")
         #expect(slots.first?.ms == 0, "paused at 0 ms before the press")
         let pressed = slots.firstIndex { $0.ms.map { abs($0 - ms(from)) < 1 } ?? false }
         let dragged = slots.lastIndex { $0.ms.map { abs($0 - ms(to)) < 1 } ?? false }
