@@ -26,14 +26,14 @@ enum VideoCommand {
     animation alone. Each frame draws the animation frame the player shows at the output sample
     where the frame starts (frame k at sample ceil(k · rate / fps), its timestamp in the time
     base 1/rate), so loops, --reverse and --from/--to move the pictures as they move the sound
-    (docs/video.md). Track 1,
-    "audio", is the stereo mix of the preset audio (render's L, R); track 2, "haptics", the
-    haptic channel alone (render's H), mono, labelled for a player or a DualSense tool to route.
-    The extension picks the codecs: .mp4 H.264 + AAC, .mkv H.264 + FLAC, .webm VP9 + Opus
-    (48000 Hz only). INPUT is a bundle (.pulsar or folder) whose preset has an animation, or a
-    Lottie .json or .lottie: a video without audio tracks, for the animation's duration. A
-    preset without an animation is an error. The file appears only when complete; on any error
-    or interruption nothing is left behind.
+    (docs/video.md). Track 1, "audio", is the stereo mix of the preset audio (render's L, R);
+    track 2, "haptics", the haptic channel alone (render's H), mono, labelled for a player or a
+    DualSense tool to route. The extension picks the codecs: .mp4 H.264 + AAC, .mkv H.264 +
+    FLAC, .webm VP9 + Opus (48000 Hz only). INPUT is a bundle (.pulsar or folder) preset or a
+    pattern file — without an animation the picture is its timeline, at 30 fps unless --fps
+    says —, or a Lottie .json or .lottie: a video without audio tracks, for the animation's
+    duration. The file appears only when complete; on any error or interruption nothing is
+    left behind.
 
     options:
       -o, --output PATH   the video to write: .mp4, .mkv or .webm (required)
@@ -104,48 +104,58 @@ enum VideoCommand {
     }
 
     /// The picture of each frame: by default the viewer's window drawn from the slot's content
-    /// time (`PreviewComposer`: the animation, a status row, the timeline with its playhead);
-    /// with `--picture-only` the animation alone.
+    /// time (`PreviewComposer`: the animation, a status row, the timeline with its playhead; a
+    /// preset without animation: the timeline filling the picture); with `--picture-only` the
+    /// animation alone.
     static func pictureSource(_ input: VideoInput, mixer: PresetMixer, args: Arguments) throws(CommandFailure) -> any VideoFrameSource {
-        let animation = input.animation
         let given = try CanvasOptions.size(args, command: command)
         if let given, given.width % 2 != 0 || given.height % 2 != 0 {
             throw CommandFailure(.usage, "\(command): --size \(given.width)x\(given.height): both sides must be even (yuv420p video)")
         }
         let mode = try CanvasOptions.contentMode(args, command: command)
-        let renderer: LottieRenderer
-        do {
-            renderer = try LottieRenderer(jsonData: animation.json, resourcePath: PathText.parent(input.path), source: input.path)
-        } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input.path)): \(error)")
-        }
-        let own = (width: max(Int(animation.width.rounded()), 1), height: max(Int(animation.height.rounded()), 1))
+        let drawn = try input.animation.map { animation throws(CommandFailure) in (animation, try renderer(animation, input: input)) }
+        let own = input.animation.map { (width: max(Int($0.width.rounded()), 1), height: max(Int($0.height.rounded()), 1)) }
         if args.flag("--picture-only") {
+            guard let (animation, renderer) = drawn, let own else {
+                throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input.path)): preset \(MessageText.quoted(input.preset.id)) has no "
+                                     + "animation to draw alone: leave out --picture-only for its timeline [no-animation]")
+            }
             let size = given ?? (own.width + own.width % 2, own.height + own.height % 2)
             return AnimationFrameSource(renderer: renderer, timing: animation.timing, width: size.0, height: size.1, contentMode: mode)
         }
         let hasAudio = mixer.audioFormat != nil
         let data: TimelineData
         do {
-            let markers = animation.markers.map { TimelineMarker(ms: animation.timing.milliseconds(atFrame: $0.start), name: $0.name) }
+            let markers = (input.animation?.markers ?? []).map { TimelineMarker(ms: input.animation!.timing.milliseconds(atFrame: $0.start), name: $0.name) }
             data = try TimelineData(mixer: mixer, markers: markers)
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input.path)): \(error)")
         }
-        let natural = PreviewComposer.size(picture: ViewerLayout.defaultPictureSize(animation: own, hasAudio: hasAudio, screen: nil),
-                                           hasAudio: hasAudio)
+        let picture = own.map { ViewerLayout.defaultPictureSize(animation: $0, hasAudio: hasAudio, screen: nil) }
+        let natural = PreviewComposer.size(picture: picture, hasAudio: hasAudio)
         let size = given ?? (natural.width + natural.width % 2, natural.height + natural.height % 2)
         let timeline = mixer.timeline
         let rgb = try backgroundColour(args)
-        var composer = PreviewComposer(width: size.0, height: size.1, timeline: data, animation: animation, renderer: renderer,
+        var composer = PreviewComposer(width: size.0, height: size.1, timeline: data, animation: drawn?.0, renderer: drawn?.1,
                                        contentMode: mode, title: input.title, looping: timeline.isEndless || timeline.loopCount > 1,
                                        background: ViewerColor(UInt8(rgb >> 16 & 0xFF), UInt8(rgb >> 8 & 0xFF), UInt8(rgb & 0xFF)))
         return ClosureFrameSource(width: size.0, height: size.1) { slot in try composer.picture(atMs: slot.contentMilliseconds) }
     }
 
+    static func renderer(_ animation: LottieAnimation, input: VideoInput) throws(CommandFailure) -> LottieRenderer {
+        do {
+            return try LottieRenderer(jsonData: animation.json, resourcePath: PathText.parent(input.path), source: input.path)
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input.path)): \(error)")
+        }
+    }
+
+    /// Frames a second of a preset without animation, unless --fps says.
+    static let framesPerSecondWithoutAnimation = 30.0
+
     static func videoSettings(_ args: Arguments, container: VideoContainer, input: VideoInput, source: any VideoFrameSource,
                               rate: Int) throws(CommandFailure) -> VideoSettings {
-        let fr = input.animation.timing.frameRate
+        let fr = input.animation?.timing.frameRate ?? framesPerSecondWithoutAnimation
         let fps: VideoFrameRate
         if let text = args.value("--fps") {
             guard let parsed = VideoFrameRate(parsing: text) else {
@@ -222,7 +232,8 @@ enum VideoCommand {
 struct VideoInput {
     var path: String
     var preset: PresetHandle
-    var animation: LottieAnimation
+    /// The preset's animation (nil: none; the picture is the timeline).
+    var animation: LottieAnimation?
     /// A Lottie file: no audio tracks.
     var isSilent: Bool
 
@@ -234,27 +245,28 @@ struct VideoInput {
         self.path = path
         guard InputFile.exists(path) else { throw CommandFailure(.noInput, "pulsar: error: \(MessageText.oneLine(path)): no such file") }
         if !PresetInput.looksLikeBundle(path), ViewCommand.isLottie(path) {
-            animation = try LottieInput.load(path, preset: nil, command: command)
+            let loaded = try LottieInput.load(path, preset: nil, command: command)
+            animation = loaded
             let name = PathText.stem(path)
-            preset = PresetHandle(id: name, name: name, duration: animation.timing.durationMilliseconds, pattern: PatternData(),
-                                  animation: AnimationAsset(source: path, data: animation.json, frameRate: animation.timing.frameRate,
-                                                            totalFrames: animation.timing.frameCount))
+            preset = PresetHandle(id: name, name: name, duration: loaded.timing.durationMilliseconds, pattern: PatternData(),
+                                  animation: AnimationAsset(source: path, data: loaded.json, frameRate: loaded.timing.frameRate,
+                                                            totalFrames: loaded.timing.frameCount))
             isSilent = true
             return
         }
         let input = try PresetInput(path, setup: setup, strict: args.flag("--strict"))
         preset = try input.select(args.value("--preset"), command: command, derive: args.flag("--derive"),
                                   profile: setup.profile, quiet: setup.quiet)
+        isSilent = false
         guard let asset = preset.animation else {
-            throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(path)): preset \(MessageText.quoted(preset.id)) has no animation: "
-                                 + "a video draws a preset's animation (pulsar plot draws its curves) [no-animation]")
+            animation = nil
+            return
         }
         do {
             animation = try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(error)")
         }
-        isSilent = false
     }
 
     /// The mix in layout stereo+haptic (L, R, H) on the timeline the options give, as render

@@ -128,6 +128,35 @@ struct VideoCommandTests {
         #expect(frames[10][timelineRows...] != frames[60][timelineRows...])
     }
 
+    /// A pattern file has no animation: the picture is its timeline filling the frame under the
+    /// status row (960 × 360 + 26), at 30 fps, the playhead at each slot's content time — 12 px in
+    /// from the left edge plus k / 30 s of the 3 412 ms the render lasts across the 936 px between.
+    @Test("A pattern without animation: a video of its timeline at 30 fps, the playhead where slot k's content time maps",
+          .enabled(if: tools, "needs ffmpeg"), .timeLimit(.minutes(3)))
+    func patternTimeline() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let pattern = ViewCLITests.root.appendingPathComponent("Resources/patterns/demo.json").path
+        let out = dir.file("p.mp4")
+        let r = try run([pattern, "-o", out, "--quiet"])
+        #expect(r.status == 0, "\(r)")
+        let s = try MediaProbe.streams(out)
+        #expect(s.map(\.codec) == ["h264", "aac", "aac"] && s[0].width == 960 && s[0].height == 386)
+        let frames = try MediaProbe.rgbFrames(out, width: 960, height: 386)
+        #expect(frames.count == 103, "3 412 ms at 30 fps: slots 0 … 102")
+        for k in [0, 30, 75, 102] {
+            // Row 36: the marker row (no markers: the strip's plain ground), where the playhead
+            // runs over near-white; yuv420p halves its chroma, so "red" is a red clearly above green.
+            let y = 36
+            let red = (0..<960).filter { x in
+                let i = (y * 960 + x) * 3
+                return frames[k][i] > 120 && frames[k][i + 1] < 110 && Int(frames[k][i]) - Int(frames[k][i + 1]) > 60
+            }
+            let expected = 12 + Double(k) / 30 * 1000 / 3412 * 936
+            #expect(!red.isEmpty && red.allSatisfy { abs(Double($0) - expected) <= 3 }, "slot \(k): \(red), expected \(expected)")
+        }
+    }
+
     /// `--loop 2 --reverse` of a 1 s animation: slot k (30 fps, 48 kHz: sample 1600 k) shows
     /// content sample c = 1600 k in the first pass and 96000 − 1600 k in the backward second,
     /// i.e. animation frame floor(c · 30 / 48000) (the last, 29, at the end). At an instant
@@ -193,7 +222,7 @@ struct VideoCommandTests {
         let cases: [(arguments: [String], status: Int32, words: String)] = [
             ([slide, "-o", dir.file("out.avi")], 64, ".mp4, .mkv or .webm"),
             ([slide], 64, "missing -o"),
-            ([pattern, "-o", dir.file("out.mp4")], 65, "has no animation"),
+            ([pattern, "--picture-only", "-o", dir.file("out.mp4")], 65, "no animation to draw alone"),
             ([slide, "-o", blocker + "/out.mp4"], 74, "cannot write"),
             ([slide, "-o", dir.file("out.webm"), "--rate", "44100"], 64, "48000"),
             ([slide, "-o", dir.file("out.mp4"), "--size", "101x100"], 64, "even"),
