@@ -227,8 +227,8 @@ enum VideoCommand {
     }
 }
 
-/// INPUT of `pulsar video`: a bundle preset with its animation, or a Lottie file as a silent
-/// preset lasting the animation.
+/// INPUT of `pulsar video` (read as `AnimatedInput`: a bundle preset or pattern file with its
+/// animation if any, or a Lottie file as a silent preset) and the mix it plays.
 struct VideoInput {
     var path: String
     var preset: PresetHandle
@@ -241,32 +241,9 @@ struct VideoInput {
     var title: String { isSilent ? PathText.lastComponent(path) : "\(PathText.lastComponent(path)) · \(preset.id)" }
 
     init(_ path: String, args: Arguments, setup: RenderSetup) throws(CommandFailure) {
-        let command = VideoCommand.command
-        self.path = path
-        guard InputFile.exists(path) else { throw CommandFailure(.noInput, "pulsar: error: \(MessageText.oneLine(path)): no such file") }
-        if !PresetInput.looksLikeBundle(path), ViewCommand.isLottie(path) {
-            let loaded = try LottieInput.load(path, preset: nil, command: command)
-            animation = loaded
-            let name = PathText.stem(path)
-            preset = PresetHandle(id: name, name: name, duration: loaded.timing.durationMilliseconds, pattern: PatternData(),
-                                  animation: AnimationAsset(source: path, data: loaded.json, frameRate: loaded.timing.frameRate,
-                                                            totalFrames: loaded.timing.frameCount))
-            isSilent = true
-            return
-        }
-        let input = try PresetInput(path, setup: setup, strict: args.flag("--strict"))
-        preset = try input.select(args.value("--preset"), command: command, derive: args.flag("--derive"),
-                                  profile: setup.profile, quiet: setup.quiet)
-        isSilent = false
-        guard let asset = preset.animation else {
-            animation = nil
-            return
-        }
-        do {
-            animation = try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
-        } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(error)")
-        }
+        let input = try AnimatedInput(path, preset: args.value("--preset"), setup: setup, strict: args.flag("--strict"),
+                                      derive: args.flag("--derive"), preferAnimated: false, command: VideoCommand.command)
+        (self.path, preset, animation, isSilent) = (path, input.preset, input.animation, input.isLottie)
     }
 
     /// The mix in layout stereo+haptic (L, R, H) on the timeline the options give, as render

@@ -318,38 +318,10 @@ enum ViewCommand {
     /// own duration).
     static func prepare(_ path: String, preset id: String?, options: Options) throws(CommandFailure) -> Prepared {
         let command = options.command
-        guard InputFile.exists(path) else {
-            throw CommandFailure(.noInput, "pulsar: error: \(path): no such file")
-        }
         let resourcePath = PathText.parent(path)
-        var preset: PresetHandle
-        var animation: LottieAnimation?
-        var isBundle = false
-        var ids: [String]
-        if !PresetInput.looksLikeBundle(path), isLottie(path) {
-            let loaded = try LottieInput.load(path, preset: nil, command: command)
-            let name = PathText.stem(path)
-            preset = PresetHandle(id: name, name: name, duration: loaded.timing.durationMilliseconds, pattern: PatternData(),
-                                  animation: AnimationAsset(source: path, data: loaded.json, frameRate: loaded.timing.frameRate,
-                                                            totalFrames: loaded.timing.frameCount))
-            animation = loaded
-            ids = [name]
-        } else {
-            let input = try PresetInput(path, setup: options.setup, strict: false)
-            // Without --preset, a bundle opens on its first preset with an animation (else its first).
-            let fallback = input.presets.first(where: { $0.animation != nil }) ?? input.presets.first
-            preset = try input.select(id ?? fallback?.id, command: command, derive: options.args.flag("--derive"),
-                                      profile: options.setup.profile, quiet: options.setup.quiet)
-            isBundle = input.isBundle
-            ids = input.presets.map(\.id)
-            if let asset = preset.animation {
-                do {
-                    animation = try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
-                } catch {
-                    throw CommandFailure(.dataError, "pulsar: error: \(error)")
-                }
-            }
-        }
+        let input = try AnimatedInput(path, preset: id, setup: options.setup, strict: false, derive: options.args.flag("--derive"),
+                                      preferAnimated: true, command: command)
+        let (preset, animation, isBundle, ids) = (input.preset, input.animation, input.isBundle, input.presetIDs)
         let mix = try MixOptions(options.args, setup: options.setup, isBundle: isBundle, endlessLoops: true,
                                  defaultLayout: options.two != nil ? "L,R" : options.choice.preferredLayout, command: command)
         var settings = mix.settings
@@ -385,14 +357,5 @@ enum ViewCommand {
         let (player, name) = (opened.player, opened.name)
         return ViewerContent(title: prepared.title, player: player, animation: prepared.animation, renderer: renderer,
                              pattern: prepared.pattern, deviceName: name)
-    }
-
-    /// A `.lottie`, or JSON whose top level has Lottie's `layers` and `fr`.
-    static func isLottie(_ path: String) -> Bool {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".lottie") { return true }
-        guard lower.hasSuffix(".json"), let data = try? InputFile.read(path, limit: LottieLimits.maximumFileSize),
-              let value = try? JSONParser().parse(data) else { return false }
-        return value["layers"] != nil && value["fr"] != nil
     }
 }
