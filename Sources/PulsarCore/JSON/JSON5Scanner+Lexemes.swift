@@ -35,18 +35,18 @@ extension JSON5Scanner {
 
     /// The digits of a hexadecimal integer after `0x`: at least one, at most 2⁵³.
     mutating func parseHexDigits(numberStart: Int) throws(SyntaxError) -> Double {
-        var value: Double = 0
+        var value: UInt64 = 0
         var count = 0
         while let c = current, let digit = Self.hexDigit(c) {
-            value = value * 16 + Double(digit)
+            value = value << 4 | UInt64(digit)  // at most 2⁵³ before: no overflow
             count += 1
             index += 1
-            guard value <= 9_007_199_254_740_992 else {
+            guard value <= 1 << 53 else {
                 throw error("hexadecimal number above 2^53 (not exact in a double)", at: numberStart)
             }
         }
         guard count > 0 else { throw error("invalid number: hexadecimal digits must follow '0x'", at: numberStart) }
-        return value
+        return Double(value)
     }
 
     /// Checks the decimal literal at `index` (after any sign) and moves past it: integer digits
@@ -154,7 +154,10 @@ extension JSON5Scanner {
         case UInt8(ascii: "u"):
             try appendUnicodeEscape(into: &utf8, escapeStart: escapeStart)
         default:
-            index -= 1  // any other character stands for itself (a multi-byte one is copied whole)
+            // Any other character stands for itself; a multi-byte one is copied whole.
+            let length = scalar(at: index - 1)?.1 ?? 1
+            utf8.append(contentsOf: bytes[(index - 1)..<(index - 1 + length)])
+            index += length - 1
         }
     }
 
