@@ -3,7 +3,7 @@
 /// amplitude `a` becomes `√a`, ducked by 20 % at a point that carries an emphasis; a frequency `f`
 /// becomes `√f`; each `emphasis` becomes a transient at its point's time with amplitude
 /// `√amplitude` and the emphasis' frequency as it stands. Values outside 0...1 are kept as they
-/// are, for the validator to name.
+/// are, for the validator to name. The same reading keeps the clip's raw values (`LofeltClip`).
 enum LofeltCodec {
     /// Lofelt's carrier duck under an emphasis.
     static let emphasisDuck = 0.2
@@ -28,21 +28,25 @@ enum LofeltCodec {
         }
 
         var pattern = PatternData()
+        var clip = LofeltClip()
         var emphasisNodes: [(point: JSONValue, path: String)] = []
         for (i, node) in amplitudeNodes.enumerated() {
             let path = "\(base).amplitude[\(i)]"
             _ = try reader.object(node, path)
-            let time = try reader.number(try reader.required("time", in: node, path), path + ".time") * 1000
+            let seconds = try reader.number(try reader.required("time", in: node, path), path + ".time")
+            let time = seconds * 1000
             let value = try reader.number(try reader.required("amplitude", in: node, path), path + ".amplitude")
             let ducked = node["emphasis"] != nil && (0...1).contains(value)
             pattern.continuousPattern.amplitude.append(ValuePoint(time: time, value: perceptual(value) * (ducked ? 1 - emphasisDuck : 1)))
+            clip.amplitude.append(LofeltClip.AmplitudePoint(time: seconds, amplitude: value))
             if let emphasis = node["emphasis"] {
                 let ep = path + ".emphasis"
                 _ = try reader.object(emphasis, ep)
-                let point = DiscretePoint(
-                    time: time,
-                    amplitude: perceptual(try reader.number(try reader.required("amplitude", in: emphasis, ep), ep + ".amplitude")),
+                let raw = LofeltClip.Emphasis(
+                    amplitude: try reader.number(try reader.required("amplitude", in: emphasis, ep), ep + ".amplitude"),
                     frequency: try reader.number(try reader.required("frequency", in: emphasis, ep), ep + ".frequency"))
+                clip.amplitude[clip.amplitude.count - 1].emphasis = raw
+                let point = DiscretePoint(time: time, amplitude: perceptual(raw.amplitude), frequency: raw.frequency)
                 // Both points of an envelope step may carry an emphasis: one transient, the stronger.
                 if let last = pattern.discretePattern.last, last.time == time {
                     reader.warn(.duplicateTime, at: emphasis, ep, "two emphases at \(JSONWriter.format(time / 1000)) s merged, keeping the stronger")
@@ -59,9 +63,10 @@ enum LofeltCodec {
         for (i, node) in frequencyNodes.enumerated() {
             let path = "\(base).frequency[\(i)]"
             _ = try reader.object(node, path)
-            pattern.continuousPattern.frequency.append(ValuePoint(
-                time: try reader.number(try reader.required("time", in: node, path), path + ".time") * 1000,
-                value: perceptual(try reader.number(try reader.required("frequency", in: node, path), path + ".frequency"))))
+            let time = try reader.number(try reader.required("time", in: node, path), path + ".time")
+            let value = try reader.number(try reader.required("frequency", in: node, path), path + ".frequency")
+            pattern.continuousPattern.frequency.append(ValuePoint(time: time * 1000, value: perceptual(value)))
+            clip.frequency.append(LofeltClip.FrequencyPoint(time: time, frequency: value))
         }
         let locate: (PatternLocation) -> (path: String, value: JSONValue?) = { location in
             switch location.part {
@@ -82,6 +87,6 @@ enum LofeltCodec {
                 }
             }
         }
-        return DecodedPattern(pattern: pattern, locate: locate)
+        return DecodedPattern(pattern: pattern, locate: locate, lofeltClip: clip)
     }
 }

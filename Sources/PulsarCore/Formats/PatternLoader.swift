@@ -8,6 +8,9 @@ public struct LoadedPattern: Sendable {
     public var warnings: [PatternDiagnostic]
     /// True when the file's times were read as seconds and scaled to milliseconds.
     public var scaledFromSeconds: Bool
+    /// For a `.haptic` file, the clip's values as written (what Meta's renderer reads); nil
+    /// for the other formats.
+    public var lofeltClip: LofeltClip? = nil
 }
 
 /// How the loader reads the times of Pulsar JSON files (AHAP and `.haptic` are seconds by spec).
@@ -138,7 +141,8 @@ public struct PatternLoader: Sendable {
             return PatternDiagnostic(.error, rule, file: file, line: line, column: column, path: path, message: message)
         }
         warnings += warningsFromValidation
-        return LoadedPattern(pattern: decoded.pattern, format: actual, warnings: warnings, scaledFromSeconds: scaled)
+        return LoadedPattern(pattern: decoded.pattern, format: actual, warnings: warnings, scaledFromSeconds: scaled,
+                             lofeltClip: decoded.lofeltClip)
     }
 
     /// Latest time (in the file's unit) up to which a pattern with fractional times is taken to be

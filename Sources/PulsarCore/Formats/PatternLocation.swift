@@ -36,4 +36,6 @@ struct DecodedPattern {
     var pattern: PatternData
     /// The JSON path and source value of a model place, when the format maps points one to one.
     var locate: (PatternLocation) -> (path: String, value: JSONValue?)
+    /// A `.haptic` clip's raw values (nil for the other formats).
+    var lofeltClip: LofeltClip? = nil
 }
