@@ -17,6 +17,7 @@ enum RenderCommand {
                          [--time-unit auto|ms|s] [--derive] [--quiet]
            pulsar render AUDIO --haptics-from-audio android|envelope -o OUT.wav [--layout L] [--rate HZ] …
            pulsar render --replay LOG [--replay-device main|haptic] -o OUT.wav [--format F] [--quiet]
+           pulsar render CLIP.haptic --actuator FILE.acf -o OUT.wav [--rate HZ] [--format F] [--quiet]
 
     Renders a preset of a bundle (.pulsar file or unpacked folder) — haptics mixed with its audio
     in the channel layout of the target hardware — or a single pattern file (.json, .ahap,
@@ -29,6 +30,10 @@ enum RenderCommand {
     An audio file as INPUT (.ogg, .wav, .flac, .mp3, …) renders its audio as L, R and M and, for
     Android haptic-coupled audio (ANDROID_HAPTIC=N), its haptic channels as H: `--layout haptic`
     (the default here) extracts them.
+
+    With --actuator FILE.acf (a Meta actuator config), a Lofelt .haptic clip is rendered as Meta's
+    renderer draws it through that config — the clip's raw values, a sine carrier, emphasis
+    bursts, the sum clipped to ±1 (docs/actuators.md) — as the haptic channel alone.
 
     options:
       -o, --output PATH   the WAV (or .ogg) file to write (required)
@@ -61,6 +66,8 @@ enum RenderCommand {
                           android, Android's HapticGenerator on its first channel at --rate;
                           envelope, the pattern `pulsar derive` makes, rendered on --profile and
                           mixed like a bundle's (default layout stereo+haptic)
+      --actuator FILE.acf render a .haptic clip through a Meta actuator config (haptic channel
+                          only; with --rate, --format, --layout haptic and --quiet alone)
       --quiet             no warnings, no summary, no progress bar
       -h, --help          this help
     """
@@ -85,6 +92,7 @@ enum RenderCommand {
         .flag("--strict"),
         .value("--time-unit", completion: .timeUnits),
         .flag("--quiet"),
+        .value("--actuator", completion: .files),
         .value("--replay", completion: .files),
         .value("--replay-device", completion: .choices(["main", "haptic"])),
         .flag("--derive"),
@@ -119,6 +127,10 @@ enum RenderCommand {
         let inputPath = try args.singleInput(command: command)
         try Arguments.refuseOverwriting([output], inputs: [inputPath], command: command)
         let setup = try RenderSetup(args, command: command)
+        if let acf = args.value("--actuator") {
+            try ActuatorRender.run(args, input: inputPath, acf: acf, setup: setup, output: output, format: format)
+            return
+        }
         var fromAudio: DeriveSettings.Method?
         if let text = args.value("--haptics-from-audio") {
             guard let method = DeriveSettings.Method(rawValue: text) else {

@@ -1,0 +1,63 @@
+import PulsarAudio
+import PulsarCommandLine
+import PulsarCore
+
+/// `pulsar render CLIP.haptic --actuator FILE.acf -o OUT.wav`: the clip as Meta's renderer draws
+/// it through an actuator config (docs/actuators.md, "Rendering through a Meta actuator
+/// config"), the haptic channel alone.
+enum ActuatorRender {
+    /// Options that shape today's synthesis or a bundle's mix, which an ACF render does not use.
+    static let refused = ["--preset", "--profile", "--gain", "--audio-gain", "--no-haptics", "--offset", "--audio-offset",
+                          "--duration", "--from", "--to", "--loop", "--reverse", "--strict", "--time-unit", "--derive",
+                          "--haptics-from-audio"]
+
+    static func run(_ args: Arguments, input: String, acf: String, setup: RenderSetup, output: String, format: SampleFormat) throws(CommandFailure) {
+        let command = RenderCommand.command
+        guard acf.lowercased().hasSuffix(".acf") else {
+            throw CommandFailure(.usage, "\(command): --actuator takes a Meta actuator config file ending in .acf, not '\(MessageText.excerpt(acf))'")
+        }
+        if let layout = args.value("--layout"), layout != "haptic" {
+            throw CommandFailure(.usage, "\(command): --actuator FILE.acf renders the haptic channel: use --layout haptic")
+        }
+        for option in refused where args.flag(option) || args.value(option) != nil {
+            throw CommandFailure(.usage, "\(command): --actuator FILE.acf takes no \(option) (the config is the actuator; the clip plays once, whole)")
+        }
+        guard PatternFormat.forPath(input) == .lofelt else {
+            throw CommandFailure(.usage, "\(command): --actuator FILE.acf renders a Lofelt .haptic clip (Meta's renderer reads its raw values); '\(MessageText.excerpt(input))' is not a .haptic file")
+        }
+        let loaded = try setup.load(input)
+        guard let clip = loaded.lofeltClip else {
+            throw CommandFailure(.dataError, "\(command): --actuator FILE.acf renders a Lofelt .haptic clip; '\(MessageText.excerpt(input))' holds \(loaded.format.displayName)")
+        }
+        let config: MetaActuatorConfig
+        do {
+            let read = try MetaActuatorConfig.load(path: acf)
+            if !setup.quiet { WarningPrinter.print(read.warnings) }
+            config = read.config
+        } catch {
+            throw CommandFailure(error.rule == .unreadable || error.rule == .fileTooLarge ? .noInput : .dataError, "pulsar: error: \(error)")
+        }
+        if let problem = config.problem(at: setup.rate) {
+            throw CommandFailure(.usage, "\(command): --actuator \(MessageText.excerpt(acf)): \(problem)")
+        }
+        let renderer = MetaHapticRenderer(clip: clip, config: config, sampleRate: setup.rate)
+        let container = WAVExporter.Container(forOutput: output, layout: .haptic)
+        let report: WAVExporter.Report
+        InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
+        defer { InterruptCleanup.disarm() }
+        do {
+            report = try WAVExporter(format: format, container: container)
+                .export(to: output, sampleRate: setup.rate, frames: renderer.frameCount) { buffer, frame in
+                    renderer.render(into: buffer, from: frame)
+                }
+        } catch {
+            throw CommandFailure(error, input: input)
+        }
+        if !setup.quiet {
+            let ms = setup.rate.milliseconds(atFrame: report.frames)
+            var line = "wrote \(output): \(report.frames) frames (\(String(printf: "%.3f", ms)) ms) × 1 channel (haptic, through \(PathText.lastComponent(acf))) at \(setup.rate.hertz) Hz, \(container == .wav ? format.rawValue : "Ogg Vorbis"), peak \(String(printf: "%.3f", report.peak))"
+            if report.limitedSamples > 0 { line += ", \(report.limitedSamples) samples clipped to ±1" }
+            Console.error(line)
+        }
+    }
+}
