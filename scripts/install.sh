@@ -12,6 +12,7 @@
 #   share/man/man1/       pulsar.1 and pulsar-COMMAND.1, printed by `pulsar --man-page`
 #   share/bash-completion/completions/pulsar, $ZSH_COMPLETIONS/_pulsar   (`pulsar --completion`)
 #   share/doc/pulsar/     README, docs, examples
+#   share/pulsar/actuators/   the actuator configs shipped (Meta's console and Quest ACFs)
 #   lib/python3/dist-packages/pulsar/   the Python package (it loads this libpulsar)
 #   share/pulsar/install-manifest   every file above: what uninstall removes, and nothing else
 #
@@ -115,6 +116,7 @@ EOF
     put 0644 BENCHMARKS.md share/doc/pulsar/BENCHMARKS.md
     for doc in docs/*.md docs/images/*.png; do put 0644 "$doc" "share/doc/pulsar/$doc"; done
     for example in examples/c/*.c examples/python/*.py examples/csharp/*.cs bindings/csharp/*.cs; do put 0644 "$example" "share/doc/pulsar/$example"; done
+    for config in Resources/actuators/*.acf; do put 0644 "$config" "share/pulsar/actuators/${config##*/}"; done
     # The Python package (python/pulsar), where Debian's python3 looks for a /usr install.
     for module in python/pulsar/*.py python/pulsar/py.typed; do put 0644 "$module" "lib/python3/dist-packages/pulsar/$(basename "$module")"; done
 
