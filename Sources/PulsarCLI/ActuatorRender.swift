@@ -11,8 +11,9 @@ enum ActuatorRender {
                           "--duration", "--from", "--to", "--loop", "--reverse", "--strict", "--time-unit", "--derive",
                           "--haptics-from-audio"]
 
-    static func run(_ args: Arguments, input: String, acf: String, setup: RenderSetup, output: String, format: SampleFormat) throws(CommandFailure) {
+    static func run(_ args: Arguments, input: String, actuator: String, setup: RenderSetup, output: String, format: SampleFormat) throws(CommandFailure) {
         let command = RenderCommand.command
+        let acf = try ActuatorCatalog.path(for: actuator, command: command)
         guard acf.lowercased().hasSuffix(".acf") else {
             throw CommandFailure(.usage, "\(command): --actuator takes a Meta actuator config file ending in .acf, not '\(MessageText.excerpt(acf))'")
         }

@@ -45,6 +45,8 @@ struct CLICommand: Sendable {
                    help: FollowCommand.help, options: FollowCommand.options, operands: .none, run: FollowCommand.run),
         CLICommand(name: "derive", summary: "derive haptics from a sound: an editable pattern, or Android's HapticGenerator channel",
                    help: DeriveCommand.help, options: DeriveCommand.options, run: DeriveCommand.run),
+        CLICommand(name: "actuators", summary: "list the actuators a design renders for: the profiles and the shipped actuator configs",
+                   help: ActuatorsCommand.help, options: ActuatorsCommand.options, operands: .none, run: ActuatorsCommand.run),
         CLICommand(name: "plot", summary: "draw a pattern or preset (curves, transients, rendered output, audio) to a PNG or SVG",
                    help: PlotCommand.help, options: PlotCommand.options, run: PlotCommand.run),
     ]

@@ -66,8 +66,10 @@ enum RenderCommand {
                           android, Android's HapticGenerator on its first channel at --rate;
                           envelope, the pattern `pulsar derive` makes, rendered on --profile and
                           mixed like a bundle's (default layout stereo+haptic)
-      --actuator FILE.acf render a .haptic clip through a Meta actuator config (haptic channel
-                          only; with --rate, --format, --layout haptic and --quiet alone)
+      --actuator A        render a .haptic clip through a Meta actuator config: a .acf file, or
+                          the name of a shipped one (`pulsar actuators`: meta-console,
+                          meta-quest); the haptic channel only, with --rate, --format,
+                          --layout haptic and --quiet alone
       --quiet             no warnings, no summary, no progress bar
       -h, --help          this help
     """
@@ -128,7 +130,7 @@ enum RenderCommand {
         try Arguments.refuseOverwriting([output], inputs: [inputPath], command: command)
         let setup = try RenderSetup(args, command: command)
         if let acf = args.value("--actuator") {
-            try ActuatorRender.run(args, input: inputPath, acf: acf, setup: setup, output: output, format: format)
+            try ActuatorRender.run(args, input: inputPath, actuator: acf, setup: setup, output: output, format: format)
             return
         }
         var fromAudio: DeriveSettings.Method?

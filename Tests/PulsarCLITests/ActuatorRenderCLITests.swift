@@ -57,3 +57,40 @@ struct ActuatorRenderCLITests {
         }
     }
 }
+
+/// `pulsar actuators` and `--actuator NAME`: the shipped configs found beside the build.
+struct ActuatorsCLITests {
+    @Test("pulsar actuators lists the two profiles and the shipped ACFs with their bands and bursts; --json says the same")
+    func lists() throws {
+        let r = try CLI.run(["actuators"])
+        #expect(r.status == 0, "\(r)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.map { String($0.prefix { $0 != " " }) } == ["wideband", "lra:170", "meta-console", "meta-quest"], "\(lines)")
+        #expect(lines[2].contains("20–250 Hz") && lines[2].contains("55 Hz 27 ms sine → 130 Hz 20 ms square") && lines[2].contains("ducking 0.5"))
+        #expect(lines[3].contains("55–200 Hz") && lines[3].contains("165 Hz 12.1 ms square"))
+        let json = try JSONSerialization.jsonObject(with: Data(try CLI.run(["actuators", "--json"]).stdout.utf8)) as? [String: Any]
+        let configs = try #require(json?["configs"] as? [[String: Any]])
+        #expect(configs.map { $0["name"] as? String } == ["meta-console", "meta-quest"])
+        #expect(configs.map { $0["maximumHertz"] as? Double } == [250, 200])
+        #expect((json?["folder"] as? String)?.hasSuffix("Resources/actuators") == true)
+        // Another folder through $PULSAR_ACTUATORS: only its configs.
+        let dir = try TempDir()
+        defer { dir.remove() }
+        try FileManager.default.copyItem(atPath: ActuatorRenderCLITests.acf, toPath: dir.file("shaker.acf"))
+        let other = try CLI.run(["actuators"], environment: ["PULSAR_ACTUATORS": dir.path])
+        #expect(other.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) } == ["wideband", "lra:170", "shaker"], "\(other)")
+    }
+
+    @Test("--actuator NAME renders what --actuator FILE.acf of that config renders; an unknown name lists the shipped ones")
+    func byName() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let input = try dir.write(ActuatorRenderCLITests.clip, to: "c.haptic")
+        #expect(try CLI.run(["render", input, "--actuator", "meta-console", "-o", dir.file("a.wav"), "--quiet"]).status == 0)
+        #expect(try CLI.run(["render", input, "--actuator", ActuatorRenderCLITests.acf, "-o", dir.file("b.wav"), "--quiet"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("a.wav"))) == Data(contentsOf: URL(fileURLWithPath: dir.file("b.wav"))))
+        let r = try CLI.run(["render", input, "--actuator", "meta-nope", "-o", dir.file("c.wav")])
+        #expect(r.status == 64 && r.stderrLines.count == 1 && r.stderr.contains("shipped: meta-console, meta-quest"), "\(r)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("c.wav")))
+    }
+}

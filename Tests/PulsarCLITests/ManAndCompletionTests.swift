@@ -13,7 +13,7 @@ import Testing
 @Suite("Man pages and completions")
 struct ManAndCompletionTests {
     /// The commands of `pulsar`, as its README and `pulsar --help` present them.
-    static let commands = ["render", "info", "convert", "pack", "play", "devices", "frame", "keypaths", "view", "video", "drift", "latency", "follow", "derive", "plot"]
+    static let commands = ["render", "info", "convert", "pack", "play", "devices", "frame", "keypaths", "view", "video", "drift", "latency", "follow", "derive", "actuators", "plot"]
 
     /// `pulsar --man-page` for the tool (nil) and `--man-page COMMAND` for each command.
     static let pages: [String?] = [nil] + commands.map { $0 }

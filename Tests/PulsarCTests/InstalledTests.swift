@@ -86,6 +86,9 @@ struct InstalledTests {
         #expect(version.status == 0 && version.out.hasPrefix("pulsar "), "\(version)")
         let pc = try Self.run("/usr/bin/pkg-config", ["--modversion", "pulsar"], environment: Self.bare.merging(["PKG_CONFIG_PATH": Self.prefix + "/lib/pkgconfig"]) { $1 })
         #expect("pulsar " + pc.out.trimmingCharacters(in: .whitespacesAndNewlines) == version.out.trimmingCharacters(in: .whitespacesAndNewlines))
+        // The shipped actuator configs are found beside the installed binary (PREFIX/share/pulsar/actuators).
+        let actuators = try Self.run(Self.prefix + "/bin/pulsar", ["actuators"], environment: Self.bare)
+        #expect(actuators.status == 0 && actuators.out.contains("meta-console") && actuators.out.contains("meta-quest"), "\(actuators)")
     }
 
     @Test("render.c built with pkg-config against the prefix and run with a bare environment writes what the installed `pulsar render` writes, bit for bit",
