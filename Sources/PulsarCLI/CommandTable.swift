@@ -47,6 +47,8 @@ struct CLICommand: Sendable {
                    help: DeriveCommand.help, options: DeriveCommand.options, run: DeriveCommand.run),
         CLICommand(name: "actuators", summary: "list the actuators a design renders for: the profiles and the shipped actuator configs",
                    help: ActuatorsCommand.help, options: ActuatorsCommand.options, operands: .none, run: ActuatorsCommand.run),
+        CLICommand(name: "lint", summary: "say what a device cannot do with a pattern: transients that merge, clicks, drive outside its band",
+                   help: LintCommand.help, options: LintCommand.options, run: LintCommand.run),
         CLICommand(name: "plot", summary: "draw a pattern or preset (curves, transients, rendered output, audio) to a PNG or SVG",
                    help: PlotCommand.help, options: PlotCommand.options, run: PlotCommand.run),
     ]
@@ -62,6 +64,7 @@ enum PulsarTool {
     /// The exit codes: their words in `pulsar --help`, their meaning in `pulsar(1)`.
     static let exitCodes: [(code: ExitCode, short: String, meaning: String)] = [
         (.ok, "ok", "success"),
+        (.findings, "findings", "lint --strict found what the device cannot do"),
         (.usage, "usage", "a bad command line: an unknown option, a missing or malformed value"),
         (.dataError, "bad data", "an input breaks a rule of its format"),
         (.noInput, "missing input", "an input file does not exist or cannot be read"),

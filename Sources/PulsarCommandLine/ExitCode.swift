@@ -1,6 +1,8 @@
 /// The exit codes of `pulsar`, from BSD's sysexits.h (documented in the README).
 public enum ExitCode: Int32, Sendable {
     case ok = 0
+    /// `lint --strict` found what the device cannot do.
+    case findings = 1
     /// Bad command line: unknown option, missing or malformed value.
     case usage = 64
     /// Bad input data: the pattern breaks a rule.

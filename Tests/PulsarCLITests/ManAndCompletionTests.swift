@@ -13,7 +13,7 @@ import Testing
 @Suite("Man pages and completions")
 struct ManAndCompletionTests {
     /// The commands of `pulsar`, as its README and `pulsar --help` present them.
-    static let commands = ["render", "info", "convert", "pack", "play", "devices", "frame", "keypaths", "view", "video", "drift", "latency", "follow", "derive", "actuators", "plot"]
+    static let commands = ["render", "info", "convert", "pack", "play", "devices", "frame", "keypaths", "view", "video", "drift", "latency", "follow", "derive", "actuators", "lint", "plot"]
 
     /// `pulsar --man-page` for the tool (nil) and `--man-page COMMAND` for each command.
     static let pages: [String?] = [nil] + commands.map { $0 }
@@ -261,14 +261,14 @@ struct ManAndCompletionTests {
         #expect(shell.status == 64 && shell.stdout.isEmpty && shell.stderrLines.count == 1, "\(shell)")
     }
 
-    @Test("pulsar --help lists the fifteen commands and the setup options")
+    @Test("pulsar --help lists the seventeen commands and the setup options")
     func usageLists() throws {
         let usage = try Self.help(nil)
         let listed = usage.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "commands:" }.dropFirst()
             .prefix { !$0.isEmpty }.map { String($0.split(separator: " ")[0]) }
         #expect(listed == Self.commands)
         for option in ["--man-page", "--completion", "--complete-presets", "--complete-devices"] { #expect(Self.mentions(usage, option)) }
-        #expect(usage.contains("Exit codes: 0 ok, 64 usage, 65 bad data,\n66 missing input, 69 device unavailable, 70 internal error, 74 I/O error, 130 interrupted."))
+        #expect(usage.contains("Exit codes: 0 ok, 1 findings, 64 usage,\n65 bad data, 66 missing input, 69 device unavailable, 70 internal error, 74 I/O error,\n130 interrupted."))
     }
 
     // MARK: Options: help, parser, completion

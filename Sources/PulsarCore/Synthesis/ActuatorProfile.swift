@@ -33,6 +33,12 @@ public struct ActuatorProfile: Hashable, Sendable, CustomStringConvertible {
         minimumHertz + value * (maximumHertz - minimumHertz)
     }
 
+    /// The length in seconds of a transient of frequency value `value` (docs/signal-model.md §5):
+    /// three cycles of its frequency, kept within 12…30 ms.
+    public func transientSeconds(for value: Double) -> Double {
+        min(max(3 / hertz(for: value), 0.012), 0.030)
+    }
+
     public var description: String {
         "\(name) (\(JSONWriter.format(minimumHertz))–\(JSONWriter.format(maximumHertz)) Hz, gain \(JSONWriter.format(gain)))"
     }

@@ -5,9 +5,7 @@
 struct TransientShape: Sendable {
     /// The rise, in seconds (`N_a = round(0.004 · R)` samples).
     static let attackSeconds = 0.004
-    /// Bounds of the burst's duration `D = clamp(3 / ν, 0.012, 0.030)` seconds.
-    static let shortestSeconds = 0.012
-    static let longestSeconds = 0.030
+    // The burst's duration `D = clamp(3 / ν, 0.012, 0.030)` s: `ActuatorProfile.transientSeconds`.
 
     /// `n_i`.
     var onset: FrameIndex
@@ -26,7 +24,7 @@ struct TransientShape: Sendable {
         amplitude = point.amplitude
         onset = rate.nearestFrame(atMilliseconds: point.time)
         attack = Int((Self.attackSeconds * r).rounded())
-        let duration = min(max(3 / hertz, Self.shortestSeconds), Self.longestSeconds)
+        let duration = profile.transientSeconds(for: point.frequency)
         length = max(attack + 1, Int((duration * r).rounded()))
     }
 
