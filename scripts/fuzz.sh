@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play ogg ahap-audio capi pw-dump)
+[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play ogg ahap-audio capi pw-dump actuator)
 bin=Fuzz/.build/release
 work=.build/fuzz
 corpus=../shared/corpus
@@ -75,6 +75,8 @@ PY
         ogg_seeds "$dir" ;;
     ahap-audio)
         ahap_seeds "$dir" ;;
+    actuator)
+        cp Resources/actuators/*.acf "$dir"/ ;;
     capi)
         # Bytes: engine options, two mixes' options, then calls (see Sources/PulsarFuzzing/CAPIEntry.swift).
         local calls='\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x01\x00\x01\x00\x00\x08\x00\x04\x00\x00\x07\x09\x01\x01\x03\x0a\x03\x00\x00\x03\x00\x01\x05\x00\x04\x08\x09\x0a\x07\x08\x09\x07\x00\x00\x09\x00\x08\x07\x0a\x00\x00\x00\x40\x00\x0b\x00\x00\x0a\x00\x01\x01\x01\x00\x00\x00'

@@ -70,8 +70,9 @@ enum ActuatorsCommand {
         guard args.positionals.isEmpty else { throw CommandFailure(.usage, "\(command): takes no operand (see '\(command) --help')") }
         let profiles = [ActuatorProfile.wideband, ActuatorProfile.lra()]
         var configs: [(name: String, config: MetaActuatorConfig)] = []
+        let folder = ActuatorCatalog.folder() ?? ""
         for name in ActuatorCatalog.names() {
-            let path = ActuatorCatalog.folder()! + "/" + name + ".acf"
+            let path = folder + "/" + name + ".acf"
             do {
                 configs.append((name, try MetaActuatorConfig.load(path: path).config))
             } catch {

@@ -23,6 +23,7 @@ public enum FuzzEntry {
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "pattern": pattern, "bundle": bundle, "lottie": lottie, "replay": replay, "script": script, "arguments": arguments,
         "script-play": scriptPlay, "ogg": ogg, "ahap-audio": ahapAudio, "capi": capi, "pw-dump": pipeWireDump,
+        "actuator": actuator,
     ]
 
     /// A PipeWire graph in `pw-dump`'s JSON, as `pulsar devices` and `--device dualsense` read
@@ -40,8 +41,29 @@ public enum FuzzEntry {
         for format in [PatternFormat.pulsarJSON, .ahap, .lofelt, nil] {
             guard let loaded = try? PatternLoader().decode(bytes, format: format) else { continue }
             renderEdges(loaded.pattern)
+            if let clip = loaded.lofeltClip { renderEdges(MetaHapticRenderer(clip: clip, config: consoleConfig, sampleRate: SampleRate(48_000)!)) }
         }
     }
+
+    /// A Meta actuator config (JSON5): read and checked; one that a rate of 8 kHz can play renders
+    /// a clip with a ramp and emphases at frequencies 0, ½ and 1 through it.
+    public static func actuator(_ bytes: [UInt8]) {
+        guard let config = try? MetaActuatorConfig.decode(bytes).config else { return }
+        let rate = SampleRate(8_000)!
+        guard config.problem(at: rate) == nil else { return }
+        let clip = LofeltClip(amplitude: [
+            .init(time: 0, amplitude: 0.2), .init(time: 0.01, amplitude: 0.9, emphasis: .init(amplitude: 1, frequency: 0)),
+            .init(time: 0.02, amplitude: 0.5, emphasis: .init(amplitude: 0.5, frequency: 0.5)),
+            .init(time: 0.04, amplitude: 0.1, emphasis: .init(amplitude: 1, frequency: 1)), .init(time: 0.1, amplitude: 0),
+        ], frequency: [.init(time: 0, frequency: 0), .init(time: 0.1, frequency: 1)])
+        renderEdges(MetaHapticRenderer(clip: clip, config: config, sampleRate: rate))
+    }
+
+    /// Meta's console config, which `pattern` renders a `.haptic` clip through.
+    private static let consoleConfig = MetaActuatorConfig(
+        continuous: .init(gain: 1, emphasisDucking: 0.5, frequencyMin: 20, frequencyMax: 250),
+        emphasis: .init(gain: 1, fadeOutPercent: 0, frequencyMin: .init(outputFrequency: 55, durationMs: 27, shape: .sine),
+                        frequencyMax: .init(outputFrequency: 130, durationMs: 20, shape: .square)))
 
     /// A `.pulsar` ZIP: opened (every entry and manifest rule), each preset mixed at 8 kHz with
     /// its audio decoded, and its first block rendered. (A bundle folder goes through the same
@@ -145,6 +167,14 @@ public enum FuzzEntry {
             _ = args.repeatedValues(name)
         }
         _ = try? args.singleInput(command: "c")
+    }
+
+    /// Renders a clip's first and last 4096 samples through a Meta config.
+    private static func renderEdges(_ renderer: MetaHapticRenderer) {
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096)
+        defer { block.deallocate() }
+        _ = renderer.render(into: block, from: 0)
+        _ = renderer.render(into: block, from: max(renderer.frameCount - 4096, 0))
     }
 
     /// Renders a pattern's first and last 4096 samples at 48 kHz.

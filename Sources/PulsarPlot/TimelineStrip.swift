@@ -77,10 +77,11 @@ public struct TimelineStrip: Sendable {
         var y = (Self.markerRow + Self.gap) * scale
         let lanes = lanes()
         let left = x(atMs: 0), right = x(atMs: data.durationMs)
-        for (name, points) in lanes {
+        for lane in lanes {
+            let name = lane.rawValue, points = lane.points
             let rect = PlotRect(x: left, y: y.rounded(), width: right - left, height: (points * laneFactor * scale).rounded())
             canvas.fill([rect], Colors.lane)
-            try canvas.clipped(to: rect) { () throws(PlotError) in try drawLane(name, in: rect, canvas) }
+            try canvas.clipped(to: rect) { () throws(PlotError) in try drawLane(lane, in: rect, canvas) }
             let labelSize = 8.5 * scale, labelWidth = canvas.textWidth(name, size: labelSize)
             canvas.fill([PlotRect(x: rect.minX, y: rect.minY, width: (labelWidth + 6 * scale).rounded(.up), height: (12 * scale).rounded())],
                         Colors.background.withAlpha(215))
@@ -93,17 +94,26 @@ public struct TimelineStrip: Sendable {
         return try canvas.pixels()
     }
 
-    private func lanes() -> [(String, Double)] {
-        var lanes = [("pattern", Self.patternLane), ("haptic", Self.hapticLane)]
-        if data.audio != nil { lanes.append(("audio", Self.audioLane)) }
-        return lanes
+    /// The lanes top to bottom: the audio's only when there is audio.
+    private enum Lane: String, CaseIterable {
+        case pattern, haptic, audio
+
+        var points: Double {
+            switch self {
+            case .pattern: return TimelineStrip.patternLane
+            case .haptic: return TimelineStrip.hapticLane
+            case .audio: return TimelineStrip.audioLane
+            }
+        }
     }
 
-    private func drawLane(_ name: String, in rect: PlotRect, _ canvas: CairoCanvas) throws(PlotError) {
-        switch name {
-        case "pattern": drawPattern(in: rect, canvas)
-        case "haptic": try drawEnvelope(data.haptic, in: rect, canvas)
-        default: if let audio = data.audio { try drawEnvelope(audio, in: rect, canvas) }
+    private func lanes() -> [Lane] { data.audio != nil ? Lane.allCases : [.pattern, .haptic] }
+
+    private func drawLane(_ lane: Lane, in rect: PlotRect, _ canvas: CairoCanvas) throws(PlotError) {
+        switch lane {
+        case .pattern: drawPattern(in: rect, canvas)
+        case .haptic: try drawEnvelope(data.haptic, in: rect, canvas)
+        case .audio: if let audio = data.audio { try drawEnvelope(audio, in: rect, canvas) }
         }
     }
 
