@@ -42,9 +42,10 @@ enum LatencyCommand {
                           or an ALSA capture device (hw:1,0, plughw:…): its status's timestamps time it
       --seed N            the random instants' seed (default 1)
       --json FILE         the figures as one JSON object: clockLatencyMs and captureLatencyMs, each
-                          {p50, p99, max, count}, captureMinusClockMs {min, p50, max}, the device,
-                          period, quantum, trigger count, underruns and heldUp (calls the machine
-                          held up over 0.5 ms: their latency includes it)
+                          {min, p50, p99, max, count}, captureMinusClockMs {min, p50, max}, the device,
+                          period, quantum, trigger count, underruns, heldUp (calls the machine
+                          held up over 0.5 ms: their latency includes it) and clockTimelineMoves
+                          (the device's time line moved: a sound server held up)
       --plot FILE         each click's latency over the run (PNG or SVG)
       --quiet             no summary
       -h, --help          this help

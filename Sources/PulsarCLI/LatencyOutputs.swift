@@ -30,11 +30,12 @@ enum LatencyOutputs {
     static func json(_ r: LatencyReport) -> String {
         func summary(_ s: LatencySummary?) -> JSONValue {
             guard let s else { return JSONValue(.null) }
-            return .obj(["p50": round3(s.p50), "p99": round3(s.p99), "max": round3(s.max), "count": .num(Double(s.count))])
+            return .obj(["min": round3(s.min), "p50": round3(s.p50), "p99": round3(s.p99), "max": round3(s.max), "count": .num(Double(s.count))])
         }
         var object: [(key: String, value: JSONValue)] = [
             ("device", .str(r.device)), ("period", .num(Double(r.period))), ("quantum", r.quantum.map { .num(Double($0)) } ?? JSONValue(.null)),
             ("count", .num(Double(r.triggers))), ("refused", .num(Double(r.refused))), ("underruns", .num(Double(r.underruns))), ("heldUp", .num(Double(r.heldUp))),
+            ("clockTimelineMoves", .num(Double(r.clockTimelineMoves))),
             ("clockLatencyMs", summary(r.clock)),
         ]
         if r.captured {
@@ -51,10 +52,11 @@ enum LatencyOutputs {
     static func summary(_ r: LatencyReport) -> String {
         func line(_ s: LatencySummary?) -> String {
             guard let s else { return "nothing measured" }
-            return String(printf: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d clicks)", s.p50, s.p99, s.max, s.count)
+            return String(printf: "min %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d clicks)", s.min, s.p50, s.p99, s.max, s.count)
         }
         let quantum = r.quantum.map { ", quantum \($0)" } ?? ""
-        let held = r.heldUp > 0 ? ", \(r.heldUp) calls held up over 0.5 ms by the machine" : ""
+        var held = r.heldUp > 0 ? ", \(r.heldUp) calls held up over 0.5 ms by the machine" : ""
+        if r.clockTimelineMoves > 0 { held += ", the device's time line moved \(r.clockTimelineMoves)× (a sound server held up)" }
         var lines = ["trigger latency on '\(r.device)' (period \(r.period)\(quantum)): \(r.triggers) clicks, \(r.underruns) underruns\(held)",
                      "  by the clock:   " + line(r.clock)]
         if r.captured {
@@ -69,8 +71,9 @@ enum LatencyOutputs {
     /// Each click's latency over the run: by the clock, and by the capture when there is one.
     static func figure(_ r: LatencyReport) -> Figure {
         let span = max(r.series.map(\.time).max() ?? 1, 1e-3)
-        let top = max(r.series.flatMap { [$0.clock, $0.capture].compactMap { $0 } }.max() ?? 1, 1) * 1.15
-        var panel = Panel(title: "latency of each click, from the call to the device's edge", yAxis: Axis("latency", unit: "ms", range: .fixed(0...top)))
+        let values = r.series.flatMap { [$0.clock, $0.capture].compactMap { $0 } }
+        let top = max(values.max() ?? 1, 1) * 1.15, bottom = min(values.min() ?? 0, 0) * 1.15
+        var panel = Panel(title: "latency of each click, from the call to the device's edge", yAxis: Axis("latency", unit: "ms", range: .fixed(bottom...top)))
         panel.add(.marks(Marks(points: r.series.compactMap { p in p.clock.map { PlotPoint(p.time, $0) } }, color: .blue, size: 6,
                                label: "by the device-slaved clock")))
         if r.captured {

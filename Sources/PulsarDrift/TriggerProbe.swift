@@ -89,16 +89,19 @@ public final class TriggerProbe {
     }
 }
 
-/// p50, p99 and the largest of sorted values (nil when there are none), as the JSON reports them.
+/// The smallest, p50, p99 and the largest of sorted values (nil when there are none), as the
+/// JSON reports them.
 public struct LatencySummary: Sendable, Equatable {
+    public var min: Double
     public var p50: Double
     public var p99: Double
     public var max: Double
     public var count: Int
 
     public init?(sorted values: [Double]) {
-        guard let last = values.last else { return nil }
+        guard let first = values.first, let last = values.last else { return nil }
         func at(_ p: Double) -> Double { values[Swift.min(values.count - 1, Int(Double(values.count) * p))] }
+        min = first
         p50 = at(0.5)
         p99 = at(0.99)
         max = last

@@ -15,7 +15,7 @@ struct LatencyCLITests {
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("by the clock"), "\(r)")
         let object = try DriftCLITests.json(out)
-        for key in ["device", "period", "quantum", "count", "refused", "underruns", "heldUp", "clockLatencyMs"] {
+        for key in ["device", "period", "quantum", "count", "refused", "underruns", "heldUp", "clockTimelineMoves", "clockLatencyMs"] {
             #expect(object[key] != nil, "missing \(key)")
         }
         #expect(object["captureLatencyMs"] == nil)
@@ -25,6 +25,9 @@ struct LatencyCLITests {
         let clock = try #require(object["clockLatencyMs"] as? [String: Double])
         let margin = 64.0 / 48, period = 256.0 / 48
         #expect(clock["p50"]! >= margin - 0.05 && clock["p50"]! <= margin + period, "\(clock)")
+        // The simulated device's time line never moves; its safety margin is the least latency.
+        #expect(object["clockTimelineMoves"] as? Int == 0)
+        #expect(clock["min"]! >= margin - 0.05 && clock["min"]! <= clock["p50"]!, "\(clock)")
         // A call the machine held up carries the stall in its latency: the bound on every click
         // holds for a run that was not.
         if object["heldUp"] as? Int == 0 { #expect(clock["max"]! <= margin + period, "\(clock)") }

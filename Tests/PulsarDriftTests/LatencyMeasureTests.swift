@@ -87,11 +87,13 @@ import Testing
         #expect(timeline.time(ofFrame: -1) == nil)
     }
 
-    @Test("The summary's p50, p99 and max of sorted values, as their ranks give them")
+    @Test("The summary's min, p50, p99 and max of sorted values, as their ranks give them")
     func summary() {
         let values = (1...200).map(Double.init)
         let s = LatencySummary(sorted: values)
-        #expect(s?.p50 == 101 && s?.p99 == 199 && s?.max == 200 && s?.count == 200)
+        #expect(s?.min == 1 && s?.p50 == 101 && s?.p99 == 199 && s?.max == 200 && s?.count == 200)
+        let negative = LatencySummary(sorted: [-0.25, 0.5, 1.25])
+        #expect(negative?.min == -0.25 && negative?.p50 == 0.5 && negative?.max == 1.25)
         #expect(LatencySummary(sorted: []) == nil)
     }
 }

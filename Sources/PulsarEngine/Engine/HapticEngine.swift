@@ -430,6 +430,11 @@ public final class HapticEngine: @unchecked Sendable {
         sending { filter.frame(at: time.adding(seconds: -mainLatency)) }
     }
 
+    /// Times the device clock saw the device's time line move — a run of readings off its line:
+    /// a sound server held up, cycles skipped — and started over, since the engine was made.
+    /// Any thread but the real-time one.
+    public var clockTimelineMoves: Int { sending { filter.timelineMoves } }
+
     /// Two devices: the stream position the haptic device makes felt at `time` (fractional, as
     /// `streamFrame(at:)`): its own clock, less its latency, read through the segments it was
     /// fed by. Nil with one device or before its first reading. Any thread but the real-time one.
