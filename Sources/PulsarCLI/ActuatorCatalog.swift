@@ -92,7 +92,10 @@ enum ActuatorsCommand {
             var line = pad(name) + "ACF      " + String(printf: "%g–%g Hz", c.continuous.frequencyMin, c.continuous.frequencyMax)
             line += ", linear; bursts " + String(printf: "%g Hz %g ms ", low.outputFrequency, low.durationMs) + low.shape.rawValue
             line += " → " + String(printf: "%g Hz %g ms ", high.outputFrequency, high.durationMs) + high.shape.rawValue
+            if let limit = c.emphasis.bandLimitHertz { line += String(printf: " band-limited to %g Hz", limit) }
+            if let rise = c.emphasis.riseMs { line += String(printf: " rising over %g ms", rise) }
             line += String(printf: ", ducking %g", c.continuous.emphasisDucking)
+            if let ramp = c.continuous.duckingRampMs { line += String(printf: " over %g ms", ramp) }
             if let device = c.metadata.device { line += "; " + MessageText.excerpt(device, limit: 60) }
             print(line)
         }
@@ -109,7 +112,8 @@ enum ActuatorsCommand {
         let c = configs.map { entry in
             JSONValue.obj(["name": .str(entry.name), "kind": .str("acf"), "device": .str(entry.config.metadata.device ?? ""),
                            "minimumHertz": .num(entry.config.continuous.frequencyMin), "maximumHertz": .num(entry.config.continuous.frequencyMax),
-                           "ducking": .num(entry.config.continuous.emphasisDucking)])
+                           "ducking": .num(entry.config.continuous.emphasisDucking),
+                           "burstBandLimitHz": entry.config.emphasis.bandLimitHertz.map { .num($0) } ?? JSONValue(.null)])
         }
         return JSONWriter().write(.obj(["profiles": .arr(p), "configs": .arr(c), "folder": .str(ActuatorCatalog.folder() ?? "")]))
     }

@@ -17,7 +17,10 @@ enum LintCommand {
                           (within its burst): the two are felt as one
       energy-above-1khz   in a 50 ms window, more than -40 dB of the energy above 1 kHz: clicks
       outside-band        in a 50 ms window, more than -10 dB of the energy outside the band
-    Windows quieter than -60 dBFS are not judged. Exit 0 (findings are warnings), 1 with
+      step                a jump between two samples larger than a full-scale sine at twice
+                          the band's top makes: a click
+    Windows quieter than -60 dBFS are not judged. A config that band-limits its bursts gets a
+    note of what that costs: the bursts' power kept, in dB of the whole waveforms. Exit 0 (findings are warnings), 1 with
     --strict when there are findings, 64 for a bad command line, 65/66 for an unreadable pattern.
 
     options:
@@ -58,6 +61,7 @@ enum LintCommand {
             for f in findings {
                 print("\(input): \(LintRules.format(f.fromMs))–\(LintRules.format(f.toMs)) ms: \(f.rule): \(f.message)")
             }
+            if let note = LintRules.bandLimitNote(device) { print("\(input): note: \(note.text)") }
             let rules = Set(findings.map(\.rule)).sorted()
             print("\(input) on \(device.name): \(findings.count) finding\(findings.count == 1 ? "" : "s")" + (rules.isEmpty ? "" : " (\(rules.joined(separator: ", ")))"))
         }
@@ -93,8 +97,18 @@ enum LintCommand {
         let bursts = clip.amplitude.compactMap { point in
             point.emphasis.map { (point.time * 1000, config.emphasis.burst(at: $0.frequency).durationMs) }
         }
-        return LintDevice(name: PathText.stem(path), minimumHertz: config.continuous.frequencyMin, maximumHertz: config.continuous.frequencyMax,
-                          transients: bursts, samples: renderer.render(frames: 0..<frames), rate: setup.rate.hertz)
+        var device = LintDevice(name: PathText.stem(path), minimumHertz: config.continuous.frequencyMin, maximumHertz: config.continuous.frequencyMax,
+                                transients: bursts, samples: renderer.render(frames: 0..<frames), rate: setup.rate.hertz)
+        if let limit = config.emphasis.bandLimitHertz {
+            let shapes = (config.emphasis.frequencyMin.shape, config.emphasis.frequencyMax.shape)
+            let shares = clip.amplitude.compactMap(\.emphasis).map { e in
+                BurstWaveform.keptShare(shapes, weights: (1 - e.frequency, e.frequency),
+                                        harmonics: BurstWaveform.harmonics(hertz: config.emphasis.burst(at: e.frequency).hertz, limit: limit,
+                                                                           rate: Double(setup.rate.hertz)))
+            }
+            device.bandLimit = (limit, shares)
+        }
+        return device
     }
 
     private static func json(_ findings: [LintFinding], device: LintDevice, input: String) -> String {
@@ -102,6 +116,11 @@ enum LintCommand {
             JSONValue.obj(["fromMs": .num(f.fromMs), "toMs": .num(f.toMs), "rule": .str(f.rule), "message": .str(f.message),
                            "value": .num(f.value), "bound": .num(f.bound)])
         }
-        return JSONWriter().write(.obj(["file": .str(input), "device": .str(device.name), "findings": .arr(list)]))
+        var object: [(key: String, value: JSONValue)] = [("file", .str(input)), ("device", .str(device.name)), ("findings", .arr(list))]
+        if let note = LintRules.bandLimitNote(device), let limit = device.bandLimit {
+            object.append(("bandLimit", .obj(["hertz": .num(limit.hertz), "bursts": .num(Double(note.bursts)), "leastKeptDB": .num(note.leastDB),
+                                              "mostKeptDB": .num(note.mostDB)])))
+        }
+        return JSONWriter().write(JSONValue(.object(object)))
     }
 }

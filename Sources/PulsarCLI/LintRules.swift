@@ -24,6 +24,9 @@ struct LintDevice {
     /// The haptic channel as this device is driven, and its rate.
     var samples: [Float]
     var rate: Int
+    /// A config that band-limits its bursts: the limit, and the share of each burst's power the
+    /// limit keeps (by `BurstWaveform.keptShare`) — what drawing them whole would add.
+    var bandLimit: (hertz: Double, keptShares: [Double])? = nil
 }
 
 /// The rules of `pulsar lint`. Each looks at the design on one device and reports spans:
@@ -35,8 +38,14 @@ struct LintDevice {
 ///   touch.
 /// - `outside-band`: in a window, more than −10 dB (10 %) of the energy lies more than half an
 ///   octave outside the device's band: drive the actuator does not follow.
+/// - `step`: the drive jumps from one sample to the next by more than a full-scale sine at twice
+///   the band's top can move in a sample (`2 · 2π · f_max / rate`, and at least 0.01): a step,
+///   which the actuator plays as a click whatever the window around it holds. Steps less than
+///   10 ms apart make one span; its figure is the largest jump.
 ///
-/// Windows quieter than −60 dBFS (RMS) are not judged. Consecutive windows with one finding
+/// Windows quieter than −60 dBFS (RMS under the Hann window, which a sound at its very edge
+/// hardly reaches) are not judged; nor is the band's low side when it lies under the window's
+/// resolution (40 Hz). Consecutive windows with one finding
 /// merge into one span; its figure is the worst window's.
 enum LintRules {
     static let windowMs = 50.0, hopMs = 25.0
@@ -46,7 +55,33 @@ enum LintRules {
     static let bandMargin = 2.0.squareRoot()
 
     static func check(_ device: LintDevice) -> [LintFinding] {
-        (transientsMerge(device) + spectral(device)).sorted { ($0.fromMs, $0.rule) < ($1.fromMs, $1.rule) }
+        (transientsMerge(device) + spectral(device) + steps(device)).sorted { ($0.fromMs, $0.rule) < ($1.fromMs, $1.rule) }
+    }
+
+    /// The largest jump a sample may make: a full-scale sine at twice the band's top.
+    static func stepBound(_ device: LintDevice) -> Double {
+        max(2 * 2 * Double.pi * device.maximumHertz / Double(device.rate), 0.01)
+    }
+
+    static func steps(_ device: LintDevice) -> [LintFinding] {
+        let bound = stepBound(device), msPerSample = 1000 / Double(device.rate)
+        var spans: [(from: Double, to: Double, worst: Double)] = []
+        for n in device.samples.indices.dropFirst() {
+            let jump = abs(Double(device.samples[n]) - Double(device.samples[n - 1]))
+            guard jump > bound else { continue }
+            let ms = Double(n) * msPerSample
+            if let last = spans.last, ms - last.to < 10 {
+                spans[spans.count - 1] = (last.from, ms, max(last.worst, jump))
+            } else {
+                spans.append((ms, ms, jump))
+            }
+        }
+        return spans.map { span in
+            LintFinding(fromMs: span.from, toMs: span.to, rule: "step",
+                        message: String(printf: "a jump of %.3f in one sample (a sine at twice %@ Hz moves at most %.3f): a click",
+                                        span.worst, JSONWriter.format(device.maximumHertz), bound),
+                        value: span.worst, bound: bound)
+        }
     }
 
     static func transientsMerge(_ device: LintDevice) -> [LintFinding] {
@@ -67,13 +102,18 @@ enum LintRules {
         var clicks = Spans(rule: "energy-above-1khz", bound: clickBoundDB)
         var band = Spans(rule: "outside-band", bound: bandBoundDB)
         let binHz = Double(device.rate) / Double(fft.size)
+        // Below the band is judged only where the window can tell it from the band: a 50 ms Hann
+        // window spreads a tone over ±40 Hz (two of its 20 Hz bins), so an edge under 40 Hz (a
+        // shaker's 25 Hz) is not.
+        let lowEdge = device.minimumHertz / bandMargin, resolution = 2 * 1000 / windowMs
         var start = 0
         while start + window <= device.samples.count {
-            let slice = Array(device.samples[start..<(start + window)])
-            let rms = (slice.reduce(0) { $0 + Double($1) * Double($1) } / Double(window)).squareRoot()
+            let weighted = device.samples[start..<(start + window)].enumerated().map { i, x in Double(x) * hann(i, window) }
+            // The level the spectrum sees: Hann-weighted, its mean square over the window's (3/8).
+            let rms = (weighted.reduce(0) { $0 + $1 * $1 } / (Double(window) * 3 / 8)).squareRoot()
             let fromMs = Double(start) * 1000 / Double(device.rate)
             if rms > 0, 20 * log10(rms) > quietDBFS {
-                var real = slice.enumerated().map { i, x in Double(x) * hann(i, window) } + Array(repeating: 0, count: fft.size - window)
+                var real = weighted + Array(repeating: 0, count: fft.size - window)
                 var imag = [Double](repeating: 0, count: fft.size)
                 fft.transform(real: &real, imag: &imag)
                 var total = 0.0, high = 0.0, outside = 0.0
@@ -81,7 +121,7 @@ enum LintRules {
                     let e = real[k] * real[k] + imag[k] * imag[k], hz = Double(k) * binHz
                     total += e
                     if hz > 1000 { high += e }
-                    if hz < device.minimumHertz / bandMargin || hz > device.maximumHertz * bandMargin { outside += e }
+                    if (hz < lowEdge && lowEdge > resolution) || hz > device.maximumHertz * bandMargin { outside += e }
                 }
                 if total > 0 {
                     clicks.note(db: 10 * log10(max(high / total, 1e-30)), fromMs: fromMs, toMs: fromMs + windowMs)
@@ -128,4 +168,15 @@ enum LintRules {
     }
 
     static func format(_ v: Double) -> String { String(printf: "%.1f", v) }
+
+    /// What a band limit costs, in one line (nil without one, or without bursts): the bursts'
+    /// power kept, least and most, in dB of the whole waveforms Meta's renderer draws.
+    static func bandLimitNote(_ device: LintDevice) -> (text: String, leastDB: Double, mostDB: Double, bursts: Int)? {
+        guard let limit = device.bandLimit, let least = limit.keptShares.min(), let most = limit.keptShares.max() else { return nil }
+        let (low, high) = (10 * log10(least), 10 * log10(most))
+        let span = abs(high - low) < 0.005 ? String(printf: "%.2f dB", low) : String(printf: "%.2f to %.2f dB", low, high)
+        let text = "\(limit.keptShares.count) burst\(limit.keptShares.count == 1 ? "" : "s") band-limited at \(JSONWriter.format(limit.hertz)) Hz: "
+            + "\(span) of the power of the whole waveforms Meta's renderer draws (the harmonics above, which a voice coil makes audible)"
+        return (text, low, high, limit.keptShares.count)
+    }
 }

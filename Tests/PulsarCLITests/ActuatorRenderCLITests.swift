@@ -65,13 +65,19 @@ struct ActuatorsCLITests {
         let r = try CLI.run(["actuators"])
         #expect(r.status == 0, "\(r)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.map { String($0.prefix { $0 != " " }) } == ["wideband", "lra:170", "meta-console", "meta-quest"], "\(lines)")
-        #expect(lines[2].contains("20–250 Hz") && lines[2].contains("55 Hz 27 ms sine → 130 Hz 20 ms square") && lines[2].contains("ducking 0.5"))
-        #expect(lines[3].contains("55–200 Hz") && lines[3].contains("165 Hz 12.1 ms square"))
+        #expect(lines.map { String($0.prefix { $0 != " " }) } == ["wideband", "lra:170", "bass-shaker", "dualsense", "meta-console", "meta-quest"],
+                "\(lines)")
+        #expect(lines[2].contains("25–100 Hz") && lines[2].contains("70 Hz 28.5714 ms sine rising over 5 ms, ducking 0 over 5 ms;"), "\(lines[2])")
+        #expect(lines[3].contains("60–300 Hz")
+                && lines[3].contains("100 Hz 20 ms sine → 160 Hz 12.5 ms square band-limited to 400 Hz rising over 3 ms, ducking 0 over 2 ms;"),
+                "\(lines[3])")
+        #expect(lines[4].contains("20–250 Hz") && lines[4].contains("55 Hz 27 ms sine → 130 Hz 20 ms square, ducking 0.5"))
+        #expect(lines[5].contains("55–200 Hz") && lines[5].contains("165 Hz 12.1 ms square"))
         let json = try JSONSerialization.jsonObject(with: Data(try CLI.run(["actuators", "--json"]).stdout.utf8)) as? [String: Any]
         let configs = try #require(json?["configs"] as? [[String: Any]])
-        #expect(configs.map { $0["name"] as? String } == ["meta-console", "meta-quest"])
-        #expect(configs.map { $0["maximumHertz"] as? Double } == [250, 200])
+        #expect(configs.map { $0["name"] as? String } == ["bass-shaker", "dualsense", "meta-console", "meta-quest"])
+        #expect(configs.map { $0["maximumHertz"] as? Double } == [100, 300, 250, 200])
+        #expect(configs.map { $0["burstBandLimitHz"] as? Double } == [nil, 400, nil, nil])
         #expect((json?["folder"] as? String)?.hasSuffix("Resources/actuators") == true)
         // Another folder through $PULSAR_ACTUATORS: only its configs.
         let dir = try TempDir()
@@ -90,7 +96,7 @@ struct ActuatorsCLITests {
         #expect(try CLI.run(["render", input, "--actuator", ActuatorRenderCLITests.acf, "-o", dir.file("b.wav"), "--quiet"]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("a.wav"))) == Data(contentsOf: URL(fileURLWithPath: dir.file("b.wav"))))
         let r = try CLI.run(["render", input, "--actuator", "meta-nope", "-o", dir.file("c.wav")])
-        #expect(r.status == 64 && r.stderrLines.count == 1 && r.stderr.contains("shipped: meta-console, meta-quest"), "\(r)")
+        #expect(r.status == 64 && r.stderrLines.count == 1 && r.stderr.contains("shipped: bass-shaker, dualsense, meta-console, meta-quest"), "\(r)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("c.wav")))
     }
 }

@@ -63,15 +63,47 @@ struct LintCLITests {
         let db = try #require(click["value"] as? Double)
         #expect(db > -16 && db < -11, "\(db) dB")
         #expect(try #require(click["fromMs"] as? Double) <= 200 && (try #require(click["toMs"] as? Double)) >= 220)
-        // A 55 Hz sine emphasis is in the band; cut off after 27 ms (1.485 cycles, no fade) it ends
-        // on a step, which clicks.
+        // The square's edges are steps of 2 between two samples, over the 20 ms it sounds.
+        let step = try #require(findings.first { $0["rule"] as? String == "step" })
+        #expect(step["value"] as? Double == 2 && (step["fromMs"] as? Double ?? 0) >= 200 && (step["toMs"] as? Double ?? 0) <= 220, "\(step)")
+        // A 55 Hz sine emphasis is in the band and too quiet a click for any window, but it is
+        // cut off after 1296 samples (27 ms, no fade): its last sample, sin(2π · frac(1295 · 55 /
+        // 48000)), drops to 0 at 227 ms — a step over the 4π · 250 / 48000 a sample allows.
         let sine = try dir.write(Self.clip(emphasisFrequency: 0), to: "sine.haptic")
         let s = try CLI.run(["lint", sine, "--actuator", "meta-console", "--json"])
         let sineFindings = try #require((try JSONSerialization.jsonObject(with: Data(s.stdout.utf8)) as? [String: Any])?["findings"] as? [[String: Any]])
-        // Found only in windows past the burst's body (from 225 ms, holding the cut at 227 ms), the
-        // clicks quieter than the square's.
-        #expect(!sineFindings.isEmpty && sineFindings.allSatisfy { ($0["fromMs"] as? Double ?? 0) >= 225 }, "\(sineFindings)")
-        #expect(sineFindings.filter { $0["rule"] as? String == "energy-above-1khz" }.allSatisfy { ($0["value"] as? Double ?? 0) < db })
+        let cycles = 1295 * 55 / 48_000.0, last = sin(2 * Double.pi * (cycles - cycles.rounded(.down)))
+        #expect(sineFindings.count == 1, "\(sineFindings)")
+        let cut = try #require(sineFindings.first)
+        #expect(cut["rule"] as? String == "step" && abs((cut["fromMs"] as? Double ?? 0) - 227) < 1e-9, "\(cut)")
+        #expect(abs((cut["value"] as? Double ?? 0) - last) < 1e-6 && abs((cut["bound"] as? Double ?? 0) - 4 * Double.pi * 250 / 48_000) < 1e-12, "\(cut)")
+    }
+
+    @Test("The same square emphasis through the shipped DualSense config (band-limited at 400 Hz: a 160 Hz square is its fundamental alone; risen, faded out, the carrier ramped): clean, and a note of what the limit costs — 8/π² of the power, −0.91 dB")
+    func bandLimitedBursts() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let square = try dir.write(Self.clip(emphasisFrequency: 1), to: "square.haptic")
+        let r = try CLI.run(["lint", square, "--actuator", "dualsense", "--strict"])
+        #expect(r.status == 0, "\(r)")
+        let kept = 10 * log10(8 / (Double.pi * Double.pi))
+        #expect(r.stdout.contains("note: 1 burst band-limited at 400 Hz: \(String(format: "%.2f", kept)) dB of the power"), "\(r)")
+        #expect(r.stdout.hasSuffix("on dualsense: 0 findings\n"), "\(r)")
+        let json = try JSONSerialization.jsonObject(with: Data(try CLI.run(["lint", square, "--actuator", "dualsense", "--json"]).stdout.utf8))
+            as? [String: Any]
+        let limit = try #require(json?["bandLimit"] as? [String: Any])
+        #expect(limit["hertz"] as? Double == 400 && limit["bursts"] as? Double == 1)
+        #expect(abs((limit["leastKeptDB"] as? Double ?? 0) - kept) < 1e-3, "\(limit)")
+        // Meta's own config has no limit: no note.
+        #expect(try !CLI.run(["lint", square, "--actuator", "meta-console"]).stdout.contains("note:"))
+        // The shaker's sine thumps, at either end: clean. A window that holds only a thump's last
+        // 3.5 ms at its very edge is judged by what its Hann weighting leaves (quiet), and the
+        // shaker's low edge (25 Hz) lies under a 50 ms window's resolution.
+        for f in [0.0, 1.0] {
+            let thump = try dir.write(Self.clip(emphasisFrequency: f), to: "thump\(f).haptic")
+            let t = try CLI.run(["lint", thump, "--actuator", "bass-shaker", "--strict"])
+            #expect(t.status == 0 && t.stdout.hasSuffix("on bass-shaker: 0 findings\n"), "\(t)")
+        }
     }
 
     @Test("Bad input: a missing file, an ACF for a JSON pattern, an unknown option — one line, the documented code")

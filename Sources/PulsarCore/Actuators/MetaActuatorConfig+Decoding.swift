@@ -58,7 +58,7 @@ extension MetaActuatorConfig {
     private static func readContinuous(_ value: JSONValue, _ reader: inout ACFFieldReader) throws(ActuatorDiagnostic) -> Continuous {
         let path = "$.continuous"
         _ = try reader.object(value, path)
-        reader.warnUnknownMembers(of: value, known: ["gain", "emphasis_ducking", "frequency_min", "frequency_max"], path)
+        reader.warnUnknownMembers(of: value, known: ["gain", "emphasis_ducking", "frequency_min", "frequency_max", "ducking_ramp_ms"], path)
         let gain = try reader.number("gain", in: value, path, within: 0...1)
         let ducking = try reader.number("emphasis_ducking", in: value, path, within: 0...1)
         let low = try reader.hertz("frequency_min", in: value, path)
@@ -68,13 +68,14 @@ extension MetaActuatorConfig {
             throw reader.error(.valueOutOfRange, at: highValue, "\(path).frequency_max",
                                "\(JSONWriter.format(high)) Hz is below frequency_min (\(JSONWriter.format(low)) Hz)")
         }
-        return Continuous(gain: gain, emphasisDucking: ducking, frequencyMin: low, frequencyMax: high)
+        let ramp = value["ducking_ramp_ms"] == nil ? nil : try reader.number("ducking_ramp_ms", in: value, path, within: 0...1000)
+        return Continuous(gain: gain, emphasisDucking: ducking, frequencyMin: low, frequencyMax: high, duckingRampMs: ramp)
     }
 
     private static func readEmphasis(_ value: JSONValue, _ reader: inout ACFFieldReader) throws(ActuatorDiagnostic) -> Emphasis {
         let path = "$.emphasis"
         _ = try reader.object(value, path)
-        reader.warnUnknownMembers(of: value, known: ["gain", "fade_out_percent", "frequency_min", "frequency_max"], path)
+        reader.warnUnknownMembers(of: value, known: ["gain", "fade_out_percent", "frequency_min", "frequency_max", "band_limit_hz", "rise_ms"], path)
         let gain = try reader.number("gain", in: value, path, within: 0...1)
         let fade = try reader.number("fade_out_percent", in: value, path, within: 0...100)
         if fade > 0, fade <= 1, let v = value["fade_out_percent"] {
@@ -88,7 +89,17 @@ extension MetaActuatorConfig {
             throw reader.error(.valueOutOfRange, at: highValue["output_frequency"], "\(path).frequency_max.output_frequency",
                                "\(JSONWriter.format(high.outputFrequency)) Hz is below frequency_min.output_frequency (\(JSONWriter.format(low.outputFrequency)) Hz)")
         }
-        return Emphasis(gain: gain, fadeOutPercent: fade, frequencyMin: low, frequencyMax: high)
+        var limit: Double?
+        if let limitValue = value["band_limit_hz"] {
+            let hertz = try reader.hertz("band_limit_hz", in: value, path)
+            guard hertz >= high.outputFrequency else {
+                throw reader.error(.valueOutOfRange, at: limitValue, "\(path).band_limit_hz",
+                                   "\(JSONWriter.format(hertz)) Hz is below the bursts' own frequency (frequency_max.output_frequency \(JSONWriter.format(high.outputFrequency)) Hz)")
+            }
+            limit = hertz
+        }
+        let rise = value["rise_ms"] == nil ? nil : try reader.number("rise_ms", in: value, path, within: 0...Limits.maximumMilliseconds)
+        return Emphasis(gain: gain, fadeOutPercent: fade, frequencyMin: low, frequencyMax: high, bandLimitHertz: limit, riseMs: rise)
     }
 
     private static func readEnd(_ value: JSONValue, _ path: String, _ reader: inout ACFFieldReader) throws(ActuatorDiagnostic) -> EmphasisEnd {

@@ -33,12 +33,17 @@ public struct MetaActuatorConfig: Hashable, Sendable {
         /// `frequency_min` and `frequency_max`, Hz, `0 < min <= max`: frequency 0 and 1.
         public var frequencyMin: Double
         public var frequencyMax: Double
+        /// `ducking_ramp_ms` (this project's, not Meta's): the carrier's gain moves to
+        /// `emphasis_ducking` linearly over this many ms from a burst's start, and back to 1 over
+        /// as many from its end; nil steps at once, as Meta does (a step of the carrier clicks).
+        public var duckingRampMs: Double?
 
-        public init(gain: Double, emphasisDucking: Double, frequencyMin: Double, frequencyMax: Double) {
+        public init(gain: Double, emphasisDucking: Double, frequencyMin: Double, frequencyMax: Double, duckingRampMs: Double? = nil) {
             self.gain = gain
             self.emphasisDucking = emphasisDucking
             self.frequencyMin = frequencyMin
             self.frequencyMax = frequencyMax
+            self.duckingRampMs = duckingRampMs
         }
 
         /// The carrier's frequency in Hz at a design frequency `f` (0…1): linear in `f`.
@@ -86,12 +91,22 @@ public struct MetaActuatorConfig: Hashable, Sendable {
         /// `frequencyMin.outputFrequency <= frequencyMax.outputFrequency`.
         public var frequencyMin: EmphasisEnd
         public var frequencyMax: EmphasisEnd
+        /// `band_limit_hz` (this project's, not Meta's): bursts drawn band-limited — their sine
+        /// series cut above this frequency (`BurstWaveform`); nil draws them whole, as Meta does.
+        /// At least the highest burst frequency.
+        public var bandLimitHertz: Double?
+        /// `rise_ms` (this project's, not Meta's): each burst's gain rises as a raised cosine over
+        /// this many ms from its first sample; nil starts it at full gain, as Meta does.
+        public var riseMs: Double?
 
-        public init(gain: Double, fadeOutPercent: Double, frequencyMin: EmphasisEnd, frequencyMax: EmphasisEnd) {
+        public init(gain: Double, fadeOutPercent: Double, frequencyMin: EmphasisEnd, frequencyMax: EmphasisEnd,
+                    bandLimitHertz: Double? = nil, riseMs: Double? = nil) {
             self.gain = gain
             self.fadeOutPercent = fadeOutPercent
             self.frequencyMin = frequencyMin
             self.frequencyMax = frequencyMax
+            self.bandLimitHertz = bandLimitHertz
+            self.riseMs = riseMs
         }
 
         /// The burst of an emphasis with frequency value `f` (0…1), as Meta's renderer draws it.

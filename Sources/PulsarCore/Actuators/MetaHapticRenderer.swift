@@ -56,6 +56,12 @@ public struct MetaHapticRenderer: Sendable {
         var maximumWeight: Double
         var minimumShape: MetaActuatorConfig.Shape
         var maximumShape: MetaActuatorConfig.Shape
+        /// The harmonics drawn (`BurstWaveform.harmonics`), or 0 for the whole waveform.
+        var harmonics: Int
+        /// With a ducking ramp: the carrier's gain where the burst starts, and where it ends
+        /// (the ramp towards `emphasis_ducking` carried on to `end`).
+        var duckFrom = 1.0
+        var duckAtEnd = 1.0
     }
 
     public let sampleRate: SampleRate
@@ -65,6 +71,10 @@ public struct MetaHapticRenderer: Sendable {
     let amplitude: [Ramp]
     let frequency: [Ramp]
     let bursts: [Burst]
+    /// `ducking_ramp_ms` in samples; 0 for a step.
+    let duckingRamp: Double
+    /// `rise_ms` in samples; 0 for none.
+    let rise: Double
 
     /// A renderer of `clip` through `config` at `sampleRate`. The clip is taken as the loader
     /// validated it (finite times in order, values in 0…1); `config.problem(at:)` should be nil.
@@ -135,10 +145,30 @@ public struct MetaHapticRenderer: Sendable {
             bursts.append(Burst(start: start, end: start + length, increment: b.hertz / rate,
                                 gainStart: gainStart, gainEnd: gainEnd, span: span,
                                 minimumWeight: b.minimumShapeWeight, maximumWeight: b.maximumShapeWeight,
-                                minimumShape: emphasis.frequencyMin.shape, maximumShape: emphasis.frequencyMax.shape))
+                                minimumShape: emphasis.frequencyMin.shape, maximumShape: emphasis.frequencyMax.shape,
+                                harmonics: emphasis.bandLimitHertz.map { BurstWaveform.harmonics(hertz: b.hertz, limit: $0, rate: rate) } ?? 0))
         }
         if let last = bursts.last, last.start == last.end { bursts.removeLast() }
+        duckingRamp = max(0, (config.continuous.duckingRampMs ?? 0) * rate / 1000)
+        rise = max(0, (config.emphasis.riseMs ?? 0) * rate / 1000)
+        if duckingRamp > 0 {
+            for i in bursts.indices {
+                bursts[i].duckFrom = i == 0 ? 1 : Self.duck(after: bursts[i - 1], at: bursts[i].start, ramp: duckingRamp)
+                bursts[i].duckAtEnd = Self.duck(in: bursts[i], at: bursts[i].end, ramp: duckingRamp, to: continuous.emphasisDucking)
+            }
+        }
         self.bursts = bursts
+    }
+
+    /// The carrier's gain at `n` from `burst.start` on (before its end): ramping from
+    /// `duckFrom` to `target` over `ramp` samples.
+    static func duck(in burst: Burst, at n: Int64, ramp: Double, to target: Double) -> Double {
+        burst.duckFrom + (target - burst.duckFrom) * min(Double(n - burst.start) / ramp, 1)
+    }
+
+    /// The carrier's gain at `n` from `burst.end` on: back from `duckAtEnd` to 1 over `ramp` samples.
+    static func duck(after burst: Burst, at n: Int64, ramp: Double) -> Double {
+        burst.duckAtEnd + (1 - burst.duckAtEnd) * min(Double(n - burst.end) / ramp, 1)
     }
 
     /// The first sample at or after `time` seconds: `⌈time · rate − tolerance⌉`, at least 0.
@@ -164,14 +194,9 @@ public struct MetaHapticRenderer: Sendable {
         return start
     }
 
-    /// One period of `shape` at phase `p` in 0..<1.
-    static func shape(_ shape: MetaActuatorConfig.Shape, _ p: Double) -> Double {
-        switch shape {
-        case .saw: return 1 - 2 * p
-        case .sine: return sin(2 * Double.pi * p)
-        case .square: return p < 0.5 ? 1 : -1
-        case .triangle: return 1 - abs(2 - abs(3 - 4 * p))
-        }
+    /// One period of `shape` at phase `p` in 0..<1: whole, or its first `harmonics` terms.
+    static func shape(_ shape: MetaActuatorConfig.Shape, _ p: Double, harmonics: Int) -> Double {
+        harmonics > 0 ? BurstWaveform.limited(shape, p, harmonics: harmonics) : BurstWaveform.whole(shape, p)
     }
 
     /// The index of the last element of `starts` at or before `n` (0 when none).
@@ -205,13 +230,19 @@ public struct MetaHapticRenderer: Sendable {
             let cycles = ramp.cyclesAtStart + ramp.sum(of: n - ramp.start) / rate
             let phase = cycles - cycles.rounded(.down)
             var sample = amplitude[a].value(at: n) * sin(2 * Double.pi * phase)
+            if b >= 0, n >= bursts[b].end, duckingRamp > 0 {
+                sample *= Self.duck(after: bursts[b], at: n, ramp: duckingRamp)
+            }
             if b >= 0, n < bursts[b].end {
                 let burst = bursts[b]
                 let k = Double(n - burst.start)
                 let p = k * burst.increment - (k * burst.increment).rounded(.down)
-                let gain = burst.span > 0 ? burst.gainStart + (burst.gainEnd - burst.gainStart) * min(k / burst.span, 1) : burst.gainEnd
-                let shaped = Self.shape(burst.minimumShape, p) * burst.minimumWeight + Self.shape(burst.maximumShape, p) * burst.maximumWeight
-                sample = sample * ducking + shaped * gain
+                var gain = burst.span > 0 ? burst.gainStart + (burst.gainEnd - burst.gainStart) * min(k / burst.span, 1) : burst.gainEnd
+                if k < rise { gain *= 0.5 - 0.5 * cos(Double.pi * k / rise) }
+                let shaped = Self.shape(burst.minimumShape, p, harmonics: burst.harmonics) * burst.minimumWeight
+                    + Self.shape(burst.maximumShape, p, harmonics: burst.harmonics) * burst.maximumWeight
+                let duck = duckingRamp > 0 ? Self.duck(in: burst, at: n, ramp: duckingRamp, to: ducking) : ducking
+                sample = sample * duck + shaped * gain
             }
             if sample > 1 { sample = 1; clipped += 1 } else if sample < -1 { sample = -1; clipped += 1 }
             buffer[i] = Float(sample)
