@@ -2,13 +2,14 @@ import PulsarAudio
 import PulsarCommandLine
 import PulsarCore
 
-/// `pulsar render CLIP.haptic --actuator FILE.acf -o OUT.wav`: the clip as Meta's renderer draws
-/// it through an actuator config (docs/actuators.md, "Rendering through a Meta actuator
-/// config"), the haptic channel alone.
+/// `pulsar render PATTERN --actuator FILE.acf -o OUT.wav`: a `.haptic` clip as Meta's renderer
+/// draws it through an actuator config (docs/actuators.md, "Rendering through a Meta actuator
+/// config"), any other pattern as the clip it maps to ("Other formats through an ACF"); the
+/// haptic channel alone.
 enum ActuatorRender {
     /// Options that shape today's synthesis or a bundle's mix, which an ACF render does not use.
     static let refused = ["--preset", "--profile", "--gain", "--audio-gain", "--no-haptics", "--offset", "--audio-offset",
-                          "--duration", "--from", "--to", "--loop", "--reverse", "--strict", "--time-unit", "--derive",
+                          "--duration", "--from", "--to", "--loop", "--reverse", "--strict", "--derive",
                           "--haptics-from-audio"]
 
     static func run(_ args: Arguments, input: String, actuator: String, setup: RenderSetup, output: String, format: SampleFormat) throws(CommandFailure) {
@@ -23,13 +24,10 @@ enum ActuatorRender {
         for option in refused where args.flag(option) || args.value(option) != nil {
             throw CommandFailure(.usage, "\(command): --actuator FILE.acf takes no \(option) (the config is the actuator; the clip plays once, whole)")
         }
-        guard PatternFormat.forPath(input) == .lofelt else {
-            throw CommandFailure(.usage, "\(command): --actuator FILE.acf renders a Lofelt .haptic clip (Meta's renderer reads its raw values); '\(MessageText.excerpt(input))' is not a .haptic file")
+        if PresetInput.looksLikeBundle(input) {
+            throw CommandFailure(.usage, "\(command): --actuator FILE.acf renders a pattern file (.haptic, .json, .ahap), not a bundle")
         }
         let loaded = try setup.load(input)
-        guard let clip = loaded.lofeltClip else {
-            throw CommandFailure(.dataError, "\(command): --actuator FILE.acf renders a Lofelt .haptic clip; '\(MessageText.excerpt(input))' holds \(loaded.format.displayName)")
-        }
         let config: MetaActuatorConfig
         do {
             let read = try MetaActuatorConfig.load(path: acf)
@@ -41,6 +39,7 @@ enum ActuatorRender {
         if let problem = config.problem(at: setup.rate) {
             throw CommandFailure(.usage, "\(command): --actuator \(MessageText.excerpt(acf)): \(problem)")
         }
+        let clip = loaded.lofeltClip ?? LofeltClip(pattern: loaded.pattern, emphasis: config.emphasis)
         let renderer = MetaHapticRenderer(clip: clip, config: config, sampleRate: setup.rate)
         let container = WAVExporter.Container(forOutput: output, layout: .haptic)
         let report: WAVExporter.Report

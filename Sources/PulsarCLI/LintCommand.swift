@@ -11,8 +11,8 @@ enum LintCommand {
     Says what a device cannot do with a design: each finding one line with its time, its rule
     and its figure against the bound, then a summary. PATTERN is Pulsar JSON, AHAP or a .haptic
     clip; the device is a profile (--profile, default wideband: the pattern as today's model
-    plays it) or, for a .haptic clip, a Meta actuator config (--actuator NAME|FILE.acf: the clip
-    as Meta's renderer plays it). Rules:
+    plays it) or an actuator config (--actuator NAME|FILE.acf: the pattern as Meta's renderer
+    plays it through the config, a JSON or AHAP pattern as the clip it maps to). Rules:
       transients-merge    a transient starts while the one before still sounds on the device
                           (within its burst): the two are felt as one
       energy-above-1khz   in a 50 ms window, more than -40 dB of the energy above 1 kHz: clicks
@@ -25,7 +25,7 @@ enum LintCommand {
 
     options:
       --profile P         the device's band: wideband (default), lra, lra:HZ or FMIN:FMAX in Hz
-      --actuator A        a .haptic clip through a Meta actuator config: a shipped name or a .acf
+      --actuator A        the pattern through an actuator config: a shipped name or a .acf file
       --rate HZ           the rate the design is rendered at for the spectral rules (default 48000)
       --time-unit U       how to read a Pulsar JSON pattern's times: auto (default), ms or s
       --json              the findings as one JSON object
@@ -83,15 +83,13 @@ enum LintCommand {
     /// A `.haptic` clip as Meta's renderer plays it through an actuator config.
     private static func acfDevice(_ actuator: String, loaded: LoadedPattern, input: String, setup: RenderSetup) throws(CommandFailure) -> LintDevice {
         let path = try ActuatorCatalog.path(for: actuator, command: command)
-        guard let clip = loaded.lofeltClip else {
-            throw CommandFailure(.usage, "\(command): --actuator renders a Lofelt .haptic clip; '\(MessageText.excerpt(input))' holds \(loaded.format.displayName)")
-        }
         let config: MetaActuatorConfig
         do {
             config = try MetaActuatorConfig.load(path: path).config
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(error)")
         }
+        let clip = loaded.lofeltClip ?? LofeltClip(pattern: loaded.pattern, emphasis: config.emphasis)
         let renderer = MetaHapticRenderer(clip: clip, config: config, sampleRate: setup.rate)
         let frames = min(renderer.frameCount, FrameIndex(longestSeconds * Double(setup.rate.hertz)))
         let bursts = clip.amplitude.compactMap { point in

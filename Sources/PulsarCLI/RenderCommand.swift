@@ -17,7 +17,7 @@ enum RenderCommand {
                          [--time-unit auto|ms|s] [--derive] [--quiet]
            pulsar render AUDIO --haptics-from-audio android|envelope -o OUT.wav [--layout L] [--rate HZ] …
            pulsar render --replay LOG [--replay-device main|haptic] -o OUT.wav [--format F] [--quiet]
-           pulsar render CLIP.haptic --actuator FILE.acf -o OUT.wav [--rate HZ] [--format F] [--quiet]
+           pulsar render PATTERN --actuator NAME|FILE.acf -o OUT.wav [--rate HZ] [--format F] [--quiet]
 
     Renders a preset of a bundle (.pulsar file or unpacked folder) — haptics mixed with its audio
     in the channel layout of the target hardware — or a single pattern file (.json, .ahap,
@@ -33,7 +33,8 @@ enum RenderCommand {
 
     With --actuator FILE.acf (a Meta actuator config), a Lofelt .haptic clip is rendered as Meta's
     renderer draws it through that config — the clip's raw values, a sine carrier, emphasis
-    bursts, the sum clipped to ±1 (docs/actuators.md) — as the haptic channel alone.
+    bursts, the sum clipped to ±1 (docs/actuators.md) — as the haptic channel alone; a Pulsar JSON
+    or AHAP pattern as the clip it maps to (its curves' points, each transient an emphasis).
 
     options:
       -o, --output PATH   the WAV (or .ogg) file to write (required)
@@ -66,10 +67,10 @@ enum RenderCommand {
                           android, Android's HapticGenerator on its first channel at --rate;
                           envelope, the pattern `pulsar derive` makes, rendered on --profile and
                           mixed like a bundle's (default layout stereo+haptic)
-      --actuator A        render a .haptic clip through a Meta actuator config: a .acf file, or
-                          the name of a shipped one (`pulsar actuators`: meta-console,
-                          meta-quest); the haptic channel only, with --rate, --format,
-                          --layout haptic and --quiet alone
+      --actuator A        render a pattern through a Meta actuator config: a .acf file, or the
+                          name of a shipped one (`pulsar actuators`: dualsense, bass-shaker,
+                          meta-console, meta-quest); the haptic channel only, with --rate,
+                          --format, --layout haptic, --time-unit and --quiet alone
       --quiet             no warnings, no summary, no progress bar
       -h, --help          this help
     """

@@ -38,14 +38,35 @@ struct ActuatorRenderCLITests {
         #expect(abs(s[300] - 0.5 * Float(sin(Double.pi / 4))) < 1e-6)
     }
 
+    @Test("A Pulsar JSON pattern through the console config: its carrier (0.5 at frequency 0: 20 Hz) and its transient at 200 ms as a 130 Hz square of 20 ms over the carrier ducked by half, clipped to ±1")
+    func pulsarPatternThroughTheConfig() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let json = try dir.write(#"{"continuousPattern":{"amplitude":[{"time":0,"value":0.5},{"time":1000,"value":0.5}],"#
+                                 + #""frequency":[{"time":0,"value":0},{"time":1000,"value":0}]},"discretePattern":[{"time":200,"amplitude":1,"frequency":1}]}"#,
+                                 to: "p.json")
+        let r = try CLI.run(["render", json, "--actuator", "meta-console", "-o", dir.path + "/o.wav"])
+        #expect(r.status == 0 && r.stderr.contains("through meta-console.acf"), "\(r)")
+        let s = try Self.samples(dir.path + "/o.wav")
+        #expect(s.count == 48_000)
+        func carrier(_ n: Int) -> Double { 0.5 * sin(2 * Double.pi * (20 * Double(n) / 48_000).truncatingRemainder(dividingBy: 1)) }
+        for n in [0, 300, 600, 9_000, 9_599, 10_560, 30_000, 47_999] {
+            #expect(abs(Double(s[n]) - carrier(n)) < 1e-6, "sample \(n)")
+        }
+        for k in stride(from: 0, to: 960, by: 13) {
+            let c = 130 * Double(k) / 48_000, square: Double = c - c.rounded(.down) < 0.5 ? 1 : -1
+            #expect(abs(Double(s[9_600 + k]) - min(max(carrier(9_600 + k) * 0.5 + square, -1), 1)) < 1e-6, "burst sample \(k)")
+        }
+    }
+
     @Test func refusesOtherLayoutsInputsAndFiles() throws {
         let dir = try TempDir()
         defer { dir.remove() }
         let input = try dir.write(Self.clip, to: "c.haptic")
-        let json = try dir.write(#"{"continuousPattern":{"amplitude":[],"frequency":[]},"discretePattern":[]}"#, to: "p.json")
+        let bundle = dir.path + "/b.pulsar"
         let cases: [([String], String)] = [
             (["render", input, "--actuator", Self.acf, "--layout", "mix"], "--actuator FILE.acf renders the haptic channel: use --layout haptic"),
-            (["render", json, "--actuator", Self.acf], "renders a Lofelt .haptic clip"),
+            (["render", bundle, "--actuator", Self.acf], "renders a pattern file (.haptic, .json, .ahap), not a bundle"),
             (["render", input, "--actuator", input], "ending in .acf"),
             (["render", input, "--actuator", Self.acf, "--profile", "lra"], "takes no --profile"),
         ]

@@ -106,15 +106,19 @@ struct LintCLITests {
         }
     }
 
-    @Test("Bad input: a missing file, an ACF for a JSON pattern, an unknown option — one line, the documented code")
+    @Test("Bad input: a missing file, an unknown actuator, an unknown option — one line, the documented code; a JSON pattern through an ACF is linted")
     func refusals() throws {
         let dir = try TempDir()
         defer { dir.remove() }
         let json = try dir.write(Self.pattern(ms: 100, transients: []), to: "p.json")
-        for (arguments, status) in [(["lint", dir.file("nope.json")], Int32(66)), (["lint", json, "--actuator", "meta-console"], 64),
+        for (arguments, status) in [(["lint", dir.file("nope.json")], Int32(66)), (["lint", json, "--actuator", "meta-nope"], 64),
                                     (["lint", json, "--bogus"], 64)] {
             let r = try CLI.run(arguments)
             #expect(r.status == status && r.stderrLines.count == 1 && r.stdout.isEmpty, "\(arguments): \(r)")
         }
+        // The pattern (0.5 for 100 ms, no transient) through the console config: 20–250 Hz at
+        // frequency 0.5, 135 Hz, inside the band, starting on a sine's zero: clean.
+        let linted = try CLI.run(["lint", json, "--actuator", "meta-console", "--strict"])
+        #expect(linted.status == 0 && linted.stdout.hasSuffix("on meta-console: 0 findings\n"), "\(linted)")
     }
 }
