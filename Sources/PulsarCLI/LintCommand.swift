@@ -50,7 +50,7 @@ enum LintCommand {
         let loaded = try setup.load(input)
         let device: LintDevice
         if let actuator = args.value("--actuator") {
-            device = try acfDevice(actuator, loaded: loaded, input: input, setup: setup)
+            device = try acfLint(actuator, loaded: loaded, input: input, setup: setup).device
         } else {
             device = try profileDevice(loaded, setup: setup)
         }
@@ -80,14 +80,28 @@ enum LintCommand {
                           samples: renderer.render(frames: 0..<frames), rate: setup.rate.hertz)
     }
 
-    /// A `.haptic` clip as Meta's renderer plays it through an actuator config.
-    private static func acfDevice(_ actuator: String, loaded: LoadedPattern, input: String, setup: RenderSetup) throws(CommandFailure) -> LintDevice {
+    /// A pattern through an actuator config, as lint and `plot --actuator` see it: the clip the
+    /// config's renderer reads, the config, and the device the rules judge.
+    struct ACFLint {
+        var input: String
+        var clip: LofeltClip
+        var config: MetaActuatorConfig
+        var device: LintDevice
+    }
+
+    /// A pattern as Meta's renderer plays it through an actuator config (a `.haptic` clip's raw
+    /// values, any other pattern as the clip it maps to).
+    static func acfLint(_ actuator: String, loaded: LoadedPattern, input: String, setup: RenderSetup,
+                        command: String = command) throws(CommandFailure) -> ACFLint {
         let path = try ActuatorCatalog.path(for: actuator, command: command)
         let config: MetaActuatorConfig
         do {
             config = try MetaActuatorConfig.load(path: path).config
         } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(error)")
+            throw CommandFailure(error.rule == .unreadable || error.rule == .fileTooLarge ? .noInput : .dataError, "pulsar: error: \(error)")
+        }
+        if let problem = config.problem(at: setup.rate) {
+            throw CommandFailure(.usage, "\(command): --actuator \(MessageText.excerpt(path)): \(problem)")
         }
         let clip = loaded.lofeltClip ?? LofeltClip(pattern: loaded.pattern, emphasis: config.emphasis)
         let renderer = MetaHapticRenderer(clip: clip, config: config, sampleRate: setup.rate)
@@ -106,7 +120,7 @@ enum LintCommand {
             }
             device.bandLimit = (limit, shares)
         }
-        return device
+        return ACFLint(input: input, clip: clip, config: config, device: device)
     }
 
     private static func json(_ findings: [LintFinding], device: LintDevice, input: String) -> String {

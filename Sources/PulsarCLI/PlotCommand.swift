@@ -9,6 +9,8 @@ enum PlotCommand {
     static let help = """
     usage: pulsar plot INPUT [--preset ID] -o OUT.png|OUT.svg [--size WxH] [--from MS] [--to MS]
                        [--layout L] [--rate HZ] [--profile P] [--spectrum] [--time-unit U] [--quiet]
+           pulsar plot PATTERN --actuator NAME|FILE.acf -o OUT.png|OUT.svg [--size WxH] [--from MS]
+                       [--to MS] [--rate HZ] [--time-unit U] [--quiet]
 
     Draws a pattern file (.json, .ahap, .haptic) or a bundle preset on one time axis in ms:
     the amplitude and frequency curves from the pattern's own points (the frequency as 0…1
@@ -16,6 +18,10 @@ enum PlotCommand {
     amplitude, the rendered output (min/max per pixel column, through the real mixer), the
     preset's audio alone when it has audio, and the animation's markers as named lines. The
     format follows the extension of OUT; the file appears only when complete.
+
+    With --actuator, the pattern through that actuator config (docs/actuators.md): the clip the
+    config's renderer reads, the config's band and the carrier's and bursts' frequencies in Hz,
+    the haptic channel it draws, and each `pulsar lint` finding shaded and named by its rule.
 
     options:
       -o, --output PATH   the .png or .svg file to write (required)
@@ -27,6 +33,8 @@ enum PlotCommand {
       --rate HZ           render rate, 8000...192000 (default 48000)
       --profile P         actuator band: wideband (default), lra, lra:HZ, or FMIN:FMAX in Hz
       --spectrum          add a spectrogram of the haptic render
+      --actuator A        draw the pattern through an actuator config (a shipped name or a .acf
+                          file) with what `pulsar lint --actuator A` finds
       --time-unit U       how to read a Pulsar JSON pattern's times: auto (default), ms or s
       --quiet             no warnings, no summary line
       -h, --help          this help
@@ -39,7 +47,7 @@ enum PlotCommand {
         .value("--size"), .value("--from"),
         .value("--to"), .value("--layout", completion: .choices(["haptic", "mix", "stereo+haptic", "quad"])),
         .value("--rate"), .value("--profile", completion: .profiles),
-        .flag("--spectrum"), .value("--time-unit", completion: .timeUnits),
+        .flag("--spectrum"), .value("--time-unit", completion: .timeUnits), .value("--actuator", completion: .files),
         .flag("--quiet"),
     ]
 
@@ -60,6 +68,10 @@ enum PlotCommand {
         if let from = mix.range.from, let to = mix.range.to, from >= to {
             throw CommandFailure(.usage, "\(command): --from \(JSONWriter.format(from)) must be before --to \(JSONWriter.format(to))")
         }
+        if let actuator = args.value("--actuator") {
+            try runActuator(actuator, args: args, input: inputPath, setup: setup, range: mix.range, size: size, output: output)
+            return
+        }
         let input = try PresetInput(inputPath, setup: setup, strict: false)
         let preset = try input.select(args.value("--preset"), command: command)
 
@@ -78,6 +90,33 @@ enum PlotCommand {
         }
         if !setup.quiet {
             Console.error("wrote \(output): \(size.width)×\(size.height) \(format.rawValue), \(figure.panels.count) panels")
+        }
+    }
+}
+
+extension PlotCommand {
+    /// `--actuator A`: the pattern through the config, with the lint's findings.
+    static func runActuator(_ actuator: String, args: Arguments, input: String, setup: RenderSetup, range: PlaybackRange,
+                            size: (width: Int, height: Int), output: String) throws(CommandFailure) {
+        let command = "pulsar plot"
+        for option in ["--preset", "--layout", "--profile", "--spectrum"] where args.flag(option) || args.value(option) != nil {
+            throw CommandFailure(.usage, "\(command): --actuator takes no \(option) (the config is the device; its haptic channel is drawn)")
+        }
+        if PresetInput.looksLikeBundle(input) {
+            throw CommandFailure(.usage, "\(command): --actuator draws a pattern file (.haptic, .json, .ahap), not a bundle")
+        }
+        let lint = try LintCommand.acfLint(actuator, loaded: try setup.load(input), input: PathText.lastComponent(input), setup: setup,
+                                           command: command)
+        let length = max(Double(lint.device.samples.count) * 1000 / Double(setup.rate.hertz), 1)
+        let span = (range.from ?? 0)...max(range.to ?? length, (range.from ?? 0) + 1)
+        let figure = ActuatorPlot(lint: lint, width: size.width, height: size.height, span: span).figure()
+        do {
+            try figure.write(to: output)
+        } catch {
+            throw CommandFailure(error, command: command)
+        }
+        if !setup.quiet {
+            Console.error("wrote \(output): \(size.width)×\(size.height), \(figure.panels.count) panels, \(lint.device.name)")
         }
     }
 }
