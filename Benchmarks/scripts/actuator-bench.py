@@ -7,15 +7,17 @@ PULSAR defaults to .build/release/pulsar (`swift build -c release --static-swift
 --product pulsar`), RUNS to 3. Every clip of ../shared/corpus/lofelt/clips is rendered at 48 kHz
 to a float WAV of its haptic channel, once with today's model (`--layout haptic`, the wideband
 profile, the clip imported as docs/formats.md says) and once through each shipped config
-(`--actuator meta-console`, `--actuator meta-quest`, docs/actuators.md). Runs alternate between
+(`--actuator meta-console`, `meta-quest`, and this project's `dualsense` and `bass-shaker`, whose
+bursts are band-limited and risen: docs/actuators.md). Runs alternate between
 the ways; the median of RUNS wall times of the whole corpus is reported with the seconds of
 haptics rendered per second of wall time (process start-up included: one process per clip).
 
 Then, per clip, how far the two renders of one design are apart: the correlation of their 10 ms
 RMS envelopes (over the shorter length), the ratio of their RMS levels in dB, and the frequency
-of their strongest spectral peak — the figures issue 39 starts from.
+of their strongest spectral peak — the figures issue 39 starts from. Last, `pulsar lint` of every
+clip on each device: its findings by rule over the corpus, and how many clips are clean.
 """
-import glob, os, statistics, subprocess, sys, tempfile, time
+import collections, glob, json, os, statistics, subprocess, sys, tempfile, time
 import numpy as np
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -25,7 +27,8 @@ clips = sorted(glob.glob(os.path.join(root, "../shared/corpus/lofelt/clips/*/*.h
 work = tempfile.mkdtemp(prefix="pulsar-actuator-bench-")
 RATE = 48000
 ways = {"today (wideband)": ["--layout", "haptic"], "meta-console": ["--actuator", "meta-console"],
-        "meta-quest": ["--actuator", "meta-quest"]}
+        "meta-quest": ["--actuator", "meta-quest"], "dualsense": ["--actuator", "dualsense"],
+        "bass-shaker": ["--actuator", "bass-shaker"]}
 
 
 def out_path(way, clip):
@@ -89,3 +92,19 @@ for way in list(ways)[1:]:
         config_hz.append(peak_hz(b))
     print(f"| {way} | {min(corr):.3f} / {statistics.median(corr):.3f} / {max(corr):.3f} | {statistics.median(level):+.1f} dB | "
           f"{np.nanmedian(today_hz):.0f} → {np.nanmedian(config_hz):.0f} Hz |")
+
+print()
+print("| device | clean clips | transients-merge | energy-above-1khz | outside-band | step | lint wall time |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+devices = {"today (wideband)": [], **{w: ["--actuator", w] for w in list(ways)[1:]}}
+for device, option in devices.items():
+    rules, clean = collections.Counter(), 0
+    start = time.perf_counter()
+    for clip in clips:
+        out = subprocess.run([pulsar, "lint", clip, *option, "--json", "--quiet"], capture_output=True, check=True).stdout
+        found = json.loads(out)["findings"]
+        clean += not found
+        rules.update(f["rule"] for f in found)
+    wall = time.perf_counter() - start
+    print(f"| {device} | {clean} of {len(clips)} | {rules['transients-merge']} | {rules['energy-above-1khz']} | {rules['outside-band']} | "
+          f"{rules['step']} | {wall:.2f} s |")
