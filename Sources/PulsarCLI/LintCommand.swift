@@ -113,10 +113,11 @@ enum LintCommand {
                                 transients: bursts, samples: renderer.render(frames: 0..<frames), rate: setup.rate.hertz)
         if let limit = config.emphasis.bandLimitHertz {
             let shapes = (config.emphasis.frequencyMin.shape, config.emphasis.frequencyMax.shape)
+            let sums = BurstWaveform.powerSums(shapes)
             let shares = clip.amplitude.compactMap(\.emphasis).map { e in
                 BurstWaveform.keptShare(shapes, weights: (1 - e.frequency, e.frequency),
                                         harmonics: BurstWaveform.harmonics(hertz: config.emphasis.burst(at: e.frequency).hertz, limit: limit,
-                                                                           rate: Double(setup.rate.hertz)))
+                                                                           rate: Double(setup.rate.hertz)), sums: sums)
             }
             device.bandLimit = (limit, shares)
         }

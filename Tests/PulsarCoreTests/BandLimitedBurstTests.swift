@@ -42,6 +42,9 @@ struct BandLimitedBurstTests {
         #expect(BurstWaveform.harmonics(hertz: 130, limit: 50_000, rate: 2_000) == 7)  // 7 · 130 = 910 < 1000
         #expect(BurstWaveform.harmonics(hertz: 160, limit: 500, rate: 48_000) == 3)
         #expect(BurstWaveform.harmonics(hertz: 600, limit: 500, rate: 48_000) == 1)
+        // At most 256: a 1 Hz burst limited at 20 kHz would have 20 000.
+        #expect(BurstWaveform.harmonics(hertz: 1, limit: 20_000, rate: 48_000) == 256)
+        #expect(BurstWaveform.harmonics(hertz: 1e-9, limit: 1e300, rate: 48_000) == 256)
     }
 
     /// The console config with `band_limit_hz` and a fade, as text.

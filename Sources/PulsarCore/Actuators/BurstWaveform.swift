@@ -47,27 +47,46 @@ public enum BurstWaveform {
         return sum
     }
 
+    /// The most harmonics a burst is drawn with (a 94 Hz burst at 48 kHz has 255 below half the
+    /// rate; a lower one is cut here, at 256).
+    public static let maximumHarmonics = 256
+
     /// How many harmonics of a burst at `hertz` a limit keeps: the `k ≥ 1` with `k · hertz ≤ limit`
-    /// and `k · hertz < rate / 2` (products in Double, no tolerance), at least the fundamental.
+    /// and `k · hertz < rate / 2` (products in Double, no tolerance), at least the fundamental and
+    /// at most `maximumHarmonics`.
     public static func harmonics(hertz: Double, limit: Double, rate: Double) -> Int {
         guard hertz > 0 else { return 1 }
         var k = 1
-        while Double(k + 1) * hertz <= limit, Double(k + 1) * hertz < rate / 2 { k += 1 }
+        while k < maximumHarmonics, Double(k + 1) * hertz <= limit, Double(k + 1) * hertz < rate / 2 { k += 1 }
         return k
+    }
+
+    /// `Σ aₖ²`, `Σ bₖ²` and `Σ aₖ · bₖ` of two shapes' coefficients, `k = 1 … 2¹⁶`: what
+    /// `keptShare` divides by, once per pair of shapes.
+    public static func powerSums(_ shapes: (MetaActuatorConfig.Shape, MetaActuatorConfig.Shape)) -> (aa: Double, bb: Double, ab: Double) {
+        var sums = (aa: 0.0, bb: 0.0, ab: 0.0)
+        for k in 1...65536 {
+            let (a, b) = (coefficient(shapes.0, k), coefficient(shapes.1, k))
+            sums.aa += a * a
+            sums.bb += b * b
+            sums.ab += a * b
+        }
+        return sums
     }
 
     /// The share of a burst's energy (its mean square over a period) that the first `harmonics`
     /// terms keep, for the mix `weights.0 · a + weights.1 · b` of two shapes: by Parseval,
-    /// `Σ_{k ≤ K} cₖ² / Σ_k cₖ²` with `cₖ = w₀ · aₖ + w₁ · bₖ`, the whole sum taken to 2¹⁶ terms.
-    /// 1 for a silent mix.
+    /// `Σ_{k ≤ K} cₖ² / Σ_k cₖ²` with `cₖ = w₀ · aₖ + w₁ · bₖ`, the whole sum taken to 2¹⁶ terms
+    /// (`w₀² · Σaₖ² + w₁² · Σbₖ² + 2 · w₀w₁ · Σaₖbₖ` from `powerSums`). 1 for a silent mix.
     public static func keptShare(_ shapes: (MetaActuatorConfig.Shape, MetaActuatorConfig.Shape), weights: (Double, Double),
-                                 harmonics: Int) -> Double {
-        var kept = 0.0, total = 0.0
-        for k in 1...65536 {
+                                 harmonics: Int, sums: (aa: Double, bb: Double, ab: Double)? = nil) -> Double {
+        let s = sums ?? powerSums(shapes)
+        let total = weights.0 * weights.0 * s.aa + weights.1 * weights.1 * s.bb + 2 * weights.0 * weights.1 * s.ab
+        var kept = 0.0
+        for k in 1...max(1, min(harmonics, 65536)) {
             let c = weights.0 * coefficient(shapes.0, k) + weights.1 * coefficient(shapes.1, k)
-            total += c * c
-            if k <= harmonics { kept += c * c }
+            kept += c * c
         }
-        return total > 0 ? kept / total : 1
+        return total > 0 ? min(kept / total, 1) : 1
     }
 }
