@@ -42,6 +42,9 @@ public enum FuzzEntry {
             guard let loaded = try? PatternLoader().decode(bytes, format: format) else { continue }
             renderEdges(loaded.pattern)
             if let clip = loaded.lofeltClip { renderEdges(MetaHapticRenderer(clip: clip, config: consoleConfig, sampleRate: SampleRate(48_000)!)) }
+            // Any pattern as the clip it maps to, through a config with every key of this project's.
+            let mapped = LofeltClip(pattern: loaded.pattern, emphasis: limitedConfig.emphasis)
+            renderEdges(MetaHapticRenderer(clip: mapped, config: limitedConfig, sampleRate: SampleRate(48_000)!))
         }
     }
 
@@ -58,6 +61,12 @@ public enum FuzzEntry {
         ], frequency: [.init(time: 0, frequency: 0), .init(time: 0.1, frequency: 1)])
         renderEdges(MetaHapticRenderer(clip: clip, config: config, sampleRate: rate))
     }
+
+    /// The shipped DualSense config's numbers: band-limited, risen bursts, the ducking ramped.
+    private static let limitedConfig = MetaActuatorConfig(
+        continuous: .init(gain: 1, emphasisDucking: 0, frequencyMin: 60, frequencyMax: 300, duckingRampMs: 2),
+        emphasis: .init(gain: 0.8, fadeOutPercent: 100, frequencyMin: .init(outputFrequency: 100, durationMs: 20, shape: .sine),
+                        frequencyMax: .init(outputFrequency: 160, durationMs: 12.5, shape: .square), bandLimitHertz: 400, riseMs: 3))
 
     /// Meta's console config, which `pattern` renders a `.haptic` clip through.
     private static let consoleConfig = MetaActuatorConfig(
