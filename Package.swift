@@ -101,6 +101,9 @@ let package = Package(
         .target(name: "CPipeWireShim", dependencies: ["CPipeWire"]),
         // A card with profiles exported into a PipeWire graph: the DualSense's twin for the tests.
         .target(name: "CPipeWireCardTwin", dependencies: ["CPipeWire"]),
+        // Meta's haptic renderer (its C core, MIT), fed as its SDK feeds it: a reference the
+        // actuator-config tests compare this project's renderer against. Tests only.
+        .target(name: "CMetaHapticsReference", exclude: ["LICENSE"]),
         // FFmpeg's encoders and muxers (`pulsar video`); only CFFmpegShim includes their headers:
         // their error macros do not import into Swift.
         .systemLibrary(
@@ -153,7 +156,7 @@ let package = Package(
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
         // The C API through `cc`: it needs the built libPulsarC.so, not the module.
         .testTarget(name: "PulsarCTests", dependencies: ["PulsarTestSupport", "PulsarAudio", "PulsarCLI", "PulsarDerive"]),
-        .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarCoreTests", dependencies: ["PulsarCore", "PulsarTestSupport", "CMetaHapticsReference"]),
         .testTarget(name: "PulsarBundleTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarTestSupport"]),
         .testTarget(name: "PulsarAudioTests", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarTestSupport"]),
         .testTarget(name: "PulsarEngineTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarTestSupport"]),
