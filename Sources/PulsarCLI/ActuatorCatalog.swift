@@ -118,3 +118,28 @@ enum ActuatorsCommand {
         return JSONWriter().write(.obj(["profiles": .arr(p), "configs": .arr(c), "folder": .str(ActuatorCatalog.folder() ?? "")]))
     }
 }
+
+extension ActuatorCatalog {
+    /// The config at `path` for a render at `setup`'s rate, as every command reads one: its
+    /// warnings printed unless quiet; unreadable is 66, bad data 65, a frequency the rate cannot
+    /// carry 64.
+    static func open(_ path: String, setup: RenderSetup, command: String) throws(CommandFailure) -> MetaActuatorConfig {
+        let read: MetaActuatorConfig.Loaded
+        do {
+            read = try MetaActuatorConfig.load(path: path)
+        } catch {
+            throw CommandFailure(error.rule == .unreadable || error.rule == .fileTooLarge ? .noInput : .dataError, "pulsar: error: \(error)")
+        }
+        if !setup.quiet { WarningPrinter.print(read.warnings) }
+        if let problem = read.config.problem(at: setup.rate) {
+            throw CommandFailure(.usage, "\(command): --actuator \(MessageText.excerpt(path)): \(problem)")
+        }
+        return read.config
+    }
+
+    /// What a config's renderer reads of a pattern: a `.haptic` clip's raw values, any other
+    /// pattern as the clip it maps to (docs/actuators.md).
+    static func clip(of loaded: LoadedPattern, through config: MetaActuatorConfig) -> LofeltClip {
+        loaded.lofeltClip ?? LofeltClip(pattern: loaded.pattern, emphasis: config.emphasis)
+    }
+}

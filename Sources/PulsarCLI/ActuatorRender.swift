@@ -28,18 +28,8 @@ enum ActuatorRender {
             throw CommandFailure(.usage, "\(command): --actuator FILE.acf renders a pattern file (.haptic, .json, .ahap), not a bundle")
         }
         let loaded = try setup.load(input)
-        let config: MetaActuatorConfig
-        do {
-            let read = try MetaActuatorConfig.load(path: acf)
-            if !setup.quiet { WarningPrinter.print(read.warnings) }
-            config = read.config
-        } catch {
-            throw CommandFailure(error.rule == .unreadable || error.rule == .fileTooLarge ? .noInput : .dataError, "pulsar: error: \(error)")
-        }
-        if let problem = config.problem(at: setup.rate) {
-            throw CommandFailure(.usage, "\(command): --actuator \(MessageText.excerpt(acf)): \(problem)")
-        }
-        let clip = loaded.lofeltClip ?? LofeltClip(pattern: loaded.pattern, emphasis: config.emphasis)
+        let config = try ActuatorCatalog.open(acf, setup: setup, command: command)
+        let clip = ActuatorCatalog.clip(of: loaded, through: config)
         let renderer = MetaHapticRenderer(clip: clip, config: config, sampleRate: setup.rate)
         let container = WAVExporter.Container(forOutput: output, layout: .haptic)
         let report: WAVExporter.Report

@@ -94,16 +94,8 @@ enum LintCommand {
     static func acfLint(_ actuator: String, loaded: LoadedPattern, input: String, setup: RenderSetup,
                         command: String = command) throws(CommandFailure) -> ACFLint {
         let path = try ActuatorCatalog.path(for: actuator, command: command)
-        let config: MetaActuatorConfig
-        do {
-            config = try MetaActuatorConfig.load(path: path).config
-        } catch {
-            throw CommandFailure(error.rule == .unreadable || error.rule == .fileTooLarge ? .noInput : .dataError, "pulsar: error: \(error)")
-        }
-        if let problem = config.problem(at: setup.rate) {
-            throw CommandFailure(.usage, "\(command): --actuator \(MessageText.excerpt(path)): \(problem)")
-        }
-        let clip = loaded.lofeltClip ?? LofeltClip(pattern: loaded.pattern, emphasis: config.emphasis)
+        let config = try ActuatorCatalog.open(path, setup: setup, command: command)
+        let clip = ActuatorCatalog.clip(of: loaded, through: config)
         let renderer = MetaHapticRenderer(clip: clip, config: config, sampleRate: setup.rate)
         let frames = min(renderer.frameCount, FrameIndex(longestSeconds * Double(setup.rate.hertz)))
         let bursts = clip.amplitude.compactMap { point in
