@@ -40,6 +40,9 @@ public struct BundleManifest: Hashable, Sendable {
         public var animation: Animation?
         /// How the haptics were made from the audio, when they were (`pulsar pack --derive`).
         public var derived: Derived?
+        /// The actuator the preset is designed for: a shipped actuator's name (`pulsar
+        /// actuators`), which a player uses unless its command line names a device.
+        public var actuator: String?
     }
 
     /// A preset's `derived` member: its haptics were derived from its audio (docs/derive.md).
@@ -106,6 +109,14 @@ public struct BundleManifest: Hashable, Sendable {
     }
 
     /// Whether `id` matches `^[A-Za-z_$][A-Za-z0-9_$]*$`.
+    /// Whether `name` can name a shipped actuator: 1…64 of letters, digits, `-`, `_` and `.`,
+    /// not starting with `.` (a file name in the actuators folder, never a path).
+    public static func isValidActuatorName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count), bytes[0] != 0x2E else { return false }
+        return bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || [0x2D, 0x5F, 0x2E].contains($0) }
+    }
+
     public static func isValidPresetID(_ id: String) -> Bool {
         let bytes = Array(id.utf8)
         guard let first = bytes.first else { return false }
@@ -312,8 +323,13 @@ private struct ManifestReader {
         let haptics = node["haptics"] == nil && node["audio"] != nil ? nil : try filePath(node, "haptics", path)
         let audio = try self.audio(node, path)
         let animation = try self.animation(node, path)
+        let actuator = try string(node, "actuator", path, required: false)
+        if let actuator, !BundleManifest.isValidActuatorName(actuator) {
+            throw error(.badValue, at: node["actuator"], path + ".actuator",
+                        "actuator \(MessageText.quoted(actuator)) is not an actuator's name (letters, digits, '-', '_' and '.', not starting with '.')")
+        }
         return BundleManifest.Preset(id: presetID, name: presetName, duration: duration, haptics: haptics,
-                                     audio: audio, animation: animation, derived: try derived(node, path))
+                                     audio: audio, animation: animation, derived: try derived(node, path), actuator: actuator)
     }
 
     /// A preset's optional `audio`: an object with a `src` path, an optional `volume` (0…16) and

@@ -117,6 +117,7 @@ public struct PresetBundle: @unchecked Sendable {
             presets.append(PresetHandle(id: preset.id, name: preset.name, duration: preset.duration ?? 0,
                                         pattern: pattern, audio: audio, animation: animation,
                                         hasPattern: preset.haptics != nil, derived: preset.derived))
+            presets[presets.count - 1].actuator = preset.actuator
         }
 
         if strict {

@@ -55,6 +55,11 @@ public struct PresetHandle: @unchecked Sendable {
     public var hasPattern: Bool
     /// How the pattern was derived from the audio, when the manifest says it was.
     public var derived: BundleManifest.Derived?
+    /// For a pattern read from a `.haptic` file, its values as written (what a burst actuator's
+    /// renderer reads, docs/actuators.md); nil otherwise.
+    public var lofeltClip: LofeltClip?
+    /// The actuator the manifest names for this preset (a shipped actuator's name), if any.
+    public var actuator: String?
 
     public init(id: String, name: String, duration: Double, pattern: PatternData, audio: AudioAsset? = nil, animation: AnimationAsset? = nil,
                 hasPattern: Bool = true, derived: BundleManifest.Derived? = nil) {

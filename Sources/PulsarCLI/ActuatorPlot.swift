@@ -5,7 +5,7 @@ import PulsarPlot
 /// config's band in Hz, the haptic channel it draws, and what `pulsar lint` finds there, each
 /// finding a shaded span named by its rule (docs/actuators.md, "Lint").
 struct ActuatorPlot {
-    let lint: LintCommand.ACFLint
+    let lint: LintCommand.ActuatorLint
     let width: Int
     let height: Int
     /// The span drawn, ms.
@@ -33,15 +33,14 @@ struct ActuatorPlot {
 
     /// The clip's amplitude and frequency (0…1) and its emphases as stems.
     private func patternPanel() -> Panel {
-        let clip = lint.clip
-        var panel = Panel(title: "pattern as the config reads it", yAxis: Axis("value (0…1)", range: .fixed(PresetPlot.valueSpan)), weight: 1.2)
-        panel.add(.line(Polyline(points: clip.amplitude.map { PlotPoint($0.time * 1000, $0.amplitude) }, color: PresetPlot.Palette.amplitude,
+        var panel = Panel(title: "pattern as the device's renderer reads it", yAxis: Axis("value (0…1)", range: .fixed(PresetPlot.valueSpan)), weight: 1.2)
+        panel.add(.line(Polyline(points: lint.amplitude.map { PlotPoint($0.ms, $0.value) }, color: PresetPlot.Palette.amplitude,
                                  label: "amplitude", fill: PresetPlot.Palette.amplitude.withAlpha(40))))
-        if !clip.frequency.isEmpty {
-            panel.add(.line(Polyline(points: clip.frequency.map { PlotPoint($0.time * 1000, $0.frequency) }, color: PresetPlot.Palette.frequency,
+        if !lint.frequency.isEmpty {
+            panel.add(.line(Polyline(points: lint.frequency.map { PlotPoint($0.ms, $0.value) }, color: PresetPlot.Palette.frequency,
                                      label: "frequency (0…1)")))
         }
-        let emphases = clip.amplitude.compactMap { p in p.emphasis.map { PlotPoint(p.time * 1000, $0.amplitude) } }
+        let emphases = lint.transients.map { PlotPoint($0.ms, $0.amplitude) }
         if !emphases.isEmpty {
             panel.add(.marks(Marks(points: emphases, color: PresetPlot.Palette.transient, stemBaseline: 0, label: "emphases (amplitude)")))
         }
@@ -50,20 +49,20 @@ struct ActuatorPlot {
 
     /// The band's edges, the carrier's frequency and each burst's, in Hz.
     private func frequencyPanel() -> Panel {
-        let config = lint.config, low = config.continuous.frequencyMin, high = max(config.highestHertz, config.continuous.frequencyMax)
+        let low = lint.device.minimumHertz, high = max(lint.highestHertz, lint.device.maximumHertz)
         let margin = max((high - low) * 0.12, 5)
         var panel = Panel(title: "frequency in Hz (band of \(lint.device.name))", yAxis: Axis("frequency", unit: "Hz", range: .fixed((low - margin)...(high + margin))),
                           weight: 0.8)
-        for edge in [config.continuous.frequencyMin, config.continuous.frequencyMax] {
+        for edge in [lint.device.minimumHertz, lint.device.maximumHertz] {
             panel.add(.horizontal(ReferenceLine(edge, color: PresetPlot.Palette.band, dash: [3, 3], label: "\(JSONWriter.format(edge)) Hz")))
         }
-        let carrier = lint.clip.frequency.isEmpty
-            ? [PlotPoint(span.lowerBound, config.continuous.hertz(at: 0.5)), PlotPoint(span.upperBound, config.continuous.hertz(at: 0.5))]
-            : lint.clip.frequency.map { PlotPoint($0.time * 1000, config.continuous.hertz(at: $0.frequency)) }
+        let carrier = lint.frequency.isEmpty
+            ? [PlotPoint(span.lowerBound, lint.carrierHertz(0.5)), PlotPoint(span.upperBound, lint.carrierHertz(0.5))]
+            : lint.frequency.map { PlotPoint($0.ms, lint.carrierHertz($0.value)) }
         panel.add(.line(Polyline(points: carrier, color: PresetPlot.Palette.frequency, label: "carrier frequency")))
-        let bursts = lint.clip.amplitude.compactMap { p in p.emphasis.map { PlotPoint(p.time * 1000, config.emphasis.burst(at: $0.frequency).hertz) } }
+        let bursts = lint.transients.map { PlotPoint($0.ms, lint.transientHertz($0.frequency)) }
         if !bursts.isEmpty {
-            panel.add(.marks(Marks(points: bursts, color: PresetPlot.Palette.transient, size: 6, label: "burst frequency")))
+            panel.add(.marks(Marks(points: bursts, color: PresetPlot.Palette.transient, size: 6, label: lint.actuator.burstConfig == nil ? "transient frequency" : "burst frequency")))
         }
         return panel
     }

@@ -48,12 +48,7 @@ enum LintCommand {
         let input = try args.singleInput(command: command)
         let setup = try RenderSetup(args, command: command)
         let loaded = try setup.load(input)
-        let device: LintDevice
-        if let actuator = args.value("--actuator") {
-            device = try acfLint(actuator, loaded: loaded, input: input, setup: setup).device
-        } else {
-            device = try profileDevice(loaded, setup: setup)
-        }
+        let device = try lint(loaded, input: input, setup: setup).device
         let findings = LintRules.check(device)
         if args.flag("--json") {
             print(json(findings, device: device, input: input), terminator: "")
@@ -70,50 +65,93 @@ enum LintCommand {
         }
     }
 
-    /// The design as today's model plays it on `--profile`.
-    private static func profileDevice(_ loaded: LoadedPattern, setup: RenderSetup) throws(CommandFailure) -> LintDevice {
-        let renderer = try setup.renderer(for: loaded.pattern)
-        let frames = min(renderer.frameCount, FrameIndex(longestSeconds * Double(setup.rate.hertz)))
-        let p = setup.profile
-        return LintDevice(name: p.name, minimumHertz: p.minimumHertz, maximumHertz: p.maximumHertz,
-                          transients: loaded.pattern.discretePattern.map { ($0.time, p.transientSeconds(for: $0.frequency) * 1000) },
-                          samples: renderer.render(frames: 0..<frames), rate: setup.rate.hertz)
-    }
-
-    /// A pattern through an actuator config, as lint and `plot --actuator` see it: the clip the
-    /// config's renderer reads, the config, and the device the rules judge.
-    struct ACFLint {
+    /// A design on a device, as lint and `plot --actuator` see it: what the device's renderer
+    /// reads (as a clip: its curves' points and its transients), the band, and the device the
+    /// rules judge.
+    struct ActuatorLint {
         var input: String
-        var clip: LofeltClip
-        var config: MetaActuatorConfig
+        var actuator: Actuator
+        /// The curves' points (ms, value 0…1) and the transients as the renderer reads them.
+        var amplitude: [(ms: Double, value: Double)]
+        var frequency: [(ms: Double, value: Double)]
+        var transients: [(ms: Double, amplitude: Double, frequency: Double)]
         var device: LintDevice
+
+        /// The carrier's frequency in Hz at a frequency value, and a transient's.
+        func carrierHertz(_ f: Double) -> Double {
+            actuator.burstConfig.map { $0.continuous.hertz(at: f) } ?? actuator.profile.hertz(for: f)
+        }
+
+        func transientHertz(_ f: Double) -> Double {
+            actuator.burstConfig.map { $0.emphasis.burst(at: f).hertz } ?? actuator.profile.hertz(for: f)
+        }
+
+        /// The highest frequency the device is driven at, Hz.
+        var highestHertz: Double { actuator.burstConfig?.highestHertz ?? actuator.profile.maximumHertz }
     }
 
-    /// A pattern as Meta's renderer plays it through an actuator config (a `.haptic` clip's raw
-    /// values, any other pattern as the clip it maps to).
-    static func acfLint(_ actuator: String, loaded: LoadedPattern, input: String, setup: RenderSetup,
-                        command: String = command) throws(CommandFailure) -> ACFLint {
-        let path = try ActuatorCatalog.path(for: actuator, command: command)
-        let config = try ActuatorCatalog.open(path, setup: setup, command: command)
-        let clip = ActuatorCatalog.clip(of: loaded, through: config)
-        let renderer = MetaHapticRenderer(clip: clip, config: config, sampleRate: setup.rate)
-        let frames = min(renderer.frameCount, FrameIndex(longestSeconds * Double(setup.rate.hertz)))
-        let bursts = clip.amplitude.compactMap { point in
-            point.emphasis.map { (point.time * 1000, config.emphasis.burst(at: $0.frequency).durationMs) }
-        }
-        var device = LintDevice(name: PathText.stem(path), minimumHertz: config.continuous.frequencyMin, maximumHertz: config.continuous.frequencyMax,
-                                transients: bursts, samples: renderer.render(frames: 0..<frames), rate: setup.rate.hertz)
-        if let limit = config.emphasis.bandLimitHertz {
-            let shapes = (config.emphasis.frequencyMin.shape, config.emphasis.frequencyMax.shape)
-            let sums = BurstWaveform.powerSums(shapes)
-            let shares = clip.amplitude.compactMap(\.emphasis).map { e in
-                BurstWaveform.keptShare(shapes, weights: (1 - e.frequency, e.frequency),
-                                        harmonics: BurstWaveform.harmonics(hertz: config.emphasis.burst(at: e.frequency).hertz, limit: limit,
-                                                                           rate: Double(setup.rate.hertz)), sums: sums)
+    /// `loaded` on `setup`'s device (`--actuator`, else `--profile`), rendered at `setup.rate`
+    /// (at most the first `longestSeconds`).
+    static func lint(_ loaded: LoadedPattern, input: String, setup: RenderSetup) throws(CommandFailure) -> ActuatorLint {
+        let actuator = setup.device
+        let limit = FrameIndex(longestSeconds * Double(setup.rate.hertz))
+        if let config = actuator.burstConfig {
+            let clip = actuator.clip(of: loaded, through: config)
+            let renderer = MetaHapticRenderer(clip: clip, config: config, sampleRate: setup.rate)
+            let bursts = clip.amplitude.compactMap { point in
+                point.emphasis.map { (point.time * 1000, config.emphasis.burst(at: $0.frequency).durationMs) }
             }
-            device.bandLimit = (limit, shares)
+            var device = LintDevice(name: actuator.name, minimumHertz: config.continuous.frequencyMin, maximumHertz: config.continuous.frequencyMax,
+                                    transients: bursts, samples: renderer.render(frames: 0..<min(renderer.frameCount, limit)), rate: setup.rate.hertz)
+            device.bandLimit = bandLimit(config, clip: clip, rate: setup.rate)
+            device.limits = actuator.limits
+            // Meta's renderer: the first point at once, ramps between points, then 0 at once.
+            let points = clip.amplitude.map { (ms: $0.time * 1000, value: $0.amplitude) }
+            device.amplitude = points.isEmpty ? [] : [(points[0].ms, 0)] + points + [(points[points.count - 1].ms, 0)]
+            device.shortestMoveMs = 1000 / Double(setup.rate.hertz)
+            return ActuatorLint(input: input, actuator: actuator, amplitude: points,
+                                frequency: clip.frequency.map { ($0.time * 1000, $0.frequency) },
+                                transients: clip.amplitude.compactMap { p in p.emphasis.map { (p.time * 1000, $0.amplitude, $0.frequency) } },
+                                device: device)
         }
-        return ACFLint(input: input, clip: clip, config: config, device: device)
+        let pattern = actuator.pattern(of: loaded)
+        let renderer = try setup.renderer(for: pattern)
+        let p = setup.profile
+        var device = LintDevice(name: actuator.name, minimumHertz: p.minimumHertz, maximumHertz: p.maximumHertz,
+                                transients: pattern.discretePattern.map { ($0.time, p.transientSeconds(for: $0.frequency) * 1000) },
+                                samples: renderer.render(frames: 0..<min(renderer.frameCount, limit)), rate: setup.rate.hertz)
+        device.limits = actuator.limits
+        device.amplitude = envelopeCurve(pattern)
+        device.shortestMoveMs = PatternRenderer.smoothingMilliseconds
+        let curve = pattern.continuousPattern
+        return ActuatorLint(input: input, actuator: actuator, amplitude: curve.amplitude.map { ($0.time, $0.value) },
+                            frequency: curve.frequency.map { ($0.time, $0.value) },
+                            transients: pattern.discretePattern.map { ($0.time, $0.amplitude, $0.frequency) }, device: device)
+    }
+
+    /// The signal model's amplitude curve with its silent ends (§4: the first value held from 0,
+    /// the last to `T_end`, 0 outside).
+    static func envelopeCurve(_ pattern: PatternData) -> [(ms: Double, value: Double)] {
+        let amplitude = pattern.continuousPattern.amplitude
+        guard let first = amplitude.first, let last = amplitude.last else { return [] }
+        let end = max(last.time, pattern.continuousPattern.frequency.last?.time ?? 0)
+        guard end > 0 else { return [] }
+        var curve: [(ms: Double, value: Double)] = [(0, 0), (0, first.value)]
+        curve += amplitude.filter { $0.time > 0 && $0.time < end }.map { ($0.time, $0.value) }
+        return curve + [(end, last.value), (end, 0)]
+    }
+
+    /// A config's band limit and the share of each burst's power it keeps.
+    private static func bandLimit(_ config: MetaActuatorConfig, clip: LofeltClip, rate: SampleRate) -> (hertz: Double, keptShares: [Double])? {
+        guard let limit = config.emphasis.bandLimitHertz else { return nil }
+        let shapes = (config.emphasis.frequencyMin.shape, config.emphasis.frequencyMax.shape)
+        let sums = BurstWaveform.powerSums(shapes)
+        let shares = clip.amplitude.compactMap(\.emphasis).map { e in
+            BurstWaveform.keptShare(shapes, weights: (1 - e.frequency, e.frequency),
+                                    harmonics: BurstWaveform.harmonics(hertz: config.emphasis.burst(at: e.frequency).hertz, limit: limit,
+                                                                       rate: Double(rate.hertz)), sums: sums)
+        }
+        return (limit, shares)
     }
 
     private static func json(_ findings: [LintFinding], device: LintDevice, input: String) -> String {

@@ -27,6 +27,12 @@ struct LintDevice {
     /// A config that band-limits its bursts: the limit, and the share of each burst's power the
     /// limit keeps (by `BurstWaveform.keptShare`) — what drawing them whole would add.
     var bandLimit: (hertz: Double, keptShares: [Double])? = nil
+    /// The device's own figures; a rule whose figure is nil is not checked.
+    var limits = Actuator.Limits()
+    /// The amplitude curve the device's renderer reads (ms, value), its silent ends included, and
+    /// the shortest time in which that renderer moves it (the signal model's 8 ms tent; a sample for Meta's ramps).
+    var amplitude: [(ms: Double, value: Double)] = []
+    var shortestMoveMs = 0.0
 }
 
 /// The rules of `pulsar lint`. Each looks at the design on one device and reports spans:
@@ -55,7 +61,7 @@ enum LintRules {
     static let bandMargin = 2.0.squareRoot()
 
     static func check(_ device: LintDevice) -> [LintFinding] {
-        (transientsMerge(device) + spectral(device) + steps(device)).sorted { ($0.fromMs, $0.rule) < ($1.fromMs, $1.rule) }
+        (transientsMerge(device) + spectral(device) + steps(device) + limitRules(device)).sorted { ($0.fromMs, $0.rule) < ($1.fromMs, $1.rule) }
     }
 
     /// The largest jump a sample may make: a full-scale sine at twice the band's top.

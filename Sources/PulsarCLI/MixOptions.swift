@@ -17,6 +17,7 @@ struct MixOptions {
             throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic, android or a map like L+H,R+H, not '\(layoutText)'")
         }
         settings = MixSettings(sampleRate: setup.rate, layout: layout, profile: setup.profile)
+        settings.actuator = setup.actuator
         settings.audioGain = try args.number("--audio-gain", in: 0...16, command: command) ?? 1
         settings.hapticsEnabled = !args.flag("--no-haptics")
         settings.hapticOffset = try args.milliseconds("--offset", signed: true, command: command) ?? 0

@@ -14,7 +14,7 @@ import PulsarSimulation
 enum PlayCommand {
     static let help = """
     usage: pulsar play INPUT [INPUT…] [--mode M] [--preset ID] [--device auto|NAME|pw:[NODE]|sim[:ppm=P,jitter=MS,latency=MS,format=F,record=OUT.wav]]
-                       [--script FILE] [--log FILE] [--clock-log FILE] [--layout L] [--rate HZ] [--profile P]
+                       [--script FILE] [--log FILE] [--clock-log FILE] [--layout L] [--rate HZ] [--profile P|--actuator A]
                        [--gain G] [--audio-gain G] [--no-haptics] [--offset MS] [--audio-offset MS]
                        [--duration MS] [--from MS] [--to MS] [--loop N|forever] [--reverse] [--time-unit U]
                        [--period FRAMES] [--buffer FRAMES] [--voices N] [--tick-rate HZ] [--verbose] [--quiet]
@@ -109,7 +109,7 @@ enum PlayCommand {
         .value("--preset", completion: .presets), .value("--device", completion: .devices),
         .value("--script", completion: .files), .value("--log", completion: .files),
         .value("--layout", completion: .layouts), .value("--rate"),
-        .value("--profile", completion: .profiles), .value("--gain"),
+        .value("--profile", completion: .profiles), .value("--actuator", completion: .files), .value("--gain"),
         .value("--audio-gain"), .flag("--no-haptics"),
         .value("--offset"), .value("--audio-offset"),
         .value("--duration"), .value("--from"),
@@ -370,8 +370,11 @@ enum PlayContent {
         for input in inputs {
             let preset = try input.select(options.args.value("--preset"), command: command, derive: options.args.flag("--derive"),
                                           profile: options.setup.profile, quiet: options.setup.quiet)
+            var settings = mix.settings
+            let own = try options.setup.applying(preset, command: command)
+            (settings.profile, settings.actuator) = (own.profile, own.actuator)
             do {
-                contents.append(try SessionContent(preset: preset, settings: mix.settings, range: mix.range,
+                contents.append(try SessionContent(preset: preset, settings: settings, range: mix.range,
                                                    origin: .file(path: input.path, preset: input.isBundle ? preset.id : nil)))
             } catch {
                 throw CommandFailure(error, input: input.path, command: command, fromCommandLine: true)

@@ -68,8 +68,8 @@ enum PlotCommand {
         if let from = mix.range.from, let to = mix.range.to, from >= to {
             throw CommandFailure(.usage, "\(command): --from \(JSONWriter.format(from)) must be before --to \(JSONWriter.format(to))")
         }
-        if let actuator = args.value("--actuator") {
-            try runActuator(actuator, args: args, input: inputPath, setup: setup, range: mix.range, size: size, output: output)
+        if args.value("--actuator") != nil {
+            try runActuator(args: args, input: inputPath, setup: setup, range: mix.range, size: size, output: output)
             return
         }
         let input = try PresetInput(inputPath, setup: setup, strict: false)
@@ -96,7 +96,7 @@ enum PlotCommand {
 
 extension PlotCommand {
     /// `--actuator A`: the pattern through the config, with the lint's findings.
-    static func runActuator(_ actuator: String, args: Arguments, input: String, setup: RenderSetup, range: PlaybackRange,
+    static func runActuator(args: Arguments, input: String, setup: RenderSetup, range: PlaybackRange,
                             size: (width: Int, height: Int), output: String) throws(CommandFailure) {
         let command = "pulsar plot"
         for option in ["--preset", "--layout", "--profile", "--spectrum"] where args.flag(option) || args.value(option) != nil {
@@ -105,8 +105,7 @@ extension PlotCommand {
         if PresetInput.looksLikeBundle(input) {
             throw CommandFailure(.usage, "\(command): --actuator draws a pattern file (.haptic, .json, .ahap), not a bundle")
         }
-        let lint = try LintCommand.acfLint(actuator, loaded: try setup.load(input), input: PathText.lastComponent(input), setup: setup,
-                                           command: command)
+        let lint = try LintCommand.lint(try setup.load(input), input: PathText.lastComponent(input), setup: setup)
         let length = max(Double(lint.device.samples.count) * 1000 / Double(setup.rate.hertz), 1)
         let span = (range.from ?? 0)...max(range.to ?? length, (range.from ?? 0) + 1)
         let figure = ActuatorPlot(lint: lint, width: size.width, height: size.height, span: span).figure()

@@ -47,7 +47,9 @@ struct PresetInput {
         } else {
             let loaded = try setup.load(path)
             let name = PathText.stem(path)
-            presets = [PresetHandle(id: name, name: name, duration: 0, pattern: loaded.pattern)]
+            var preset = PresetHandle(id: name, name: name, duration: 0, pattern: setup.device.pattern(of: loaded))
+            preset.lofeltClip = loaded.lofeltClip
+            presets = [preset]
             patternFormat = loaded.format
             scaledFromSeconds = loaded.scaledFromSeconds
         }

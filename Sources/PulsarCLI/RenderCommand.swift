@@ -11,13 +11,12 @@ import PulsarSession
 enum RenderCommand {
     static let help = """
     usage: pulsar render INPUT -o OUT.wav [--preset ID] [--layout L] [--rate 48000]
-                         [--format float|s16|s24] [--profile P] [--gain G] [--audio-gain G]
+                         [--format float|s16|s24] [--profile P|--actuator A] [--gain G] [--audio-gain G]
                          [--no-haptics] [--offset MS] [--audio-offset MS] [--duration MS]
                          [--from MS] [--to MS] [--loop N] [--reverse] [--strict]
                          [--time-unit auto|ms|s] [--derive] [--quiet]
            pulsar render AUDIO --haptics-from-audio android|envelope -o OUT.wav [--layout L] [--rate HZ] …
            pulsar render --replay LOG [--replay-device main|haptic] -o OUT.wav [--format F] [--quiet]
-           pulsar render PATTERN --actuator NAME|FILE.acf -o OUT.wav [--rate HZ] [--format F] [--quiet]
 
     Renders a preset of a bundle (.pulsar file or unpacked folder) — haptics mixed with its audio
     in the channel layout of the target hardware — or a single pattern file (.json, .ahap,
@@ -31,10 +30,13 @@ enum RenderCommand {
     Android haptic-coupled audio (ANDROID_HAPTIC=N), its haptic channels as H: `--layout haptic`
     (the default here) extracts them.
 
-    With --actuator FILE.acf (a Meta actuator config), a Lofelt .haptic clip is rendered as Meta's
-    renderer draws it through that config — the clip's raw values, a sine carrier, emphasis
-    bursts, the sum clipped to ±1 (docs/actuators.md) — as the haptic channel alone; a Pulsar JSON
-    or AHAP pattern as the clip it maps to (its curves' points, each transient an emphasis).
+    The haptic channel is rendered for a device: --profile (a band on the signal model), or
+    --actuator A, a shipped actuator's name or a .acf file (docs/actuators.md; `pulsar
+    actuators` lists them): an envelope actuator is the signal model on its band, reading a
+    .haptic clip through its laws; a burst actuator renders as Meta's renderer does through its
+    config — the clip's raw values, a sine carrier, emphasis bursts, the sum clipped to ±1 — a
+    Pulsar JSON or AHAP pattern as the clip it maps to. A bundle preset that names an actuator
+    in its manifest is rendered for it unless --profile or --actuator is given.
 
     options:
       -o, --output PATH   the WAV (or .ogg) file to write (required)
@@ -67,10 +69,8 @@ enum RenderCommand {
                           android, Android's HapticGenerator on its first channel at --rate;
                           envelope, the pattern `pulsar derive` makes, rendered on --profile and
                           mixed like a bundle's (default layout stereo+haptic)
-      --actuator A        render a pattern through a Meta actuator config: a .acf file, or the
-                          name of a shipped one (`pulsar actuators`: dualsense, bass-shaker,
-                          meta-console, meta-quest); the haptic channel only, with --rate,
-                          --format, --layout haptic, --time-unit and --quiet alone
+      --actuator A        the device: a shipped actuator's name or a .acf file (instead of
+                          --profile; a burst actuator plays forwards only: no --reverse)
       --quiet             no warnings, no summary, no progress bar
       -h, --help          this help
     """
@@ -130,10 +130,6 @@ enum RenderCommand {
         let inputPath = try args.singleInput(command: command)
         try Arguments.refuseOverwriting([output], inputs: [inputPath], command: command)
         let setup = try RenderSetup(args, command: command)
-        if let acf = args.value("--actuator") {
-            try ActuatorRender.run(args, input: inputPath, actuator: acf, setup: setup, output: output, format: format)
-            return
-        }
         var fromAudio: DeriveSettings.Method?
         if let text = args.value("--haptics-from-audio") {
             guard let method = DeriveSettings.Method(rawValue: text) else {
@@ -183,6 +179,7 @@ enum RenderCommand {
     /// Mixes `preset` (its audio and its pattern) into `output`.
     static func render(_ preset: PresetHandle, input inputPath: String, isBundle: Bool, args: Arguments, setup: RenderSetup,
                        output: String, format: SampleFormat, defaultLayout: String? = nil) throws(CommandFailure) {
+        let setup = try setup.applying(preset, command: command)
 
         let options = try MixOptions(args, setup: setup, isBundle: isBundle, defaultLayout: defaultLayout, command: command)
         let layout = options.settings.layout
@@ -211,6 +208,7 @@ enum RenderCommand {
             let ms = setup.rate.milliseconds(atFrame: report.frames)
             var line = "wrote \(output): \(report.frames) frames (\(String(printf: "%.3f", ms)) ms) × \(report.channels) channels (\(layout.name)) at \(setup.rate.hertz) Hz, \(WAVExporter.Container(forOutput: output, layout: layout) == .wav ? format.rawValue : "Ogg Vorbis"), peak \(String(printf: "%.3f", report.peak))"
             if report.limitedSamples > 0 { line += ", \(report.limitedSamples) samples limited" }
+            if let actuator = setup.actuator { line += ", for actuator \(actuator.name)" }
             Console.error(line)
         }
     }

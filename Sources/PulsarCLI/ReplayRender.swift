@@ -57,7 +57,7 @@ enum ReplayRender {
         }
         let command = "pulsar render"
         var inputs: [String: PresetInput] = [:]
-        let open: SessionReplay.Opener = { try Self.open($0, preset: $1, derive: $2, profile: $3, inputs: &inputs, log: path) }
+        let open: SessionReplay.Opener = { try Self.open($0, preset: $1, derive: $2, device: $3, inputs: &inputs, log: path) }
         do {
             return try SessionReplay(logText: String(decoding: data, as: UTF8.self), path: path, open: open)
         } catch let failure as CommandFailure {
@@ -70,19 +70,20 @@ enum ReplayRender {
     }
 
     /// A logged voice's preset, its input opened once (`inputs`) as `render` opens an INPUT.
-    private static func open(_ input: String, preset: String?, derive: Bool, profile: ActuatorProfile, inputs: inout [String: PresetInput],
+    private static func open(_ input: String, preset: String?, derive: Bool, device: Actuator, inputs: inout [String: PresetInput],
                              log path: String) throws(CommandFailure) -> PresetHandle {
         let command = "pulsar render"
         let opened: PresetInput
         if let known = inputs[input] {
             opened = known
         } else {
-            let setup = try RenderSetup(try Arguments([], options: [], command: command), command: command)
+            var setup = try RenderSetup(try Arguments([], options: [], command: command), command: command)
+            (setup.profile, setup.actuator) = (device.profile, device.source == nil ? nil : device)
             opened = try PresetInput(input, setup: setup, strict: false)
             inputs[input] = opened
         }
         do {
-            return try opened.select(preset, command: command, derive: derive, profile: profile, quiet: true)
+            return try opened.select(preset, command: command, derive: derive, profile: device.profile, quiet: true)
         } catch {
             guard error.code == .usage else { throw error }
             // The log's data, not the command line, names the preset: a data error.

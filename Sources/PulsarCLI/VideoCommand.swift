@@ -15,7 +15,7 @@ enum VideoCommand {
     static let help = """
     usage: pulsar video INPUT [--preset ID] -o OUT.mp4|OUT.mkv|OUT.webm [--fps F] [--size WxH]
                         [--mode fit|fill|stretch] [--background RRGGBB] [--quality CRF]
-                        [--rate 48000] [--profile P] [--gain G] [--audio-gain G] [--no-haptics]
+                        [--rate 48000] [--profile P|--actuator A] [--gain G] [--audio-gain G] [--no-haptics]
                         [--offset MS] [--audio-offset MS] [--duration MS] [--from MS] [--to MS]
                         [--loop N] [--reverse] [--strict] [--derive] [--picture-only] [--quiet]
 
@@ -49,6 +49,8 @@ enum VideoCommand {
                           0-63 for VP9 (default 32); lower is better and larger
       --rate HZ           sample rate, 8000...192000 (default 48000; .webm takes 48000 only)
       --profile P         actuator band: wideband (default), lra, lra:HZ or FMIN:FMAX in Hz
+      --actuator A        the haptic track rendered for an actuator (a shipped name or a .acf
+                          file, `pulsar actuators`); default: the preset's own, else --profile
       --gain G            haptic gain before the haptic limiter, (0, 16] (default 1)
       --audio-gain G      gain on the preset audio, on top of its volume (default 1)
       --no-haptics        silence the haptics (the track stays)
@@ -69,7 +71,7 @@ enum VideoCommand {
         .value("--output", "-o", completion: .files), .value("--preset", completion: .presets),
         .value("--fps"), .value("--size"), .value("--mode", completion: .contentModes),
         .value("--background"), .value("--quality"),
-        .value("--rate"), .value("--profile", completion: .profiles), .value("--gain"), .value("--audio-gain"),
+        .value("--rate"), .value("--profile", completion: .profiles), .value("--actuator", completion: .files), .value("--gain"), .value("--audio-gain"),
         .flag("--no-haptics"), .value("--offset"), .value("--audio-offset"), .value("--duration"),
         .value("--from"), .value("--to"), .value("--loop"), .flag("--reverse"),
         .flag("--strict"), .flag("--derive"), .flag("--picture-only"), .flag("--quiet"),
@@ -249,7 +251,8 @@ struct VideoInput {
     /// The mix in layout stereo+haptic (L, R, H) on the timeline the options give, as render
     /// builds it.
     func mixer(_ args: Arguments, setup: RenderSetup) throws(CommandFailure) -> PresetMixer {
-        let options = try MixOptions(args, setup: setup, isBundle: true, defaultLayout: "stereo+haptic", command: VideoCommand.command)
+        let options = try MixOptions(args, setup: try setup.applying(preset, command: VideoCommand.command), isBundle: true,
+                                     defaultLayout: "stereo+haptic", command: VideoCommand.command)
         do {
             return try PresetMixer(preset: preset, settings: options.settings, range: options.range)
         } catch {

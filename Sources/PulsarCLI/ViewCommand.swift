@@ -15,7 +15,7 @@ enum ViewCommand {
     static let help = """
     usage: pulsar view INPUT [--preset ID] [--device auto|NAME|pw:[NODE]|sim[:…]] [--paused] [--size WxH]
                        [--mode fit|fill|stretch] [--loop N|forever] [--reverse] [--no-haptics]
-                       [--layout L] [--rate HZ] [--profile P] [--gain G] [--audio-gain G] [--offset MS]
+                       [--layout L] [--rate HZ] [--profile P|--actuator A] [--gain G] [--audio-gain G] [--offset MS]
                        [--period FRAMES] [--buffer FRAMES] [--haptic-mode pattern|realtime] [--display-latency MS]
                        [--no-overlay] [--time-unit U] [--quiet] [--derive]
                        [--screenshot OUT.png] [--screenshot-window OUT.png] [--at MS]
@@ -38,8 +38,8 @@ enum ViewCommand {
 
     Needs a display (X11, Wayland, Xvfb) or SDL's offscreen driver (SDL_VIDEODRIVER=offscreen).
 
-    options (also those of `pulsar play` that shape the mix: --layout, --rate, --profile, --gain,
-    --audio-gain, --offset, --loop, --reverse, --no-haptics, --period, --buffer, --time-unit):
+    options (also those of `pulsar play` that shape the mix: --layout, --rate, --profile, --actuator,
+    --gain, --audio-gain, --offset, --loop, --reverse, --no-haptics, --period, --buffer, --time-unit):
       --preset ID         the bundle's preset (default: its first with an animation; n / p switch)
       --device D          auto (default), an ALSA PCM name, or sim[:…] (see `pulsar play --help`)
       --paused            start paused at 0 ms (autoplay otherwise)
@@ -89,7 +89,7 @@ enum ViewCommand {
         .value("--preset", completion: .presets), .value("--device", completion: .devices),
         .flag("--paused"), .value("--size"),
         .value("--mode", completion: .contentModes), .value("--layout", completion: .layouts),
-        .value("--rate"), .value("--profile", completion: .profiles),
+        .value("--rate"), .value("--profile", completion: .profiles), .value("--actuator", completion: .files),
         .value("--gain"), .value("--audio-gain"),
         .flag("--no-haptics"), .value("--offset"),
         .value("--loop", completion: .choices(["forever"])), .flag("--reverse"),
@@ -322,7 +322,7 @@ enum ViewCommand {
         let input = try AnimatedInput(path, preset: id, setup: options.setup, strict: false, derive: options.args.flag("--derive"),
                                       preferAnimated: true, command: command)
         let (preset, animation, isBundle, ids) = (input.preset, input.animation, input.isBundle, input.presetIDs)
-        let mix = try MixOptions(options.args, setup: options.setup, isBundle: isBundle, endlessLoops: true,
+        let mix = try MixOptions(options.args, setup: try options.setup.applying(preset, command: command), isBundle: isBundle, endlessLoops: true,
                                  defaultLayout: options.two != nil ? "L,R" : options.choice.preferredLayout, command: command)
         var settings = mix.settings
         if options.two != nil { settings.layout = TwoDevices.mixLayout(settings.layout) }

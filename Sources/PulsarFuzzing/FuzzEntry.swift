@@ -48,18 +48,24 @@ public enum FuzzEntry {
         }
     }
 
-    /// A Meta actuator config (JSON5): read and checked; one that a rate of 8 kHz can play renders
-    /// a clip with a ramp and emphases at frequencies 0, ½ and 1 through it.
+    /// An actuator config (JSON5, either model): read and checked; one that a rate of 8 kHz can
+    /// play renders a clip with a ramp and emphases at frequencies 0, ½ and 1 through it, read
+    /// through its laws, as the mixer renders for it.
     public static func actuator(_ bytes: [UInt8]) {
-        guard let config = try? MetaActuatorConfig.decode(bytes).config else { return }
+        guard let actuator = try? Actuator.decode(bytes, name: "fuzz").actuator else { return }
         let rate = SampleRate(8_000)!
-        guard config.problem(at: rate) == nil else { return }
+        guard actuator.problem(at: rate) == nil else { return }
         let clip = LofeltClip(amplitude: [
             .init(time: 0, amplitude: 0.2), .init(time: 0.01, amplitude: 0.9, emphasis: .init(amplitude: 1, frequency: 0)),
             .init(time: 0.02, amplitude: 0.5, emphasis: .init(amplitude: 0.5, frequency: 0.5)),
             .init(time: 0.04, amplitude: 0.1, emphasis: .init(amplitude: 1, frequency: 1)), .init(time: 0.1, amplitude: 0),
         ], frequency: [.init(time: 0, frequency: 0), .init(time: 0.1, frequency: 1)])
-        renderEdges(MetaHapticRenderer(clip: clip, config: config, sampleRate: rate))
+        let pattern = clip.pattern(amplitude: actuator.amplitudeLaw, frequency: actuator.frequencyLaw)
+        guard let renderer = try? ActuatorRenderer(pattern: pattern, clip: clip, actuator: actuator, profile: actuator.profile, sampleRate: rate) else { return }
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096)
+        defer { block.deallocate() }
+        _ = renderer.render(into: block, from: 0)
+        _ = renderer.render(into: block, from: max(renderer.frameCount - 4096, 0))
     }
 
     /// The shipped DualSense config's numbers: band-limited, risen bursts, the ducking ramped.

@@ -63,6 +63,7 @@ public final class SessionLog {
             EngineLog.Header.HapticDevice(layout: $0, sampleRate: engine.configuration.sampleRate.hertz, playedFrames: played.haptic ?? 0)
         }
         header.derivesHaptics = derivesHaptics
+        header.actuator = s.actuator?.source.map(absolutePath)
         let text = EngineLog.text(header: header, voices: lines, events: engine.loggedEvents, playedFrames: played.main,
                                   firstWrite: engine.firstWriteTime, wakeups: engine.wakeups)
         try OutputFile.write(Array(text.utf8), to: path)

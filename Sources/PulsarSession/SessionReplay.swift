@@ -16,8 +16,9 @@ public struct SessionReplay {
 
     /// Opens what a logged voice plays: `input` (a path, as the log names it), its preset
     /// (nil: a pattern file, or the bundle's first), `derive`: whether the session derived its
-    /// haptics from the audio, `profile`: the header's. Its errors pass through unchanged.
-    public typealias Opener = (_ input: String, _ preset: String?, _ derive: Bool, _ profile: ActuatorProfile) throws -> PresetHandle
+    /// haptics from the audio, `device`: the header's actuator, or its profile as one (a pattern
+    /// is read through the device's laws). Its errors pass through unchanged.
+    public typealias Opener = (_ input: String, _ preset: String?, _ derive: Bool, _ device: Actuator) throws -> PresetHandle
 
     public let parsed: EngineLog.Parsed
     public let replay: Replay
@@ -25,6 +26,8 @@ public struct SessionReplay {
     /// The layout of the engine's mix (with two devices: the haptic device's channel last).
     public let layout: ChannelLayout
     public let profile: ActuatorProfile
+    /// The header's actuator config, read again from its file; nil for a profile alone.
+    public let actuator: Actuator?
     /// One renderer per logged voice, in the order of `replay.voices`.
     let renderers: [TransportRenderer]
     private let path: String
@@ -43,12 +46,20 @@ public struct SessionReplay {
         guard let rate = SampleRate(h.sampleRate), let layout = ChannelLayout(parsing: h.layout), let profile = ActuatorProfile(parsing: h.profile) else {
             throw SessionError(.data, "\(path):1: the header's rate, layout or profile is not usable")
         }
+        var actuator: Actuator?
+        if let source = h.actuator {
+            do {
+                actuator = try Actuator.load(path: source).actuator
+            } catch {
+                throw SessionError(.data, "\(path):1: the header's actuator cannot be read: \(error)")
+            }
+        }
         let replay = Replay(events: parsed.events)
         guard replay.eventsLost == 0 else {
             throw SessionError(.data, "\(path): the player dropped \(replay.eventsLost) events while it played; the log cannot be replayed exactly [events-lost]")
         }
-        (self.parsed, self.replay, self.rate, self.layout, self.profile, self.path) = (parsed, replay, rate, layout, profile, path)
-        renderers = try Self.renderers(replay, parsed, rate: rate, layout: layout, profile: profile, path: path, open: open)
+        (self.parsed, self.replay, self.rate, self.layout, self.profile, self.actuator, self.path) = (parsed, replay, rate, layout, profile, actuator, path)
+        renderers = try Self.renderers(replay, parsed, rate: rate, layout: layout, profile: profile, actuator: actuator, path: path, open: open)
         guard parsed.playedFrames <= FrameIndex(rate.hertz) * 86_400 else {
             throw SessionError(.data, "\(path): \"playedFrames\" \(parsed.playedFrames) is beyond 24 h at \(rate) [too-long]")
         }
@@ -57,16 +68,17 @@ public struct SessionReplay {
     /// Every voice rebuilt from what it plays: its input opened once, its mixer from the header's
     /// rate, layout and profile and the voice's own settings.
     private static func renderers(_ replay: Replay, _ parsed: EngineLog.Parsed, rate: SampleRate, layout: ChannelLayout, profile: ActuatorProfile,
-                                  path: String, open: Opener) throws -> [TransportRenderer] {
+                                  actuator: Actuator?, path: String, open: Opener) throws -> [TransportRenderer] {
         var presets: [String: PresetHandle] = [:]
         var renderers: [TransportRenderer] = []
         for voice in replay.voices.isEmpty ? [Replay.Voice(slot: 0, id: 0)] : replay.voices {
             let d = parsed.description(ofVoice: voice.id)
             let key = "\(d.preset ?? "")\u{0}\(d.input)"
-            let preset = try presets[key] ?? open(d.input, d.preset, parsed.header.derivesHaptics, profile)
+            let preset = try presets[key] ?? open(d.input, d.preset, parsed.header.derivesHaptics, actuator ?? Actuator(profile: profile))
             presets[key] = preset
             var settings = MixSettings(sampleRate: rate, layout: layout, profile: profile, audioOffset: d.audioOffset)
             settings.preloadAudio = true
+            settings.actuator = actuator
             var range = PlaybackRange(duration: d.duration)
             d.mix.apply(to: &settings, &range)
             do {

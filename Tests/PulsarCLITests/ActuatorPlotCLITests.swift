@@ -43,7 +43,7 @@ struct ActuatorPlotCLITests {
         let dir = try TempDir()
         defer { dir.remove() }
         let clip = try dir.write(LintCLITests.clip(emphasisFrequency: 1), to: "c.haptic")
-        for (extra, input, text) in [(["--profile", "lra"], clip, "takes no --profile"), (["--layout", "mix"], clip, "takes no --layout"),
+        for (extra, input, text) in [(["--profile", "lra"], clip, "--actuator and --profile both name the device"), (["--layout", "mix"], clip, "takes no --layout"),
                                      ([], dir.file("b.pulsar"), "not a bundle")] {
             let r = try CLI.run(["plot", input, "--actuator", "meta-console", "-o", dir.file("o.png")] + extra)
             #expect(r.status == 64 && r.stderrLines.count == 1 && r.stderr.contains(text), "\(r)")

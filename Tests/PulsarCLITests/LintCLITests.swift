@@ -19,13 +19,59 @@ struct LintCLITests {
             + #""frequency":[{"time":0,"frequency":0.5}]}}}}"#
     }
 
-    @Test("A design made for an LRA (a steady carrier, transients 100 ms apart) is clean, even with --strict")
+    /// A carrier of amplitude `level` (frequency 0.5) rising over `ramp` ms from 0, held, and
+    /// falling over `ramp` ms to 0 at `ms`; transients at `transients` ms.
+    static func ramped(ms: Double, ramp: Double, level: Double = 0.5, transients: [Double] = []) -> String {
+        let points = transients.map { #"{"time":\#($0),"amplitude":1,"frequency":0.5}"# }.joined(separator: ",")
+        return #"{"continuousPattern":{"amplitude":[{"time":0,"value":0},{"time":\#(ramp),"value":\#(level)},"#
+            + #"{"time":\#(ms - ramp),"value":\#(level)},{"time":\#(ms),"value":0}],"#
+            + #""frequency":[{"time":0,"value":0.5},{"time":\#(ms),"value":0.5}]},"discretePattern":[\#(points)]}"#
+    }
+
+    @Test("A design made for an LRA (a carrier ramped in and out over 20 ms, transients 100 ms apart) is clean on the lra profile and on the lra actuator with its limits, even with --strict")
     func quietOnAFittingDesign() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        let file = try dir.write(Self.pattern(ms: 1_000, transients: [100, 200, 300, 400]), to: "fit.json")
+        let file = try dir.write(Self.ramped(ms: 1_000, ramp: 20, transients: [100, 200, 300, 400]), to: "fit.json")
         let r = try CLI.run(["lint", file, "--profile", "lra", "--strict"])
         #expect(r.status == 0 && r.stdout.hasSuffix("on lra:170: 0 findings\n"), "\(r)")
+        let a = try CLI.run(["lint", file, "--actuator", "lra", "--strict"])
+        #expect(a.status == 0 && a.stdout.hasSuffix("on lra: 0 findings\n"), "\(a)")
+    }
+
+    @Test("The lra actuator's limits: a step (the model's 8 ms S-curve) faster than its 15 ms rise, transients 18 ms apart (apart on the device, 17.6 ms each, but under 20 ms), a 0.8 carrier held 3 s above RMS 0.5 over 2 s; 0.6 is under it")
+    func limitRules() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        func findings(_ text: String, _ name: String, _ extra: [String] = ["--actuator", "lra"]) throws -> [[String: Any]] {
+            let r = try CLI.run(["lint", try dir.write(text, to: name), "--json"] + extra)
+            #expect(r.status == 0, "\(r)")
+            return try #require((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["findings"] as? [[String: Any]])
+        }
+        // A step up at 0 and down at 1 000 ms: each 8 ms on the device, bound 15 ms.
+        let steps = try findings(Self.pattern(ms: 1_000, transients: []), "step.json").filter { $0["rule"] as? String == "response" }
+        #expect(steps.count == 2 && steps.allSatisfy { $0["value"] as? Double == 8 && $0["bound"] as? Double == 15 }, "\(steps)")
+        #expect((steps.first?["message"] as? String)?.contains("rises by 0.50 in 8.0 ms; the device takes 15.0 ms") == true, "\(steps)")
+        // Transients 18 ms apart: not merged (each sounds 3 / 170 Hz = 17.6 ms) but closer than 20 ms.
+        let close = try findings(Self.ramped(ms: 1_000, ramp: 20, transients: [300, 318]), "close.json")
+        #expect(close.map { $0["rule"] as? String } == ["transients-close"] && close.first?["value"] as? Double == 18, "\(close)")
+        // RMS of a sine of peak 0.8: 0.8/√2, −4.95 dBFS, over the ceiling of −6.02 dBFS; of 0.6, −7.45 dBFS: under.
+        let loud = try findings(Self.ramped(ms: 3_000, ramp: 20, level: 0.8), "loud.json")
+        let drive = try #require(loud.first { $0["rule"] as? String == "sustained-drive" }, "\(loud)")
+        #expect(abs((drive["value"] as? Double ?? 0) - 20 * log10(0.8 / 2.0.squareRoot())) < 0.05 && abs((drive["bound"] as? Double ?? 0) - 20 * log10(0.5)) < 1e-9,
+                "\(drive)")
+        #expect(loud.count == 1)
+        #expect(try findings(Self.ramped(ms: 3_000, ramp: 20, level: 0.6), "quiet.json").isEmpty)
+        // A config whose device rises in 20 ms: wideband's transients at frequency 0.5 (180 Hz, 16.7 ms) are short.
+        let slow = try dir.write("{model: 'envelope', continuous: {frequency_min: 60, frequency_max: 300}, limits: {rise_ms: 20}}", to: "slow.acf")
+        let short = try findings(Self.ramped(ms: 1_000, ramp: 40, transients: [100, 300, 900]), "short.json", ["--actuator", slow])
+        #expect(short.map { $0["rule"] as? String } == ["transient-short", "transient-short"], "\(short)")
+        #expect(abs((short.first?["value"] as? Double ?? 0) - 3000.0 / 180) < 1e-9 && short.first?["bound"] as? Double == 20)
+        #expect((short.first?["message"] as? String)?.hasPrefix("2 transients, the shortest 16.7 ms,") == true, "\(short)")
+        // With --profile: no limits, none of these rules.
+        #expect(try findings(Self.pattern(ms: 1_000, transients: [300, 318]), "p.json", ["--profile", "lra"]).allSatisfy {
+            !["response", "transients-close", "sustained-drive", "transient-short"].contains($0["rule"] as? String ?? "")
+        })
     }
 
     @Test("Transients 8 ms apart on wideband merge: the first's burst is 3 cycles of 180 Hz, 16.7 ms; --strict exits 1 in one line")

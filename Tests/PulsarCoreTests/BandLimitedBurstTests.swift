@@ -179,11 +179,14 @@ struct BandLimitedBurstTests {
             return message.contains("$.emphasis.band_limit_hz") && message.contains("below the bursts' own frequency")
         }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let dualsense = try MetaActuatorConfig.load(path: root.appendingPathComponent("Resources/actuators/dualsense.acf").path)
+        // Read as this project reads its configs (`Actuator`: Meta's sections and the project's `limits`).
+        let dualsense = try Actuator.load(path: root.appendingPathComponent("Resources/actuators/dualsense.acf").path)
         #expect(dualsense.warnings.isEmpty, "\(dualsense.warnings)")
-        #expect(dualsense.config.emphasis.bandLimitHertz == 400 && dualsense.config.emphasis.riseMs == 3 && dualsense.config.continuous.duckingRampMs == 2)
-        let shaker = try MetaActuatorConfig.load(path: root.appendingPathComponent("Resources/actuators/bass-shaker.acf").path)
+        let d = try #require(dualsense.actuator.burstConfig)
+        #expect(d.emphasis.bandLimitHertz == 400 && d.emphasis.riseMs == 3 && d.continuous.duckingRampMs == 2)
+        let shaker = try Actuator.load(path: root.appendingPathComponent("Resources/actuators/bass-shaker.acf").path)
         #expect(shaker.warnings.isEmpty, "\(shaker.warnings)")
-        #expect(shaker.config.emphasis.bandLimitHertz == nil && shaker.config.emphasis.riseMs == 5 && shaker.config.continuous.duckingRampMs == 5)
+        let b = try #require(shaker.actuator.burstConfig)
+        #expect(b.emphasis.bandLimitHertz == nil && b.emphasis.riseMs == 5 && b.continuous.duckingRampMs == 5)
     }
 }

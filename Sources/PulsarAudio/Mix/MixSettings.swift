@@ -10,6 +10,10 @@ public struct MixSettings: Sendable {
     public var layout: ChannelLayout
     /// Actuator band and haptic gain (`profile.gain`, applied before the haptic limiter).
     public var profile: ActuatorProfile
+    /// The actuator config the haptic channel is rendered for (`--actuator`, docs/actuators.md):
+    /// a `burst` one's renderer is Meta's through its config; an `envelope` one is `profile`
+    /// (set both). Nil: `profile` alone. A session log names its file.
+    public var actuator: Actuator? = nil
     /// Linear gain on the preset audio, on top of the preset's own volume.
     public var audioGain: Double
     /// False silences the haptic render (the layout keeps its channels).

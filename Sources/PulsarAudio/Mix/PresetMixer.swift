@@ -54,8 +54,8 @@ public final class PresetMixer {
     /// made by `adjusted` share this one's audio, so they answer the same.
     public var isRealtimeSafe: Bool { track?.isPreloaded ?? true }
 
-    private let forward: PatternRenderer
-    private let backward: PatternRenderer?
+    private let forward: ActuatorRenderer
+    private let backward: ActuatorRenderer?
     private let hapticShift: FrameIndex
     private let track: AudioTrack?
     private let audioGain: Float
@@ -86,9 +86,9 @@ public final class PresetMixer {
     public convenience init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange = PlaybackRange()) throws(SetupError) {
         let rate = settings.sampleRate
         let layout = settings.layout
-        let forward: PatternRenderer
+        let forward: ActuatorRenderer
         do {
-            forward = try PatternRenderer(pattern: preset.pattern, sampleRate: rate, profile: settings.profile)
+            forward = try Self.renderer(preset.pattern, clip: preset.lofeltClip, settings: settings)
         } catch {
             throw .badSettings(error.description)
         }
@@ -128,7 +128,7 @@ public final class PresetMixer {
         var renderer = forward
         if s.profile.gain != settings.profile.gain {
             do {
-                renderer = try PatternRenderer(pattern: preset.pattern, sampleRate: s.sampleRate, profile: s.profile)
+                renderer = try Self.renderer(preset.pattern, clip: preset.lofeltClip, settings: s)
             } catch {
                 throw .badSettings(error.description)
             }
@@ -157,7 +157,12 @@ public final class PresetMixer {
         try adjusted(to: live.with(edit))
     }
 
-    private init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange, forward: PatternRenderer,
+    /// The haptic channel's renderer of `pattern` for the settings' actuator.
+    private static func renderer(_ pattern: PatternData, clip: LofeltClip?, settings: MixSettings) throws(PatternRenderer.SetupError) -> ActuatorRenderer {
+        try ActuatorRenderer(pattern: pattern, clip: clip, actuator: settings.actuator, profile: settings.profile, sampleRate: settings.sampleRate)
+    }
+
+    private init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange, forward: ActuatorRenderer,
                  track: AudioTrack?, audioEnd: Double?) throws(SetupError) {
         self.preset = preset
         self.settings = settings
@@ -213,10 +218,13 @@ public final class PresetMixer {
             // i.e. the pattern at `to − j − offset`. Rendering the pattern mirrored about
             // a = (from + to) / 2 − offset at frame `from + j − offset` gives exactly that, with the
             // same frame arithmetic as the forward iterations.
+            if settings.actuator?.burstConfig != nil {
+                throw .badSettings("a burst actuator's render plays forwards only: --reverse and a segment that starts backwards need an envelope actuator")
+            }
             let axis = (rate.milliseconds(at: timeline.segmentStart) + rate.milliseconds(at: timeline.segmentEnd)) / 2
                 - rate.milliseconds(atFrame: hapticShift)
             do {
-                backward = try PatternRenderer(pattern: preset.pattern.mirrored(around: axis), sampleRate: rate, profile: settings.profile)
+                backward = try Self.renderer(preset.pattern.mirrored(around: axis), clip: nil, settings: settings)
             } catch {
                 throw .badSettings(error.description)
             }

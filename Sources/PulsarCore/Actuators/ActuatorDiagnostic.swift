@@ -20,6 +20,10 @@ public enum ActuatorRule: String, DiagnosticRule, CaseIterable {
     case valueOutOfRange = "value-out-of-range"
     /// An emphasis shape other than saw, sine, square and triangle.
     case unknownShape = "unknown-shape"
+    /// A `model` other than envelope and burst (this project's key).
+    case unknownModel = "unknown-model"
+    /// A law other than linear and sqrt (this project's `laws`).
+    case unknownLaw = "unknown-law"
     /// Warning: a key this reader does not know, ignored (Meta's reader ignores it too).
     case unknownField = "unknown-field"
     /// Warning: a `fade_out_percent` in (0, 1], read as a percentage as Meta's renderer reads it,

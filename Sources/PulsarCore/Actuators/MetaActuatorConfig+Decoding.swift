@@ -27,25 +27,34 @@ extension MetaActuatorConfig {
 
     /// Reads an ACF from bytes; `file` names it in diagnostics (`<input>` when nil).
     public static func decode(_ bytes: [UInt8], file: String? = nil) throws(ActuatorDiagnostic) -> Loaded {
-        var reader = ACFFieldReader(file: file ?? "<input>", bytes: bytes)
-        let document: JSONValue
+        var (document, reader) = try parse(bytes, file: file)
+        _ = try reader.object(document, "$")
+        reader.warnUnknownMembers(of: document, known: ["metadata", "continuous", "emphasis"], "$")
+        let config = try read(document, &reader)
+        return Loaded(config: config, warnings: reader.warnings)
+    }
+
+    /// The JSON5 document of a config file and the reader that names its places.
+    static func parse(_ bytes: [UInt8], file: String?) throws(ActuatorDiagnostic) -> (JSONValue, ACFFieldReader) {
+        let reader = ACFFieldReader(file: file ?? "<input>", bytes: bytes)
         do {
-            document = try JSON5Parser(maximumDepth: maximumDepth, maximumBytes: maximumFileSize).parse(bytes)
+            return (try JSON5Parser(maximumDepth: maximumDepth, maximumBytes: maximumFileSize).parse(bytes), reader)
         } catch {
             let (line, column) = reader.lines.position(of: error.offset)
             throw ActuatorDiagnostic(ActuatorRule(error.kind), file: reader.file, line: line, column: column,
                                      jsonPath: "$", message: error.message)
         }
-        _ = try reader.object(document, "$")
-        reader.warnUnknownMembers(of: document, known: ["metadata", "continuous", "emphasis"], "$")
+    }
+
+    /// The ACF's three sections of an object `document` (its other members are the caller's).
+    static func read(_ document: JSONValue, _ reader: inout ACFFieldReader) throws(ActuatorDiagnostic) -> MetaActuatorConfig {
         let metadata = try document["metadata"].map { v throws(ActuatorDiagnostic) in try readMetadata(v, &reader) }
         let continuous = try readContinuous(try reader.required("continuous", in: document, "$"), &reader)
         let emphasis = try readEmphasis(try reader.required("emphasis", in: document, "$"), &reader)
-        let config = MetaActuatorConfig(metadata: metadata ?? Metadata(), continuous: continuous, emphasis: emphasis)
-        return Loaded(config: config, warnings: reader.warnings)
+        return MetaActuatorConfig(metadata: metadata ?? Metadata(), continuous: continuous, emphasis: emphasis)
     }
 
-    private static func readMetadata(_ value: JSONValue, _ reader: inout ACFFieldReader) throws(ActuatorDiagnostic) -> Metadata {
+    static func readMetadata(_ value: JSONValue, _ reader: inout ACFFieldReader) throws(ActuatorDiagnostic) -> Metadata {
         let path = "$.metadata"
         _ = try reader.object(value, path)
         func text(_ key: String) throws(ActuatorDiagnostic) -> String? {

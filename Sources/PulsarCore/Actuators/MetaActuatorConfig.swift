@@ -3,7 +3,7 @@
 /// (docs/actuators.md, "Meta's ACF"). The numbers are as written in the file, checked against
 /// the ranges below; `metadata` is informational.
 ///
-/// Reading it changes no render yet: the renderer's own profiles are `ActuatorProfile`.
+/// `Actuator` reads it (as the `burst` model) beside this project's own configs.
 ///
 /// A plain value type: safe to use from any thread.
 public struct MetaActuatorConfig: Hashable, Sendable {

@@ -9,7 +9,7 @@ enum LofeltCodec {
     static let emphasisDuck = 0.2
 
     /// `√v` for a value in range; anything else unchanged.
-    static func perceptual(_ v: Double) -> Double { (0...1).contains(v) ? v.squareRoot() : v }
+    static func perceptual(_ v: Double) -> Double { ActuatorLaw.sqrt.apply(v) }
 
     static func decode(_ doc: JSONValue, reader: inout JSONFieldReader, maximumPoints: Int) throws(PatternDiagnostic) -> DecodedPattern {
         _ = try reader.object(doc, "$")

@@ -11,6 +11,10 @@ import Darwin
 /// and is real-time safe (no allocation, no locks, no I/O). `init` allocates: build renderers off
 /// the real-time path.
 public struct PatternRenderer: Sendable {
+    /// `ρ`, the width of the tent that smooths the amplitude curve (docs/signal-model.md §4.3):
+    /// the shortest time in which the carrier's envelope moves.
+    public static let smoothingMilliseconds = CarrierEnvelope.smoothingMilliseconds
+
     public enum SetupError: Error, CustomStringConvertible, Sendable {
         case unsupportedProfile(String)
 

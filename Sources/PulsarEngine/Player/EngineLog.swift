@@ -35,6 +35,9 @@ public enum EngineLog {
         /// default settings on `profile` (`pulsar play --derive`, docs/derive.md); written only
         /// when true.
         public var derivesHaptics = false
+        /// The actuator config the session played through (`--actuator`, an absolute path), nil
+        /// for `profile` alone; written only when set.
+        public var actuator: String?
 
         public struct HapticDevice: Hashable, Sendable {
             public var layout: String
@@ -128,6 +131,7 @@ public enum EngineLog {
         ]
         head += fields(of: header.mix)
         if header.derivesHaptics { head.append(("deriveHaptics", JSONValue(.bool(true)))) }
+        if let actuator = header.actuator { head.append(("actuator", .str(actuator))) }
         if let h = header.hapticDevice {
             head.append(("hapticDevice", .obj(["layout": .str(h.layout), "sampleRate": .num(Double(h.sampleRate)),
                                                "playedFrames": .num(Double(h.playedFrames))])))
@@ -364,6 +368,10 @@ public enum EngineLog {
         if let derive = value["deriveHaptics"] {
             guard case .bool(let on) = derive.kind else { throw ParseError(line: number, message: "\"deriveHaptics\" must be true or false") }
             header.derivesHaptics = on
+        }
+        if let actuator = value["actuator"] {
+            guard let path = actuator.string else { throw ParseError(line: number, message: "\"actuator\" must be a path") }
+            header.actuator = path
         }
         return header
     }
