@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Rendering the corpus `.haptic` clips through a Meta actuator config beside today's model.
+"""Rendering the corpus `.haptic` clips through each actuator config beside today's model.
 
 usage: Benchmarks/scripts/actuator-bench.py [PULSAR] [RUNS]
 
 PULSAR defaults to .build/release/pulsar (`swift build -c release --static-swift-stdlib
 --product pulsar`), RUNS to 3. Every clip of ../shared/corpus/lofelt/clips is rendered at 48 kHz
 to a float WAV of its haptic channel, once with today's model (`--layout haptic`, the wideband
-profile, the clip imported as docs/formats.md says) and once through each shipped config
-(`--actuator meta-console`, `meta-quest`, and this project's `dualsense` and `bass-shaker`, whose
-bursts are band-limited and risen: docs/actuators.md). Runs alternate between
+profile, the clip imported as docs/formats.md says) and once through each shipped config: the
+envelope model's `wideband` (today's, as a file: the same samples) and `lra`, the same model with
+linear laws (a config this script writes: the clip's values read as written), and the burst
+model's `meta-console`, `meta-quest`, and this project's `dualsense` and `bass-shaker`, whose
+bursts are band-limited and risen (docs/actuators.md). Runs alternate between
 the ways; the median of RUNS wall times of the whole corpus is reported with the seconds of
 haptics rendered per second of wall time (process start-up included: one process per clip).
 
@@ -26,7 +28,11 @@ runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 clips = sorted(glob.glob(os.path.join(root, "../shared/corpus/lofelt/clips/*/*.haptic")))
 work = tempfile.mkdtemp(prefix="pulsar-actuator-bench-")
 RATE = 48000
-ways = {"today (wideband)": ["--layout", "haptic"], "meta-console": ["--actuator", "meta-console"],
+linear = os.path.join(work, "linear.acf")
+with open(linear, "w") as f:
+    f.write("{model: 'envelope', continuous: {frequency_min: 60, frequency_max: 300}, laws: {amplitude: 'linear', frequency: 'linear'}}\n")
+ways = {"today (wideband)": ["--layout", "haptic"], "wideband": ["--actuator", "wideband"], "linear": ["--actuator", linear],
+        "lra": ["--actuator", "lra"], "meta-console": ["--actuator", "meta-console"],
         "meta-quest": ["--actuator", "meta-quest"], "dualsense": ["--actuator", "dualsense"],
         "bass-shaker": ["--actuator", "bass-shaker"]}
 
@@ -94,9 +100,14 @@ for way in list(ways)[1:]:
           f"{np.nanmedian(today_hz):.0f} → {np.nanmedian(config_hz):.0f} Hz |")
 
 print()
-print("| device | clean clips | transients-merge | energy-above-1khz | outside-band | step | lint wall time |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-devices = {"today (wideband)": [], **{w: ["--actuator", w] for w in list(ways)[1:]}}
+identical = sum(open(out_path("today (wideband)", c), "rb").read() == open(out_path("wideband", c), "rb").read() for c in clips)
+print()
+print(f"wideband.acf against no option: {identical} of {len(clips)} renders byte-identical")
+print()
+names = ["transients-merge", "transients-close", "transient-short", "transient-shape", "response", "sustained-drive", "energy-above-1khz", "outside-band", "step"]
+print("| device | clean clips | " + " | ".join(names) + " | lint wall time |")
+print("| --- | ---: | " + " | ".join("---:" for _ in names) + " | ---: |")
+devices = {"today (wideband)": [], **{w: ways[w] for w in list(ways)[1:]}}
 for device, option in devices.items():
     rules, clean = collections.Counter(), 0
     start = time.perf_counter()
@@ -106,5 +117,4 @@ for device, option in devices.items():
         clean += not found
         rules.update(f["rule"] for f in found)
     wall = time.perf_counter() - start
-    print(f"| {device} | {clean} of {len(clips)} | {rules['transients-merge']} | {rules['energy-above-1khz']} | {rules['outside-band']} | "
-          f"{rules['step']} | {wall:.2f} s |")
+    print(f"| {device} | {clean} of {len(clips)} | " + " | ".join(str(rules[n]) for n in names) + f" | {wall:.2f} s |")

@@ -6,10 +6,11 @@ import PulsarSession
 
 /// What a `pulsar_pattern` holds, and where it came from (for an engine's event log).
 final class PatternBox {
-    let pattern: PatternData
+    let loaded: LoadedPattern
     let origin: ContentOrigin
-    init(_ pattern: PatternData, origin: ContentOrigin) {
-        self.pattern = pattern
+    var pattern: PatternData { loaded.pattern }
+    init(_ loaded: LoadedPattern, origin: ContentOrigin) {
+        self.loaded = loaded
         self.origin = origin
     }
 }
@@ -58,7 +59,7 @@ public func pulsar_pattern_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMuta
     guard let path = text(path) else { return Result.argument.failing("pulsar_pattern_open: the path is NULL or not UTF-8") }
     do {
         let loaded = try PatternLoader().load(contentsOf: path)
-        out.pointee = Handles.make(PatternBox(loaded.pattern, origin: .file(path: absolutePath(path), preset: nil)))
+        out.pointee = Handles.make(PatternBox(loaded, origin: .file(path: absolutePath(path), preset: nil)))
         return Result.ok.rawValue
     } catch {
         return (error.rule == .missingInput ? Result.notFound : Result.data).failing(error.description)
@@ -75,7 +76,7 @@ public func pulsar_pattern_from_memory(_ bytes: UnsafeRawPointer?, _ length: Int
     do {
         let data = Array(UnsafeRawBufferPointer(start: bytes, count: length))
         let loaded = try PatternLoader().decode(data, file: "memory")
-        out.pointee = Handles.make(PatternBox(loaded.pattern, origin: .bytes(data)))
+        out.pointee = Handles.make(PatternBox(loaded, origin: .bytes(data)))
         return Result.ok.rawValue
     } catch {
         return Result.data.failing(error.description)
@@ -144,8 +145,14 @@ public struct CMixOptions {
     var loopCount: Int32
 }
 
-/// Mix settings from `options` (NULL: the defaults), or why not.
-func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout) -> (MixSettings, PlaybackRange)? {
+/// `pulsar_mix_options.actuator`, a member grown at the struct's end: read only when the caller's
+/// `size` covers it (a caller built against the smaller struct passes the smaller size).
+private let actuatorOffset = MemoryLayout<CMixOptions>.stride
+
+/// Mix settings from `options` (NULL: the defaults), or nil with the thread's last error set and
+/// `failure` the code to return (an argument error, or a config that is missing or bad data).
+func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, failure: inout Result) -> (MixSettings, PlaybackRange)? {
+    failure = .argument
     var settings = MixSettings(layout: defaultLayout)
     var range = PlaybackRange()
     // The struct has C's layout (members in order, natural alignment), as Swift lays it out.
@@ -166,6 +173,22 @@ func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout) -> (Mi
         guard let name = text(p), let profile = ActuatorProfile(parsing: name) else { _ = Result.argument.failing("pulsar_mix_options: profile is not wideband, lra, lra:HZ or FMIN:FMAX"); return nil }
         settings.profile = profile
     }
+    if o.size >= actuatorOffset + MemoryLayout<UnsafePointer<CChar>?>.size,
+       let a = options!.load(fromByteOffset: actuatorOffset, as: UnsafePointer<CChar>?.self) {
+        guard o.profile == nil else { _ = Result.argument.failing("pulsar_mix_options: actuator and profile both name the device: set one"); return nil }
+        guard let path = text(a) else { _ = Result.argument.failing("pulsar_mix_options: actuator is not UTF-8"); return nil }
+        do {
+            settings.actuator = try Actuator.load(path: path).actuator
+        } catch {
+            failure = error.rule == .unreadable ? .notFound : .data
+            _ = failure.failing("pulsar_mix_options: actuator: \(error)")
+            return nil
+        }
+        if let problem = settings.actuator!.problem(at: settings.sampleRate) {
+            _ = Result.argument.failing("pulsar_mix_options: actuator \(path): \(problem)"); return nil
+        }
+        settings.profile = settings.actuator!.profile
+    }
     if o.hapticGain != 0 {
         guard o.hapticGain.isFinite, o.hapticGain > 0, o.hapticGain <= 16 else { _ = Result.argument.failing("pulsar_mix_options: haptic_gain must be in (0, 16]"); return nil }
         settings.profile.gain = o.hapticGain
@@ -184,7 +207,15 @@ func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout) -> (Mi
 /// A mixer of `preset` with `options`, as a new handle in `out`.
 func makeMix(_ preset: PresetHandle, _ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, origin: ContentOrigin,
              _ out: UnsafeMutablePointer<OpaquePointer?>, function: String) -> Int32 {
-    guard let (base, range) = settings(options, defaultLayout: defaultLayout) else { return Result.argument.rawValue }
+    var failure = Result.argument
+    guard let chosen = settings(options, defaultLayout: defaultLayout, failure: &failure) else { return failure.rawValue }
+    return makeMix(preset, settings: chosen, origin: origin, out, function: function)
+}
+
+/// A mixer of `preset` with settings already read, as a new handle in `out`.
+func makeMix(_ preset: PresetHandle, settings chosen: (MixSettings, PlaybackRange), origin: ContentOrigin,
+             _ out: UnsafeMutablePointer<OpaquePointer?>, function: String) -> Int32 {
+    let (base, range) = chosen
     do {
         out.pointee = Handles.make(MixBox(try SessionContent(preset: preset, settings: base, range: range, origin: origin)))
         return Result.ok.rawValue
@@ -199,8 +230,12 @@ public func pulsar_mix_from_pattern(_ pattern: OpaquePointer?, _ options: Unsafe
     guard let out else { return Result.argument.failing("pulsar_mix_from_pattern: out is NULL") }
     out.pointee = nil
     guard let box = Handles.object(pattern, as: PatternBox.self) else { return Result.argument.failing("pulsar_mix_from_pattern: not a live pulsar_pattern") }
-    return makeMix(PresetHandle(id: "pattern", name: "pattern", duration: 0, pattern: box.pattern), options, defaultLayout: .haptic, origin: box.origin, out,
-                   function: "pulsar_mix_from_pattern")
+    var failure = Result.argument
+    guard let (base, range) = settings(options, defaultLayout: .haptic, failure: &failure) else { return failure.rawValue }
+    // Through an actuator's laws (a .haptic clip's values), its raw clip kept for a burst model.
+    var preset = PresetHandle(id: "pattern", name: "pattern", duration: 0, pattern: base.actuator?.pattern(of: box.loaded) ?? box.pattern)
+    preset.lofeltClip = box.loaded.lofeltClip
+    return makeMix(preset, settings: (base, range), origin: box.origin, out, function: "pulsar_mix_from_pattern")
 }
 
 @_cdecl("pulsar_mix_from_preset")

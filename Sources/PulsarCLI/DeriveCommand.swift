@@ -9,7 +9,7 @@ import PulsarDerive
 /// (`envelope`) or Android's HapticGenerator channel (`android`).
 enum DeriveCommand {
     static let help = """
-    usage: pulsar derive INPUT -o OUT.json|OUT.ahap [--preset ID] [--method envelope] [--profile P]
+    usage: pulsar derive INPUT -o OUT.json|OUT.ahap [--preset ID] [--method envelope] [--profile P|--actuator A]
                          [--resolution N] [--gain DB] [--threshold X] [--exponent E] [--tolerance T]
                          [--band LO:HI] [--from MS] [--to MS] [--quiet]
            pulsar derive INPUT -o OUT.wav --method android [--preset ID] [--resonance HZ]
@@ -36,6 +36,8 @@ enum DeriveCommand {
       --method M          envelope (default) or android
       --profile P         the band frequencies 0...1 describe: wideband (60-300 Hz, default),
                           lra, lra:HZ or FMIN:FMAX in Hz
+      --actuator A        the band of an actuator config instead (a shipped name or a .acf file;
+                          `pulsar actuators`)
       --resolution N      most curve breakpoints per second, 1...200 (default 100)
       --gain DB           level of the loudest moment, -24...0 dB; 0 dB is the actuator's maximum
       --threshold X       onset threshold, 0...1 (default 0.1; higher finds fewer transients)
@@ -58,7 +60,7 @@ enum DeriveCommand {
         .value("--output", "-o", completion: .files),
         .value("--preset", completion: .presets),
         .value("--method", completion: .choices(DeriveSettings.Method.allCases.map(\.rawValue))),
-        .value("--profile", completion: .profiles),
+        .value("--profile", completion: .profiles), .value("--actuator", completion: .files),
         .value("--resolution"),
         .value("--gain"),
         .value("--threshold"),
@@ -99,6 +101,10 @@ enum DeriveCommand {
                 throw CommandFailure(.usage, "\(command): --profile must be wideband, lra, lra:HZ or FMIN:FMAX, not '\(MessageText.excerpt(text))'")
             }
             s.profile = profile
+        }
+        if let name = args.value("--actuator") {
+            guard args.value("--profile") == nil else { throw CommandFailure(.usage, "\(command): --actuator and --profile both name the device: give one") }
+            s.profile = try ActuatorCatalog.actuator(name, rate: SampleRate(48_000)!, quiet: args.flag("--quiet"), command: command).profile
         }
         s.resolution = try args.number("--resolution", command: command) ?? s.resolution
         s.gainDB = try args.number("--gain", command: command) ?? s.gainDB

@@ -14,7 +14,7 @@ import PulsarSimulation
 enum FollowCommand {
     static let help = """
     usage: pulsar follow --from FILE|pw:[NODE][.monitor]|alsa:NAME [--to auto|NAME|pw:[NODE]|dualsense|sim[:…]]
-                         [--method envelope|android] [--band LO:HI] [--profile P] [--gain DB] [--gate DB]
+                         [--method envelope|android] [--band LO:HI] [--profile P|--actuator A] [--gain DB] [--gate DB]
                          [--attack MS] [--release MS] [--no-transients] [--mix] [--layout L] [--seconds N]
                          [--period FRAMES] [--buffer FRAMES] [--rate HZ] [--log FILE] [--json FILE] [--quiet]
 
@@ -36,6 +36,8 @@ enum FollowCommand {
       --method M          envelope (default) or android (Android's HapticGenerator chain)
       --band LO:HI        the part of the sound listened to, Hz (default 40:250; a shaker: 30:120)
       --profile P         the actuator: wideband (default, 60–300 Hz), lra, lra:HZ or FMIN:FMAX
+      --actuator A        the band of an actuator config instead (a shipped name or a .acf file;
+                          the carrier and onsets are the signal model's on it)
       --gain DB           gain of the envelope, -24…24 (default 0)
       --gate DB           sound below this level (dBFS) is not felt, -90…0 (default -50)
       --attack MS         envelope attack, 0.1…100 (default 2)
@@ -64,7 +66,7 @@ enum FollowCommand {
 
     static let options: [Arguments.Option] = [
         .value("--from", completion: .files), .value("--to", completion: .devices), .value("--method", completion: .choices(["envelope", "android"])),
-        .value("--band"), .value("--profile"), .value("--gain"), .value("--gate"), .value("--attack"), .value("--release"),
+        .value("--band"), .value("--profile"), .value("--actuator", completion: .files), .value("--gain"), .value("--gate"), .value("--attack"), .value("--release"),
         .flag("--no-transients"), .flag("--mix"), .value("--layout"), .value("--seconds"), .value("--period"), .value("--buffer"),
         .value("--rate"), .value("--log", completion: .files), .value("--json", completion: .files), .flag("--quiet"),
     ]

@@ -54,6 +54,10 @@ struct FollowOptions {
             guard let profile = ActuatorProfile(parsing: p) else { throw CommandFailure(.usage, "\(command): --profile '\(MessageText.excerpt(p))': wideband, lra, lra:HZ or FMIN:FMAX") }
             settings.profile = profile
         }
+        if let name = args.value("--actuator") {
+            guard args.value("--profile") == nil else { throw CommandFailure(.usage, "\(command): --actuator and --profile both name the device: give one") }
+            settings.profile = try ActuatorCatalog.actuator(name, rate: SampleRate(hz)!, quiet: args.flag("--quiet"), command: command).profile
+        }
         settings.gainDB = try Self.number(args, "--gain", settings.gainDB)
         settings.gateDB = try Self.number(args, "--gate", settings.gateDB)
         settings.attackMilliseconds = try Self.number(args, "--attack", settings.attackMilliseconds)

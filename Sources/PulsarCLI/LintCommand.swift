@@ -11,14 +11,22 @@ enum LintCommand {
     Says what a device cannot do with a design: each finding one line with its time, its rule
     and its figure against the bound, then a summary. PATTERN is Pulsar JSON, AHAP or a .haptic
     clip; the device is a profile (--profile, default wideband: the pattern as today's model
-    plays it) or an actuator config (--actuator NAME|FILE.acf: the pattern as Meta's renderer
-    plays it through the config, a JSON or AHAP pattern as the clip it maps to). Rules:
+    plays it) or an actuator (--actuator NAME|FILE.acf: an envelope one as today's model plays it
+    on its band, a burst one as Meta's renderer plays it through the config, a JSON or AHAP
+    pattern as the clip it maps to). Rules:
       transients-merge    a transient starts while the one before still sounds on the device
                           (within its burst): the two are felt as one
       energy-above-1khz   in a 50 ms window, more than -40 dB of the energy above 1 kHz: clicks
       outside-band        in a 50 ms window, more than -10 dB of the energy outside the band
       step                a jump between two samples larger than a full-scale sine at twice
                           the band's top makes: a click
+      transient-shape     a transient the device plays as less than one cycle, or over half an
+                          octave outside its band: an emphasis it cannot shape
+    and, where the actuator states its figure (its config's limits; never on a --profile):
+      transients-close    two transients closer than it separates (limits.separation_ms)
+      transient-short     a transient shorter on the device than its rise (limits.rise_ms)
+      response            the amplitude moving by 0.3 or more faster than its rise
+      sustained-drive     RMS over limits.sustained_window_ms above limits.sustained_rms
     Windows quieter than -60 dBFS are not judged. A config that band-limits its bursts gets a
     note of what that costs: the bursts' power kept, in dB of the whole waveforms. Exit 0 (findings are warnings), 1 with
     --strict when there are findings, 64 for a bad command line, 65/66 for an unreadable pattern.
@@ -99,7 +107,10 @@ enum LintCommand {
             let clip = actuator.clip(of: loaded, through: config)
             let renderer = MetaHapticRenderer(clip: clip, config: config, sampleRate: setup.rate)
             let bursts = clip.amplitude.compactMap { point in
-                point.emphasis.map { (point.time * 1000, config.emphasis.burst(at: $0.frequency).durationMs) }
+                point.emphasis.map { e in
+                    let burst = config.emphasis.burst(at: e.frequency)
+                    return (point.time * 1000, burst.durationMs, burst.hertz)
+                }
             }
             var device = LintDevice(name: actuator.name, minimumHertz: config.continuous.frequencyMin, maximumHertz: config.continuous.frequencyMax,
                                     transients: bursts, samples: renderer.render(frames: 0..<min(renderer.frameCount, limit)), rate: setup.rate.hertz)
@@ -118,7 +129,7 @@ enum LintCommand {
         let renderer = try setup.renderer(for: pattern)
         let p = setup.profile
         var device = LintDevice(name: actuator.name, minimumHertz: p.minimumHertz, maximumHertz: p.maximumHertz,
-                                transients: pattern.discretePattern.map { ($0.time, p.transientSeconds(for: $0.frequency) * 1000) },
+                                transients: pattern.discretePattern.map { ($0.time, p.transientSeconds(for: $0.frequency) * 1000, p.hertz(for: $0.frequency)) },
                                 samples: renderer.render(frames: 0..<min(renderer.frameCount, limit)), rate: setup.rate.hertz)
         device.limits = actuator.limits
         device.amplitude = envelopeCurve(pattern)

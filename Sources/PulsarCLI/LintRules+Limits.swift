@@ -13,6 +13,10 @@ import PulsarCore
 ///   full scale) in less than `rise_ms` — a step or a ramp the actuator does not follow. Its
 ///   time is the curve's, or the renderer's shortest move when that is longer (the signal model's
 ///   8 ms tent). Moves less than 10 ms apart make one span, its figure the fastest.
+/// - `transient-shape` (needs no figure): a transient the device plays as less than one cycle of
+///   its frequency (no waveform to feel, a click), or at a frequency more than half an octave
+///   outside its band — an emphasis the config cannot shape. Runs less than 250 ms apart make one
+///   span, its figure the fewest cycles (or the farthest frequency).
 /// - `sustained-drive`: the render's RMS over any `sustained_window_ms` (hop a quarter of it)
 ///   above `sustained_rms`.
 extension LintRules {
@@ -20,7 +24,7 @@ extension LintRules {
     static let responseShare = 0.3
 
     static func limitRules(_ device: LintDevice) -> [LintFinding] {
-        transientsClose(device) + transientsShort(device) + response(device) + sustainedDrive(device)
+        transientsClose(device) + transientsShort(device) + transientShape(device) + response(device) + sustainedDrive(device)
     }
 
     static func transientsClose(_ device: LintDevice) -> [LintFinding] {
@@ -50,6 +54,37 @@ extension LintRules {
             return LintFinding(fromMs: s.from, toMs: s.to, rule: "transient-short",
                                message: "\(what) on a device that takes \(format(rise)) ms to rise: felt weaker than designed",
                                value: s.shortest, bound: rise)
+        }
+    }
+
+    static func transientShape(_ device: LintDevice) -> [LintFinding] {
+        let low = device.minimumHertz / bandMargin, high = device.maximumHertz * bandMargin
+        // The band's centre on a log scale: the farthest frequency is the most octaves from it.
+        let centre = (device.minimumHertz * device.maximumHertz).squareRoot()
+        var short: [(from: Double, to: Double, worst: Double, count: Int)] = []
+        var outside: [(from: Double, to: Double, worst: Double, count: Int)] = []
+        func note(_ spans: inout [(from: Double, to: Double, worst: Double, count: Int)], _ ms: Double, _ figure: Double, worse: (Double, Double) -> Double) {
+            if let last = spans.last, ms - last.to < 250 {
+                spans[spans.count - 1] = (last.from, ms, worse(last.worst, figure), last.count + 1)
+            } else {
+                spans.append((ms, ms, figure, 1))
+            }
+        }
+        for t in device.transients.sorted(by: { $0.ms < $1.ms }) {
+            let cycles = t.lengthMs * t.hertz / 1000
+            if cycles < 1 { note(&short, t.ms, cycles, worse: min) }
+            if t.hertz < low || t.hertz > high { note(&outside, t.ms, t.hertz, worse: { abs(log2($0 / centre)) > abs(log2($1 / centre)) ? $0 : $1 }) }
+        }
+        let band = "\(format(device.minimumHertz))–\(format(device.maximumHertz)) Hz"
+        return short.map { s in
+            LintFinding(fromMs: s.from, toMs: s.to, rule: "transient-shape",
+                        message: (s.count == 1 ? "a transient of " : "\(s.count) transients, the fewest ") + String(printf: "%.2f", s.worst)
+                            + " cycles on this device: less than one, no shape to feel (a click)",
+                        value: s.worst, bound: 1)
+        } + outside.map { s in
+            LintFinding(fromMs: s.from, toMs: s.to, rule: "transient-shape",
+                        message: "\(s.count == 1 ? "a transient" : "\(s.count) transients") at \(format(s.worst)) Hz, over half an octave outside \(band): drive the actuator does not follow",
+                        value: s.worst, bound: s.worst < low ? low : high)
         }
     }
 

@@ -19,8 +19,8 @@ struct LintDevice {
     var name: String
     var minimumHertz: Double
     var maximumHertz: Double
-    /// The transients (ms) and how long each sounds on this device (ms).
-    var transients: [(ms: Double, lengthMs: Double)]
+    /// The transients (ms), how long each sounds on this device (ms) and at what frequency (Hz).
+    var transients: [(ms: Double, lengthMs: Double, hertz: Double)]
     /// The haptic channel as this device is driven, and its rate.
     var samples: [Float]
     var rate: Int

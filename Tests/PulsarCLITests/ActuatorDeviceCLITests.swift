@@ -117,4 +117,22 @@ struct ActuatorDeviceCLITests {
             #expect(try AudioFileContents(contentsOf: dir.file("q.wav")).samples != AudioFileContents(contentsOf: dir.file("r.wav")).samples)
         }
     }
+
+    @Test("derive --actuator describes frequencies on the actuator's band: lra as --profile lra, meta-console as --profile 20:250, byte for byte; with --profile too, one line, 64")
+    func deriveOnTheBand() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let (folder, _) = try Self.bundle(in: dir)
+        let audio = folder + "/audio/s.wav"
+        for (a, b) in [(["--actuator", "lra"], ["--profile", "lra"]), (["--actuator", "meta-console"], ["--profile", "20:250"])] {
+            #expect(try CLI.run(["derive", audio, "-o", dir.file("a.json"), "--quiet"] + a).status == 0)
+            #expect(try CLI.run(["derive", audio, "-o", dir.file("b.json"), "--quiet"] + b).status == 0)
+            #expect(try Self.bytes(dir.file("a.json")) == Self.bytes(dir.file("b.json")), "\(a)")
+        }
+        // The band matters: the default (wideband, 60–300 Hz) describes the same sound otherwise.
+        #expect(try CLI.run(["derive", audio, "-o", dir.file("w.json"), "--quiet"]).status == 0)
+        #expect(try Self.bytes(dir.file("a.json")) != Self.bytes(dir.file("w.json")))
+        let r = try CLI.run(["derive", audio, "-o", dir.file("c.json"), "--actuator", "lra", "--profile", "lra"])
+        #expect(r.status == 64 && r.stderrLines.count == 1 && r.stderr.contains("both name the device"), "\(r)")
+    }
 }

@@ -39,7 +39,7 @@ struct LintCLITests {
         #expect(a.status == 0 && a.stdout.hasSuffix("on lra: 0 findings\n"), "\(a)")
     }
 
-    @Test("The lra actuator's limits: a step (the model's 8 ms S-curve) faster than its 15 ms rise, transients 18 ms apart (apart on the device, 17.6 ms each, but under 20 ms), a 0.8 carrier held 3 s above RMS 0.5 over 2 s; 0.6 is under it")
+    @Test("The lra actuator's limits: a step (the model's 8 ms S-curve) faster than its 15 ms rise, transients 18 ms apart (apart on the device, 17.6 ms each, but under 20 ms), a 0.8 carrier held 3 s above RMS 0.5 over 2 s (0.6 is under it); a config's short rise; bursts a config cannot shape")
     func limitRules() throws {
         let dir = try TempDir()
         defer { dir.remove() }
@@ -68,6 +68,22 @@ struct LintCLITests {
         #expect(short.map { $0["rule"] as? String } == ["transient-short", "transient-short"], "\(short)")
         #expect(abs((short.first?["value"] as? Double ?? 0) - 3000.0 / 180) < 1e-9 && short.first?["bound"] as? Double == 20)
         #expect((short.first?["message"] as? String)?.hasPrefix("2 transients, the shortest 16.7 ms,") == true, "\(short)")
+        // A config whose bursts it cannot shape: 200 Hz for 3 ms (0.6 of a cycle) at frequency 0,
+        // 600 Hz at frequency 1, over half an octave above its 20–250 Hz band (353.6 Hz).
+        let odd = try dir.write("{continuous: {gain: 1, emphasis_ducking: 1, frequency_min: 20, frequency_max: 250}, emphasis: {gain: 1, fade_out_percent: 0,"
+                                + " frequency_min: {output_frequency: 200, duration_ms: 3, shape: 'sine'}, frequency_max: {output_frequency: 600, duration_ms: 10, shape: 'sine'}}}",
+                                to: "odd.acf")
+        let thin = try findings(Self.clip(emphasisFrequency: 0), "thin.haptic", ["--actuator", odd]).filter { $0["rule"] as? String == "transient-shape" }
+        #expect(thin.count == 1 && abs((thin[0]["value"] as? Double ?? 0) - 0.6) < 1e-9 && thin[0]["bound"] as? Double == 1, "\(thin)")
+        #expect((thin.first?["message"] as? String)?.contains("a transient of 0.60 cycles on this device: less than one") == true, "\(thin)")
+        let high = try findings(Self.clip(emphasisFrequency: 1), "high.haptic", ["--actuator", odd]).filter { $0["rule"] as? String == "transient-shape" }
+        #expect(high.count == 1 && high[0]["value"] as? Double == 600 && abs((high[0]["bound"] as? Double ?? 0) - 250 * 2.0.squareRoot()) < 1e-9, "\(high)")
+        // The shipped configs shape every emphasis: at either end, no such finding.
+        for name in ["meta-console", "meta-quest", "dualsense", "bass-shaker", "wideband", "lra"] {
+            for f in [0.0, 1.0] {
+                #expect(try findings(Self.clip(emphasisFrequency: f), "e\(f).haptic", ["--actuator", name]).allSatisfy { $0["rule"] as? String != "transient-shape" })
+            }
+        }
         // With --profile: no limits, none of these rules.
         #expect(try findings(Self.pattern(ms: 1_000, transients: [300, 318]), "p.json", ["--profile", "lra"]).allSatisfy {
             !["response", "transients-close", "sustained-drive", "transient-short"].contains($0["rule"] as? String ?? "")

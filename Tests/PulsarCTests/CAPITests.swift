@@ -79,6 +79,7 @@ struct CAPITests {
     static let badCalls = #"""
     #include <pulsar.h>
     #include <math.h>
+    #include <stddef.h>
     #include <stdio.h>
     #include <string.h>
     static void row(const char *name, int result) {
@@ -106,6 +107,18 @@ struct CAPITests {
         pulsar_mix_options small = PULSAR_MIX_OPTIONS_INIT;
         small.size = 4;
         row("mix-small-options", pulsar_mix_from_pattern(p, &small, &m));
+        pulsar_mix_options older = PULSAR_MIX_OPTIONS_INIT;
+        older.size = offsetof(pulsar_mix_options, actuator);
+        older.actuator = "/nonexistent.acf";
+        row("mix-older-options", pulsar_mix_from_pattern(p, &older, &m));
+        pulsar_mix_free(m);
+        m = NULL;
+        pulsar_mix_options acf = PULSAR_MIX_OPTIONS_INIT;
+        acf.actuator = "/nonexistent.acf";
+        row("mix-missing-actuator", pulsar_mix_from_pattern(p, &acf, &m));
+        acf.actuator = "x.json";
+        acf.profile = "lra";
+        row("mix-actuator-and-profile", pulsar_mix_from_pattern(p, &acf, &m));
         pulsar_mix_options rate = PULSAR_MIX_OPTIONS_INIT;
         rate.sample_rate = 1;
         row("mix-bad-rate", pulsar_mix_from_pattern(p, &rate, &m));
@@ -255,6 +268,7 @@ struct CAPITests {
             ("open-missing", -2, "no such file"), ("memory-nan", -3, "non-finite"), ("duration-null", -1, "not a live pulsar_pattern"),
             ("mix-null-pattern", -1, "not a live"), ("bundle-missing", -2, "nonexistent.pulsar"), ("count-null", -1, "not a live pulsar_bundle"),
             ("id-null", -1, "not a live pulsar_bundle"), ("memory-ok", 0, ""), ("mix-bad-layout", -1, "layout"), ("mix-small-options", -1, "PULSAR_MIX_OPTIONS_INIT"),
+            ("mix-older-options", 0, ""), ("mix-missing-actuator", -2, "nonexistent.acf"), ("mix-actuator-and-profile", -1, "both name the device"),
             ("mix-bad-rate", -1, "sample_rate"), ("mix-nan-gain", -1, "haptic_gain"), ("mix-ok", 0, ""),
             ("render-null-buffer", -1, "NULL"), ("render-negative", -1, "out of range"), ("render-huge-frame", -1, "24 h"), ("render-ok", 0, ""),
             ("render-pattern-as-mix", -1, "not a live pulsar_mix"), ("write-null-path", -1, "not UTF-8"), ("write-no-folder", -4, "x.wav"),

@@ -71,7 +71,7 @@ namespace Pulsar
         public struct MixOptions
         {
             public UIntPtr size; public int sample_rate; public IntPtr layout; public IntPtr profile;
-            public double haptic_gain; public double audio_gain; public int loop_count;
+            public double haptic_gain; public double audio_gain; public int loop_count; public IntPtr actuator;
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -228,13 +228,14 @@ namespace Pulsar
         public double HapticGain;       // (0, 16]; default 1
         public double AudioGain;        // (0, 16]; default 1
         public int LoopCount;           // iterations; -1 endless; default 1
+        public string Actuator;         // path of an actuator config (.acf) instead of Profile
 
         internal Native.MixOptions ToNative(Native.Strings strings)
         {
             var o = new Native.MixOptions();
             o.size = (UIntPtr)Marshal.SizeOf(typeof(Native.MixOptions));
             o.sample_rate = SampleRate; o.layout = strings.Add(Layout); o.profile = strings.Add(Profile);
-            o.haptic_gain = HapticGain; o.audio_gain = AudioGain; o.loop_count = LoopCount;
+            o.haptic_gain = HapticGain; o.audio_gain = AudioGain; o.loop_count = LoopCount; o.actuator = strings.Add(Actuator);
             return o;
         }
 

@@ -140,9 +140,10 @@ class _Handle:
 
 
 def _mix_options(rate: int, layout: Optional[str], profile: Optional[str], haptic_gain: float, audio_gain: float,
-                 loop_count: int) -> _native.MixOptions:
+                 loop_count: int, actuator: Optional[str] = None) -> _native.MixOptions:
     return _native.MixOptions(ctypes.sizeof(_native.MixOptions), int(rate), _native.encode(layout),
-                              _native.encode(profile), float(haptic_gain), float(audio_gain), int(loop_count))
+                              _native.encode(profile), float(haptic_gain), float(audio_gain), int(loop_count),
+                              _native.encode(actuator))
 
 
 class Mix(_Handle):
@@ -219,17 +220,19 @@ class Pattern(_Handle):
         return value
 
     def mix(self, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
-            haptic_gain: float = 1.0, loop_count: int = 1) -> Mix:
+            haptic_gain: float = 1.0, loop_count: int = 1, actuator: Optional[str] = None) -> Mix:
         """The pattern mixed alone: `layout` "haptic" (the default), "stereo+haptic", "quad", a channel
-        map like "L+H,R+H,0"; `profile` "wideband" (default), "lra", "lra:HZ" or "FMIN:FMAX";
-        `loop_count` -1 for endless."""
-        options = _mix_options(rate, layout, profile, haptic_gain, 1.0, loop_count)
+        map like "L+H,R+H,0"; `profile` "wideband" (default), "lra", "lra:HZ" or "FMIN:FMAX", or
+        `actuator` the path of an actuator config (.acf, docs/actuators.md) instead; `loop_count` -1
+        for endless."""
+        options = _mix_options(rate, layout, profile, haptic_gain, 1.0, loop_count, actuator)
         return Mix(_made(_lib.pulsar_mix_from_pattern, self.handle, ctypes.byref(options)))
 
     def render(self, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
-               haptic_gain: float = 1.0, loop_count: int = 1, always_2d: bool = False) -> np.ndarray:
+               haptic_gain: float = 1.0, loop_count: int = 1, always_2d: bool = False,
+               actuator: Optional[str] = None) -> np.ndarray:
         """The whole pattern rendered: the samples `pulsar render` writes with the same options."""
-        with self.mix(rate, layout, profile, haptic_gain, loop_count) as mix:
+        with self.mix(rate, layout, profile, haptic_gain, loop_count, actuator) as mix:
             return mix.render(always_2d=always_2d)
 
 
@@ -250,9 +253,10 @@ class Bundle(_Handle):
         return [_lib.pulsar_bundle_preset_id(self.handle, i).decode() for i in range(count)]
 
     def mix(self, preset: str, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
-            haptic_gain: float = 1.0, audio_gain: float = 1.0, loop_count: int = 1) -> Mix:
-        """The preset with its audio (decoded now, in full); `layout` defaults to "mix"."""
-        options = _mix_options(rate, layout, profile, haptic_gain, audio_gain, loop_count)
+            haptic_gain: float = 1.0, audio_gain: float = 1.0, loop_count: int = 1, actuator: Optional[str] = None) -> Mix:
+        """The preset with its audio (decoded now, in full); `layout` defaults to "mix"; `actuator`
+        the path of an actuator config instead of `profile`."""
+        options = _mix_options(rate, layout, profile, haptic_gain, audio_gain, loop_count, actuator)
         return Mix(_made(_lib.pulsar_mix_from_preset, self.handle, _native.encode(preset), ctypes.byref(options)))
 
     def render(self, preset: str, rate: int = 48000, layout: Optional[str] = None, **options) -> np.ndarray:

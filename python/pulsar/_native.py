@@ -99,7 +99,7 @@ COMPLETION = ctypes.CFUNCTYPE(None, handle_t, ctypes.c_int, ctypes.c_void_p)
 class MixOptions(ctypes.Structure):
     """pulsar_mix_options (include/pulsar.abi records its layout)."""
     _fields_ = [("size", ctypes.c_size_t), ("sample_rate", ctypes.c_int), ("layout", _str), ("profile", _str),
-                ("haptic_gain", _dbl), ("audio_gain", _dbl), ("loop_count", ctypes.c_int)]
+                ("haptic_gain", _dbl), ("audio_gain", _dbl), ("loop_count", ctypes.c_int), ("actuator", _str)]
 
 
 class FollowerOptions(ctypes.Structure):

@@ -30,6 +30,21 @@ def test_layouts_and_profiles_equal_the_command(tmp_path, layout, profile):
     assert samples.shape == cli.shape and np.array_equal(samples, cli)
 
 
+@pytest.mark.parametrize("name,layout", [("meta-console", "haptic"), ("dualsense", "stereo+haptic"), ("lra", "haptic")])
+def test_an_actuator_config_renders_as_the_command(tmp_path, name, layout):
+    """pulsar_mix_options.actuator: a .haptic clip and a JSON pattern through a burst config and
+    an envelope one, equal to `pulsar render --actuator`."""
+    acf = os.path.join(ROOT, "Resources", "actuators", name + ".acf")
+    for path in [DEMO] + corpus_files("lofelt", (".haptic",))[:2]:
+        out = tmp_path / "cli.wav"
+        run_pulsar("render", path, "--actuator", acf, "--layout", layout, "-o", str(out), "--quiet")
+        _, cli = read_wav(out)
+        samples = pulsar.Pattern.open(path).render(layout=layout, actuator=acf, always_2d=True)
+        assert samples.shape == cli.shape and np.array_equal(samples, cli), (name, path)
+    with pytest.raises(pulsar.PulsarError, match="both name the device"):
+        pulsar.Pattern.open(DEMO).mix(profile="lra", actuator=acf)
+
+
 def test_corpus_patterns_of_every_format_equal_the_command(tmp_path):
     files = corpus_files("ahap", (".ahap",))[:3] + corpus_files("lofelt", (".haptic",))[:3] + corpus_files("pulsar-presets", (".json",))[:3]
     assert files
