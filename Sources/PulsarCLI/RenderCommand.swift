@@ -70,7 +70,7 @@ enum RenderCommand {
                           envelope, the pattern `pulsar derive` makes, rendered on --profile and
                           mixed like a bundle's (default layout stereo+haptic)
       --actuator A        the device: a shipped actuator's name or a .acf file (instead of
-                          --profile; a burst actuator plays forwards only: no --reverse)
+                          --profile)
       --quiet             no warnings, no summary, no progress bar
       -h, --help          this help
     """

@@ -64,7 +64,6 @@ struct ActuatorRenderCLITests {
         defer { dir.remove() }
         let input = try dir.write(Self.clip, to: "c.haptic")
         let cases: [([String], String)] = [
-            (["render", input, "--actuator", Self.acf, "--loop", "2", "--reverse"], "a burst actuator's render plays forwards only"),
             (["render", input, "--actuator", input], "ending in .acf"),
             (["render", input, "--actuator", Self.acf, "--profile", "lra"], "--actuator and --profile both name the device"),
         ]

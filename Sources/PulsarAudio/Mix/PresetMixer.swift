@@ -218,15 +218,18 @@ public final class PresetMixer {
             // i.e. the pattern at `to − j − offset`. Rendering the pattern mirrored about
             // a = (from + to) / 2 − offset at frame `from + j − offset` gives exactly that, with the
             // same frame arithmetic as the forward iterations.
-            if settings.actuator?.burstConfig != nil {
-                throw .badSettings("a burst actuator's render plays forwards only: --reverse and a segment that starts backwards need an envelope actuator")
-            }
             let axis = (rate.milliseconds(at: timeline.segmentStart) + rate.milliseconds(at: timeline.segmentEnd)) / 2
                 - rate.milliseconds(atFrame: hapticShift)
-            do {
-                backward = try Self.renderer(preset.pattern.mirrored(around: axis), clip: nil, settings: settings)
-            } catch {
-                throw .badSettings(error.description)
+            if let actuator = settings.actuator, let config = actuator.burstConfig {
+                // A burst actuator: the clip its renderer reads forwards, mirrored (docs/actuators.md, "Backwards").
+                let clip = actuator.clip(pattern: preset.pattern, lofeltClip: preset.lofeltClip, through: config)
+                backward = ActuatorRenderer(mirroring: clip, around: axis / 1000, config: config, gain: settings.profile.gain, sampleRate: rate)
+            } else {
+                do {
+                    backward = try Self.renderer(preset.pattern.mirrored(around: axis), clip: nil, settings: settings)
+                } catch {
+                    throw .badSettings(error.description)
+                }
             }
         } else {
             backward = nil
