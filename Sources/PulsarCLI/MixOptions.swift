@@ -1,5 +1,6 @@
 import PulsarCommandLine
 import PulsarAudio
+import PulsarBundle
 import PulsarCore
 
 /// The layout, gain, offset and timeline options `render` and `play` share, as library values.
@@ -29,6 +30,17 @@ struct MixOptions {
                                 : try args.integer("--loop", default: 1, in: 1...1_000_000, command: command),
                               reverse: args.flag("--reverse"),
                               duration: try args.milliseconds("--duration", command: command))
+    }
+}
+
+extension MixOptions {
+    /// The settings for `preset`: these, on the actuator its manifest names when the command line
+    /// names no device (`RenderSetup.applying`).
+    func settings(for preset: PresetHandle, setup: RenderSetup, command: String) throws(CommandFailure) -> MixSettings {
+        var s = settings
+        let own = try setup.applying(preset, command: command)
+        (s.profile, s.actuator) = (own.profile, own.actuator)
+        return s
     }
 }
 

@@ -370,9 +370,7 @@ enum PlayContent {
         for input in inputs {
             let preset = try input.select(options.args.value("--preset"), command: command, derive: options.args.flag("--derive"),
                                           profile: options.setup.profile, quiet: options.setup.quiet)
-            var settings = mix.settings
-            let own = try options.setup.applying(preset, command: command)
-            (settings.profile, settings.actuator) = (own.profile, own.actuator)
+            let settings = try mix.settings(for: preset, setup: options.setup, command: command)
             do {
                 contents.append(try SessionContent(preset: preset, settings: settings, range: mix.range,
                                                    origin: .file(path: input.path, preset: input.isBundle ? preset.id : nil)))

@@ -74,8 +74,9 @@ enum PlotCommand {
         }
         let input = try PresetInput(inputPath, setup: setup, strict: false)
         let preset = try input.select(args.value("--preset"), command: command)
+        let settings = try mix.settings(for: preset, setup: setup, command: command)
 
-        let options = PresetPlot.Options(width: size.width, height: size.height, settings: mix.settings, range: mix.range,
+        let options = PresetPlot.Options(width: size.width, height: size.height, settings: settings, range: mix.range,
                                          spectrum: args.flag("--spectrum"))
         let figure: Figure
         do {

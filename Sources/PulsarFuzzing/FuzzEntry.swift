@@ -50,7 +50,7 @@ public enum FuzzEntry {
 
     /// An actuator config (JSON5, either model): read and checked; one that a rate of 8 kHz can
     /// play renders a clip with a ramp and emphases at frequencies 0, ½ and 1 through it, read
-    /// through its laws, as the mixer renders for it.
+    /// through its laws, as the mixer renders for it, and a burst one mirrored as well.
     public static func actuator(_ bytes: [UInt8]) {
         guard let actuator = try? Actuator.decode(bytes, name: "fuzz").actuator else { return }
         let rate = SampleRate(8_000)!
@@ -66,6 +66,13 @@ public enum FuzzEntry {
         defer { block.deallocate() }
         _ = renderer.render(into: block, from: 0)
         _ = renderer.render(into: block, from: max(renderer.frameCount - 4096, 0))
+        // Backwards, mirrored about a point inside the clip and one before it (points move later).
+        if let config = actuator.burstConfig {
+            for axis in [0.03, -0.02] {
+                let mirrored = ActuatorRenderer(mirroring: clip, around: axis, config: config, gain: 1.5, sampleRate: rate)
+                _ = mirrored.render(into: block, from: 0)
+            }
+        }
     }
 
     /// The shipped DualSense config's numbers: band-limited, risen bursts, the ducking ramped.

@@ -38,6 +38,21 @@ struct ActuatorPlotCLITests {
         #expect(try Self.shadedColumns(dualsense).isEmpty)
     }
 
+    @Test("An envelope actuator: a carrier stepping on and off on the lra actuator has its two response findings shaded at its ends; ramped over 20 ms, nothing is shaded")
+    func envelopeActuatorShaded() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let step = try dir.write(LintCLITests.pattern(ms: 1_000, transients: []), to: "step.json")
+        let ramp = try dir.write(LintCLITests.ramped(ms: 1_000, ramp: 20), to: "ramp.json")
+        let r = try CLI.run(["plot", step, "--actuator", "lra", "-o", dir.file("s.png"), "--size", "1000x700"])
+        #expect(r.status == 0 && r.stderr.contains("3 panels, lra"), "\(r)")
+        let shaded = try Self.shadedColumns(dir.file("s.png"))
+        // Two spans (0–8 ms and 1000–1008 ms of a ~1008 ms axis): near the left and right edges only.
+        #expect(!shaded.isEmpty && shaded.allSatisfy { $0 < 150 || $0 > 850 } && shaded.contains { $0 < 150 } && shaded.contains { $0 > 850 }, "\(shaded)")
+        #expect(try CLI.run(["plot", ramp, "--actuator", "lra", "-o", dir.file("r.png"), "--size", "1000x700"]).status == 0)
+        #expect(try Self.shadedColumns(dir.file("r.png")).isEmpty)
+    }
+
     @Test("--actuator with a profile, a layout or a bundle: one line, exit 64, nothing written")
     func refusals() throws {
         let dir = try TempDir()
