@@ -107,9 +107,11 @@ typedef struct pulsar_mix_options {
     double haptic_gain;   /* (0, 16]; default 1 */
     double audio_gain;    /* (0, 16]; default 1 */
     int loop_count;       /* iterations; -1 endless; default 1 */
-    const char *actuator; /* path of an actuator config (.acf, docs/actuators.md) instead of
-                             profile: the haptic channel rendered for it; NULL: profile. Read
-                             only when size covers it (grown at the struct's end) */
+    const char *actuator; /* an actuator config (docs/actuators.md) instead of profile: a .acf
+                             path, or a shipped name found in $PULSAR_ACTUATORS or beside the
+                             library (PREFIX/share/pulsar/actuators); NULL: profile, or a bundle
+                             preset's own actuator. Read only when size covers it (grown at the
+                             struct's end) */
 } pulsar_mix_options;
 
 #define PULSAR_MIX_OPTIONS_INIT { sizeof(pulsar_mix_options), 0, NULL, NULL, 0, 0, 0, NULL }

@@ -149,6 +149,15 @@ public struct CMixOptions {
 /// `size` covers it (a caller built against the smaller struct passes the smaller size).
 private let actuatorOffset = MemoryLayout<CMixOptions>.stride
 
+/// Whether `options` name the device (a profile or an actuator).
+func namesDevice(_ options: UnsafeRawPointer?) -> Bool {
+    guard let options else { return false }
+    let o = options.assumingMemoryBound(to: CMixOptions.self).pointee
+    guard o.size >= MemoryLayout<CMixOptions>.size else { return false }
+    return o.profile != nil
+        || (o.size >= actuatorOffset + MemoryLayout<UnsafePointer<CChar>?>.size && options.load(fromByteOffset: actuatorOffset, as: UnsafePointer<CChar>?.self) != nil)
+}
+
 /// Mix settings from `options` (NULL: the defaults), or nil with the thread's last error set and
 /// `failure` the code to return (an argument error, or a config that is missing or bad data).
 func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, failure: inout Result) -> (MixSettings, PlaybackRange)? {
@@ -176,18 +185,9 @@ func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, failur
     if o.size >= actuatorOffset + MemoryLayout<UnsafePointer<CChar>?>.size,
        let a = options!.load(fromByteOffset: actuatorOffset, as: UnsafePointer<CChar>?.self) {
         guard o.profile == nil else { _ = Result.argument.failing("pulsar_mix_options: actuator and profile both name the device: set one"); return nil }
-        guard let path = text(a) else { _ = Result.argument.failing("pulsar_mix_options: actuator is not UTF-8"); return nil }
-        do {
-            settings.actuator = try Actuator.load(path: path).actuator
-        } catch {
-            failure = error.rule == .unreadable ? .notFound : .data
-            _ = failure.failing("pulsar_mix_options: actuator: \(error)")
-            return nil
-        }
-        if let problem = settings.actuator!.problem(at: settings.sampleRate) {
-            _ = Result.argument.failing("pulsar_mix_options: actuator \(path): \(problem)"); return nil
-        }
-        settings.profile = settings.actuator!.profile
+        guard let value = text(a) else { _ = Result.argument.failing("pulsar_mix_options: actuator is not UTF-8"); return nil }
+        guard let actuator = LibraryActuators.actuator(value, rate: settings.sampleRate, what: "pulsar_mix_options: actuator", failure: &failure) else { return nil }
+        (settings.actuator, settings.profile) = (actuator, actuator.profile)
     }
     if o.hapticGain != 0 {
         guard o.hapticGain.isFinite, o.hapticGain > 0, o.hapticGain <= 16 else { _ = Result.argument.failing("pulsar_mix_options: haptic_gain must be in (0, 16]"); return nil }
@@ -248,8 +248,17 @@ public func pulsar_mix_from_preset(_ bundle: OpaquePointer?, _ presetID: UnsafeP
     guard let preset = box.bundle.preset(id: id) else {
         return Result.notFound.failing("pulsar_mix_from_preset: \(box.bundle.path) has no preset '\(id)' (it has \(box.bundle.presets.map(\.id).joined(separator: ", ")))")
     }
-    return makeMix(preset, options, defaultLayout: .mix, origin: .file(path: absolutePath(box.bundle.path), preset: id), out,
-                   function: "pulsar_mix_from_preset")
+    var failure = Result.argument
+    guard var chosen = settings(options, defaultLayout: .mix, failure: &failure) else { return failure.rawValue }
+    if !namesDevice(options), let name = preset.actuator {
+        // The preset's own actuator (its manifest's), as the command line's `render` takes it.
+        guard let actuator = LibraryActuators.actuator(name, rate: chosen.0.sampleRate, what: "pulsar_mix_from_preset: preset '\(id)' names actuator",
+                                                       failure: &failure) else { return (failure == .argument ? Result.data : failure).rawValue }
+        let gain = chosen.0.profile.gain
+        (chosen.0.actuator, chosen.0.profile) = (actuator, actuator.profile)
+        chosen.0.profile.gain = gain
+    }
+    return makeMix(preset, settings: chosen, origin: .file(path: absolutePath(box.bundle.path), preset: id), out, function: "pulsar_mix_from_preset")
 }
 
 @_cdecl("pulsar_mix_frames")

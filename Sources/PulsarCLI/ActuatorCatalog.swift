@@ -2,45 +2,33 @@ import Glibc
 import PulsarCommandLine
 import PulsarCore
 
-/// The actuator configs `--actuator NAME` finds: the `.acf` files of the first folder that exists
-/// of `$PULSAR_ACTUATORS`, `PREFIX/share/pulsar/actuators` beside an installed `pulsar`
-/// (`PREFIX/bin/pulsar`), and `Resources/actuators` of the checkout a built `pulsar` sits in
-/// (`.build/TRIPLE/CONFIG/pulsar`). A NAME is the file's name without `.acf`; a value with a `/`
-/// or ending in `.acf` is a path.
+/// The actuator configs `--actuator NAME` finds (`ShippedActuators`): `$PULSAR_ACTUATORS`, else
+/// `PREFIX/share/pulsar/actuators` beside an installed `pulsar` (`PREFIX/bin/pulsar`), else
+/// `Resources/actuators` of the checkout a built `pulsar` sits in. A NAME is the file's name
+/// without `.acf`; a value with a `/` or ending in `.acf` is a path.
 enum ActuatorCatalog {
+    static var shipped: ShippedActuators { ShippedActuators(candidates: executablePath().map(ShippedActuators.candidates(besides:)) ?? []) }
+
     /// The folder the shipped configs are read from, or nil when none is found.
-    static func folder() -> String? {
-        var candidates: [String] = []
-        if let given = getenv("PULSAR_ACTUATORS").map({ String(cString: $0) }), !given.isEmpty { candidates.append(given) }
-        if let exe = executablePath() {
-            let bin = PathText.parent(exe)
-            candidates.append(PathText.standardized(bin + "/../share/pulsar/actuators"))
-            candidates.append(PathText.standardized(bin + "/../../../Resources/actuators"))
-        }
-        return candidates.first { InputFile.exists($0) }
-    }
+    static func folder() -> String? { shipped.folder }
 
     /// The shipped configs by name, sorted.
-    static func names() -> [String] {
-        guard let folder = folder(), let files = try? InputFile.names(inFolder: folder) else { return [] }
-        return files.filter { $0.lowercased().hasSuffix(".acf") }.map { PathText.deletingExtension($0) }.sorted()
-    }
+    static func names() -> [String] { shipped.names }
 
     /// The path `--actuator VALUE` names: VALUE itself when it is a path, else the shipped config
     /// of that name. Throws the usage error naming what exists.
     static func path(for value: String, command: String) throws(CommandFailure) -> String {
-        if value.contains("/") || value.lowercased().hasSuffix(".acf") {
+        if ShippedActuators.isPath(value) {
             guard value.lowercased().hasSuffix(".acf") else {
                 throw CommandFailure(.usage, "\(command): --actuator takes an actuator config file ending in .acf or a shipped name, not '\(MessageText.excerpt(value))'")
             }
             return value
         }
-        let known = names()
-        guard known.contains(value), let folder = folder() else {
-            let list = known.isEmpty ? "none are installed" : "shipped: \(known.joined(separator: ", "))"
-            throw CommandFailure(.usage, "\(command): --actuator \(MessageText.quoted(value)) is no shipped actuator config (\(list)); give a .acf file")
+        let catalog = shipped
+        guard let path = catalog.path(of: value) else {
+            throw CommandFailure(.usage, "\(command): --actuator \(MessageText.quoted(value)) is no shipped actuator config (\(catalog.list)); give a .acf file")
         }
-        return folder + "/" + value + ".acf"
+        return path
     }
 
     private static func executablePath() -> String? {

@@ -228,7 +228,7 @@ namespace Pulsar
         public double HapticGain;       // (0, 16]; default 1
         public double AudioGain;        // (0, 16]; default 1
         public int LoopCount;           // iterations; -1 endless; default 1
-        public string Actuator;         // path of an actuator config (.acf) instead of Profile
+        public string Actuator;         // an actuator config instead of Profile: a .acf path or a shipped name
 
         internal Native.MixOptions ToNative(Native.Strings strings)
         {

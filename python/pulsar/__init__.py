@@ -223,8 +223,8 @@ class Pattern(_Handle):
             haptic_gain: float = 1.0, loop_count: int = 1, actuator: Optional[str] = None) -> Mix:
         """The pattern mixed alone: `layout` "haptic" (the default), "stereo+haptic", "quad", a channel
         map like "L+H,R+H,0"; `profile` "wideband" (default), "lra", "lra:HZ" or "FMIN:FMAX", or
-        `actuator` the path of an actuator config (.acf, docs/actuators.md) instead; `loop_count` -1
-        for endless."""
+        `actuator` an actuator config instead (a .acf path, or a shipped name found in
+        $PULSAR_ACTUATORS; docs/actuators.md); `loop_count` -1 for endless."""
         options = _mix_options(rate, layout, profile, haptic_gain, 1.0, loop_count, actuator)
         return Mix(_made(_lib.pulsar_mix_from_pattern, self.handle, ctypes.byref(options)))
 
@@ -255,7 +255,8 @@ class Bundle(_Handle):
     def mix(self, preset: str, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
             haptic_gain: float = 1.0, audio_gain: float = 1.0, loop_count: int = 1, actuator: Optional[str] = None) -> Mix:
         """The preset with its audio (decoded now, in full); `layout` defaults to "mix"; `actuator`
-        the path of an actuator config instead of `profile`."""
+        an actuator config (path or shipped name) instead of `profile`; with neither, the preset's
+        own actuator when its manifest names one."""
         options = _mix_options(rate, layout, profile, haptic_gain, audio_gain, loop_count, actuator)
         return Mix(_made(_lib.pulsar_mix_from_preset, self.handle, _native.encode(preset), ctypes.byref(options)))
 

@@ -45,6 +45,31 @@ def test_an_actuator_config_renders_as_the_command(tmp_path, name, layout):
         pulsar.Pattern.open(DEMO).mix(profile="lra", actuator=acf)
 
 
+def test_shipped_actuator_names_and_a_preset_s_own(tmp_path, monkeypatch):
+    """A shipped name through $PULSAR_ACTUATORS, and a bundle preset naming its actuator in its
+    manifest: the samples `pulsar render` writes for both."""
+    monkeypatch.setenv("PULSAR_ACTUATORS", os.path.join(ROOT, "Resources", "actuators"))
+    out = tmp_path / "cli.wav"
+    run_pulsar("render", DEMO, "--actuator", "dualsense", "-o", str(out), "--quiet")
+    _, cli = read_wav(out)
+    assert np.array_equal(pulsar.Pattern.open(DEMO).render(actuator="dualsense"), cli[:, 0])
+    with pytest.raises(pulsar.NotFoundError, match="no shipped actuator"):
+        pulsar.Pattern.open(DEMO).mix(actuator="nope")
+    folder = tmp_path / "b"
+    (folder / "haptics").mkdir(parents=True)
+    (folder / "haptics" / "p.json").write_bytes(open(DEMO, "rb").read())
+    (folder / "manifest.json").write_text('{"schema":"pulsar.bundle/1","id":"dev.test.own","name":"t","presets":'
+                                          '[{"id":"p","name":"P","haptics":"haptics/p.json","actuator":"meta-console"}]}')
+    run_pulsar("render", str(folder), "--layout", "haptic", "-o", str(out), "--quiet")
+    _, own = read_wav(out)
+    run_pulsar("render", str(folder), "--layout", "haptic", "--actuator", "meta-console", "-o", str(out), "--quiet")
+    _, named = read_wav(out)
+    bundle = pulsar.Bundle.open(str(folder))
+    assert np.array_equal(own, named)
+    assert np.array_equal(bundle.render("p", layout="haptic"), own[:, 0])
+    assert not np.array_equal(bundle.render("p", layout="haptic", profile="wideband"), own[:, 0])
+
+
 def test_corpus_patterns_of_every_format_equal_the_command(tmp_path):
     files = corpus_files("ahap", (".ahap",))[:3] + corpus_files("lofelt", (".haptic",))[:3] + corpus_files("pulsar-presets", (".json",))[:3]
     assert files
