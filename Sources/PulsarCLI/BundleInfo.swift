@@ -68,6 +68,10 @@ enum BundleInfo {
                 lines.append("  animation: none")
                 row.append(("animation", JSONValue(.null)))
             }
+            if let actuator = preset.actuator {
+                lines.append("  actuator: \(actuator) (its manifest's; render and play use it unless --actuator or --profile is given)")
+            }
+            row.append(("actuator", preset.actuator.map { JSONValue.str($0) } ?? JSONValue(.null)))
             rows.append(JSONValue(.object(row)))
         }
         if args.flag("--json") {

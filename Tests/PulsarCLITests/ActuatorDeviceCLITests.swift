@@ -61,6 +61,10 @@ struct ActuatorDeviceCLITests {
         let manifest = try String(contentsOfFile: named + "/manifest.json", encoding: .utf8)
         try manifest.replacingOccurrences(of: #""audio":{"src":"audio/s.wav"}"#, with: #""audio":{"src":"audio/s.wav"},"actuator":"meta-console""#)
             .write(toFile: named + "/manifest.json", atomically: true, encoding: .utf8)
+        let info = try CLI.run(["info", named])
+        #expect(info.status == 0 && info.stdout.contains("  actuator: meta-console (its manifest's"), "\(info)")
+        let json = try JSONSerialization.jsonObject(with: Data(try CLI.run(["info", named, "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(((json?["presets"] as? [[String: Any]])?.first?["actuator"] as? String) == "meta-console")
         #expect(try CLI.run(["render", named, "--layout", "stereo+haptic", "-o", dir.file("n.wav"), "--quiet"]).status == 0)
         #expect(try Self.bytes(dir.file("n.wav")) == Self.bytes(dir.file("m.wav")))
         #expect(try CLI.run(["render", named, "--layout", "stereo+haptic", "--profile", "wideband", "-o", dir.file("w.wav"), "--quiet"]).status == 0)

@@ -45,6 +45,13 @@ def test_an_actuator_config_renders_as_the_command(tmp_path, name, layout):
         pulsar.Pattern.open(DEMO).mix(profile="lra", actuator=acf)
 
 
+def test_a_shipped_name_is_found_beside_the_library(monkeypatch):
+    """Without $PULSAR_ACTUATORS: the wheel's pulsar/actuators (or a checkout's Resources)."""
+    monkeypatch.delenv("PULSAR_ACTUATORS", raising=False)
+    pattern = pulsar.Pattern.open(DEMO)
+    assert np.array_equal(pattern.render(actuator="lra"), pattern.render(profile="lra"))
+
+
 def test_shipped_actuator_names_and_a_preset_s_own(tmp_path, monkeypatch):
     """A shipped name through $PULSAR_ACTUATORS, and a bundle preset naming its actuator in its
     manifest: the samples `pulsar render` writes for both."""

@@ -19,12 +19,14 @@ public struct ShippedActuators: Sendable {
         folder = (all + candidates.map(PathText.standardized)).first { InputFile.exists($0) }
     }
 
-    /// The candidates beside a binary at `path` (the command, or the C library): the install
-    /// tree's `../share/pulsar/actuators`, and a checkout's `Resources/actuators` from its build
-    /// folder (`.build/CONFIG/` or `.build/TRIPLE/CONFIG/`).
+    /// The candidates beside a binary at `path` (the command, or the C library): an `actuators`
+    /// folder beside it (the Python wheel's package), the install tree's
+    /// `../share/pulsar/actuators`, and a checkout's `Resources/actuators` from its build folder
+    /// (`.build/CONFIG/` or `.build/TRIPLE/CONFIG/`).
     public static func candidates(besides path: String) -> [String] {
         let folder = PathText.parent(path)
-        return [folder + "/../share/pulsar/actuators", folder + "/../../Resources/actuators", folder + "/../../../Resources/actuators"]
+        return [folder + "/actuators", folder + "/../share/pulsar/actuators", folder + "/../../Resources/actuators",
+                folder + "/../../../Resources/actuators"]
     }
 
     /// The configs by name, sorted.
