@@ -110,10 +110,11 @@ public struct BundleManifest: Hashable, Sendable {
 
     /// Whether `id` matches `^[A-Za-z_$][A-Za-z0-9_$]*$`.
     /// Whether `name` can name a shipped actuator: 1…64 of letters, digits, `-`, `_` and `.`,
-    /// not starting with `.` (a file name in the actuators folder, never a path).
+    /// not starting with `.` and not ending in `.acf` (a file name in the actuators folder without
+    /// its extension: never a path, never a file a front end would open from the current folder).
     public static func isValidActuatorName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        guard (1...64).contains(bytes.count), bytes[0] != 0x2E else { return false }
+        guard (1...64).contains(bytes.count), bytes[0] != 0x2E, !name.lowercased().hasSuffix(".acf") else { return false }
         return bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || [0x2D, 0x5F, 0x2E].contains($0) }
     }
 
@@ -326,7 +327,7 @@ private struct ManifestReader {
         let actuator = try string(node, "actuator", path, required: false)
         if let actuator, !BundleManifest.isValidActuatorName(actuator) {
             throw error(.badValue, at: node["actuator"], path + ".actuator",
-                        "actuator \(MessageText.quoted(actuator)) is not an actuator's name (letters, digits, '-', '_' and '.', not starting with '.')")
+                        "actuator \(MessageText.quoted(actuator)) is not a shipped actuator's name (letters, digits, '-', '_' and '.', not starting with '.' nor ending in .acf: a name, never a file)")
         }
         return BundleManifest.Preset(id: presetID, name: presetName, duration: duration, haptics: haptics,
                                      audio: audio, animation: animation, derived: try derived(node, path), actuator: actuator)

@@ -16,9 +16,10 @@ enum ActuatorCatalog {
     static func names() -> [String] { shipped.names }
 
     /// The path `--actuator VALUE` names: VALUE itself when it is a path, else the shipped config
-    /// of that name. Throws the usage error naming what exists.
-    static func path(for value: String, command: String) throws(CommandFailure) -> String {
-        if ShippedActuators.isPath(value) {
+    /// of that name (only a shipped name when `shippedOnly`: a bundle's manifest names no file).
+    /// Throws the usage error naming what exists.
+    static func path(for value: String, command: String, shippedOnly: Bool = false) throws(CommandFailure) -> String {
+        if !shippedOnly, ShippedActuators.isPath(value) {
             guard value.lowercased().hasSuffix(".acf") else {
                 throw CommandFailure(.usage, "\(command): --actuator takes an actuator config file ending in .acf or a shipped name, not '\(MessageText.excerpt(value))'")
             }
@@ -42,8 +43,9 @@ enum ActuatorCatalog {
 extension ActuatorCatalog {
     /// The actuator `--actuator VALUE` names, read as every command reads one: its warnings
     /// printed unless quiet; unreadable is 66, bad data 65, a frequency the rate cannot carry 64.
-    static func actuator(_ value: String, rate: SampleRate, quiet: Bool, command: String) throws(CommandFailure) -> Actuator {
-        let path = try path(for: value, command: command)
+    static func actuator(_ value: String, rate: SampleRate, quiet: Bool, command: String,
+                         shippedOnly: Bool = false) throws(CommandFailure) -> Actuator {
+        let path = try path(for: value, command: command, shippedOnly: shippedOnly)
         let read: Actuator.Loaded
         do {
             read = try Actuator.load(path: path)
@@ -52,7 +54,11 @@ extension ActuatorCatalog {
         }
         if !quiet { WarningPrinter.print(read.warnings) }
         if let problem = read.actuator.problem(at: rate) {
-            throw CommandFailure(.usage, "\(command): --actuator \(MessageText.excerpt(path)): \(problem)")
+            // A config no rate can play is bad data; one the chosen rate cannot carry, a usage error.
+            let everyRate = read.actuator.problem(at: SampleRate(SampleRate.supported.upperBound)!) != nil
+            throw CommandFailure(everyRate ? .dataError : .usage,
+                                 everyRate ? "pulsar: error: \(MessageText.excerpt(path)): \(problem) [bad-value]"
+                                           : "\(command): --actuator \(MessageText.excerpt(path)): \(problem)")
         }
         return read.actuator
     }

@@ -68,7 +68,7 @@ enum AudioFileInput {
     /// With `generated` (`--haptics-from-audio android`), H is Android's HapticGenerator on the
     /// audio's first channel at `rate` instead, as a phone generates it from the stream it plays.
     static func render(_ path: String, layout: ChannelLayout, rate: SampleRate, output: String, format: SampleFormat,
-                       quiet: Bool, generated: Bool = false) throws(CommandFailure) {
+                       quiet: Bool, generated: Bool = false, budget: OutputBudget) throws(CommandFailure) {
         let bytes = try open(path)
         let audio: AudioStream
         do {
@@ -99,6 +99,7 @@ enum AudioFileInput {
             }
         }
         let channels = layout.channelCount
+        try RenderCommand.checkBudget(budget, frames: audio.frameCount, channels: channels, rate: rate, format: format, output: output)
         var stereo = [Float](repeating: 0, count: 4096 * 2), mono = [Float](repeating: 0, count: 4096)
         InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }

@@ -77,7 +77,13 @@ enum LatencyCommand {
         let monotonic = SystemMonotonicClock()
         let session: SessionEngine
         do throws(SessionError) {
-            session = try SessionEngine(request, monotonic: monotonic, simulated: { SimulatedDevice(clock: monotonic, behaviour: $0) },
+            // A simulated device asked to record (`sim:record=OUT.wav`) keeps the whole run.
+            let recording = options.device.recordPath == nil ? 0 : Int((options.seconds + 10) * Double(options.rate.hertz))
+            session = try SessionEngine(request, monotonic: monotonic, simulated: { behaviour in
+                                            var b = behaviour
+                                            b.recordingCapacity = recording
+                                            return SimulatedDevice(clock: monotonic, behaviour: b)
+                                        },
                                         fallback: DeviceChoice.fallbackNotice(command))
         } catch {
             throw error.failure(command, option: "--device")
@@ -89,6 +95,13 @@ enum LatencyCommand {
         interrupt.restore()
         let report = run.report(device: session.name, period: options.period, quantum: (session.device as? PipeWireDevice)?.quantum)
         try LatencyOutputs.write(report, run: run, options: options)
+        if let path = options.device.recordPath, let sim = PlayedFrames.recorder(session.device) {
+            do {
+                _ = try WAVExporter().export(sim.recording, to: path, sampleRate: options.rate, channels: layout.channelCount)
+            } catch {
+                throw CommandFailure(.ioError, "pulsar: error: \(MessageText.excerpt(path)): \(error)")
+            }
+        }
         if !options.quiet { Console.out(LatencyOutputs.summary(report)) }
         switch outcome {
         case .complete: return
@@ -121,9 +134,9 @@ enum LatencyCommand {
             }
             return try ALSACapture(name: spec, channels: 2, rate: options.rate.hertz, periodFrames: options.period)
         } catch .unsupported(let why), .disconnected(let why) {
-            throw CommandFailure(.unavailable, "\(command): --capture \(spec): \(why)")
+            throw CommandFailure(.unavailable, "\(command): --capture \(MessageText.excerpt(spec)): \(why)")
         } catch {
-            throw CommandFailure(.unavailable, "\(command): --capture \(spec): \(error)")
+            throw CommandFailure(.unavailable, "\(command): --capture \(MessageText.excerpt(spec)): \(error)")
         }
     }
 }
@@ -160,8 +173,9 @@ struct LatencyOptions {
         jsonPath = args.value("--json")
         plotPath = args.value("--plot")
         if let plot = plotPath, !(plot.hasSuffix(".png") || plot.hasSuffix(".svg")) {
-            throw CommandFailure(.usage, "\(command): --plot '\(MessageText.oneLine(plot))': a .png or .svg file")
+            throw CommandFailure(.usage, "\(command): --plot '\(MessageText.excerpt(plot))': a .png or .svg file")
         }
+        try Arguments.refuseOverwriting([jsonPath, plotPath, device.recordPath], inputs: [], command: command)
         quiet = args.flag("--quiet")
     }
 }

@@ -112,9 +112,11 @@ enum LintRules {
         // window spreads a tone over ±40 Hz (two of its 20 Hz bins), so an edge under 40 Hz (a
         // shaker's 25 Hz) is not.
         let lowEdge = device.minimumHertz / bandMargin, resolution = 2 * 1000 / windowMs
+        // The window's weights once, not a cosine per sample per window.
+        let weights = (0..<window).map { hann($0, window) }
         var start = 0
         while start + window <= device.samples.count {
-            let weighted = device.samples[start..<(start + window)].enumerated().map { i, x in Double(x) * hann(i, window) }
+            let weighted = device.samples[start..<(start + window)].enumerated().map { i, x in Double(x) * weights[i] }
             // The level the spectrum sees: Hann-weighted, its mean square over the window's (3/8).
             let rms = (weighted.reduce(0) { $0 + $1 * $1 } / (Double(window) * 3 / 8)).squareRoot()
             let fromMs = Double(start) * 1000 / Double(device.rate)

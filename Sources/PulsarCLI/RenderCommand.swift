@@ -71,6 +71,8 @@ enum RenderCommand {
                           mixed like a bundle's (default layout stereo+haptic)
       --actuator A        the device: a shipped actuator's name or a .acf file (instead of
                           --profile)
+      --max-output SIZE   refuse, before writing, an output larger than SIZE (default 4G; e.g.
+                          500M, 20G, or none): an input can make an output far longer than it looks
       --quiet             no warnings, no summary, no progress bar
       -h, --help          this help
     """
@@ -95,6 +97,7 @@ enum RenderCommand {
         .flag("--strict"),
         .value("--time-unit", completion: .timeUnits),
         .flag("--quiet"),
+        .value("--max-output"),
         .value("--actuator", completion: .files),
         .value("--replay", completion: .files),
         .value("--replay-device", completion: .choices(["main", "haptic"])),
@@ -121,7 +124,8 @@ enum RenderCommand {
             guard let device = SessionReplay.Device(rawValue: which) else {
                 throw CommandFailure(.usage, "\(command): --replay-device is main or haptic, not '\(MessageText.excerpt(which))'")
             }
-            try ReplayRender.run(log: log, output: output, format: format, quiet: args.flag("--quiet"), device: device)
+            try ReplayRender.run(log: log, output: output, format: format, quiet: args.flag("--quiet"), device: device,
+                                 budget: try OutputBudget(args, command: command))
             return
         }
         if args.value("--replay-device") != nil {
@@ -150,7 +154,7 @@ enum RenderCommand {
                 throw CommandFailure(.usage, "\(command): --layout must be mix, stereo+haptic, quad, haptic, android or a map like L+H,R+H, not '\(MessageText.excerpt(text))'")
             }
             try AudioFileInput.render(inputPath, layout: layout, rate: setup.rate, output: output, format: format, quiet: setup.quiet,
-                                      generated: fromAudio == .android)
+                                      generated: fromAudio == .android, budget: try OutputBudget(args, command: command))
             return
         }
         let input = try PresetInput(inputPath, setup: setup, strict: args.flag("--strict"))
@@ -176,6 +180,15 @@ enum RenderCommand {
 
     static let command = "pulsar render"
 
+    /// Refuses (64), before anything is written, an output larger than `--max-output` allows.
+    static func checkBudget(_ budget: OutputBudget, frames: FrameIndex, channels: Int, rate: SampleRate, format: SampleFormat,
+                            output: String) throws(CommandFailure) {
+        let bytesPerSample: Double = format == .s16 ? 2 : format == .s24 ? 3 : 4
+        let seconds = Double(frames) / Double(rate.hertz)
+        try budget.check(Double(frames) * Double(channels) * bytesPerSample, output: output,
+                         what: String(printf: "%.1f s", seconds) + " × \(channels) channels at \(rate.hertz) Hz, \(format.rawValue)", command: command)
+    }
+
     /// Mixes `preset` (its audio and its pattern) into `output`.
     static func render(_ preset: PresetHandle, input inputPath: String, isBundle: Bool, args: Arguments, setup: RenderSetup,
                        output: String, format: SampleFormat, defaultLayout: String? = nil) throws(CommandFailure) {
@@ -189,6 +202,7 @@ enum RenderCommand {
         } catch {
             throw CommandFailure(error, input: inputPath, command: command, fromCommandLine: true)
         }
+        try checkBudget(try OutputBudget(args, command: command), frames: mixer.frameCount, channels: mixer.channelCount, rate: setup.rate, format: format, output: output)
 
         // A bar only when it is worth watching: more than ten minutes of output.
         var bar = ProgressBar(label: "rendering", enabled: !setup.quiet && Console.stderrIsTerminal

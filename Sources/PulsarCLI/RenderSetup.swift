@@ -52,13 +52,13 @@ struct RenderSetup {
         var setup = self
         var actuator: Actuator
         do {
-            actuator = try ActuatorCatalog.actuator(name, rate: rate, quiet: quiet, command: command)
+            actuator = try ActuatorCatalog.actuator(name, rate: rate, quiet: quiet, command: command, shippedOnly: true)
         } catch {
             // The manifest, not the command line, named it: a data error.
             guard error.code == .usage else { throw error }
-            let shipped = ActuatorCatalog.names()
+            let shipped = ActuatorCatalog.shipped
             throw CommandFailure(.dataError, "pulsar: error: preset \(MessageText.quoted(preset.id)) names actuator \(MessageText.quoted(name)) in its manifest, which "
-                                 + (shipped.contains(name) ? "cannot play at \(rate.hertz) Hz" : "is not shipped (\(shipped.isEmpty ? "none are installed" : shipped.joined(separator: ", ")))"))
+                                 + (shipped.names.contains(name) ? "cannot play at \(rate.hertz) Hz" : "is not shipped (\(shipped.list))"))
         }
         if let gain { actuator.gain = gain }
         (setup.actuator, setup.profile) = (actuator, actuator.profile)

@@ -10,11 +10,13 @@ import PulsarSession
 /// session layer (`SessionReplay`) from the log's header and its transport events, written as a
 /// file.
 enum ReplayRender {
-    static func run(log path: String, output: String, format: SampleFormat, quiet: Bool, device: SessionReplay.Device = .main) throws(CommandFailure) {
+    static func run(log path: String, output: String, format: SampleFormat, quiet: Bool, device: SessionReplay.Device = .main,
+                    budget: OutputBudget = OutputBudget(bytes: OutputBudget.defaultBytes)) throws(CommandFailure) {
         if let head = try? InputFile.head(path, count: 4096), FollowLog.isFollowLog(String(decoding: head, as: UTF8.self)) {
             let text: [UInt8]
             do { text = try InputFile.read(path, limit: FollowLog.sizeLimit) } catch { throw CommandFailure(.noInput, "pulsar: error: \(error)") }
-            return try FollowReplay.run(log: path, text: String(decoding: text, as: UTF8.self), output: output, format: format, quiet: quiet)
+            return try FollowReplay.run(log: path, text: String(decoding: text, as: UTF8.self), output: output, format: format, quiet: quiet,
+                                        budget: budget)
         }
         let session = try read(path)
         var reader: SessionReplay.Reader
@@ -24,6 +26,7 @@ enum ReplayRender {
             throw error.failure("pulsar render", option: "--replay")
         }
         let stream = reader.stream
+        try RenderCommand.checkBudget(budget, frames: stream.frames, channels: stream.layout.channelCount, rate: stream.rate, format: format, output: output)
         InterruptCleanup.arm(WAVExporter.temporaryPath(for: output))
         defer { InterruptCleanup.disarm() }
         // A bar on a terminal when the stream is over ten minutes (a day-long log takes minutes

@@ -21,7 +21,7 @@ enum WarningPrinter {
         var shown = 0
         for key in order.prefix(limit) {
             let g = groups[key]!
-            line(prefix + g.first.description + (g.count > 1 ? " (and \(g.count - 1) more like it)" : ""))
+            line(MessageText.line(prefix + g.first.description + (g.count > 1 ? " (and \(g.count - 1) more like it)" : "")))
             shown += g.count
         }
         if warnings.count > shown {

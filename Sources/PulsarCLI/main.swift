@@ -67,6 +67,6 @@ do {
     }
     exit(0)
 } catch {
-    Console.error(error.message)
+    Console.error(MessageText.line(error.message))
     exit(error.code.rawValue)
 }

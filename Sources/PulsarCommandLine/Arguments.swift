@@ -140,9 +140,17 @@ public struct Arguments {
         }
     }
 
-    /// Refuses (exit 64) an output that is the same file as an input: writing it would destroy
-    /// the input. Paths not given are skipped.
+    /// Refuses (exit 64), before anything is written, an output that is the same file as an input
+    /// (writing it would destroy the input) or as another output (one would overwrite the other).
+    /// Paths not given are skipped.
     public static func refuseOverwriting(_ outputs: [String?], inputs: [String?], command: String) throws(CommandFailure) {
+        let given = outputs.compactMap { $0 }
+        for (i, output) in given.enumerated() {
+            for other in given[(i + 1)...] where OutputFile.isSamePlace(output, other) {
+                throw CommandFailure(.usage, "\(command): two outputs are the same file, \(MessageText.excerpt(output))"
+                                     + (output == other ? "" : " and \(MessageText.excerpt(other))") + "; give each its own path [outputs-collide]")
+            }
+        }
         for case let output? in outputs {
             for case let input? in inputs where OutputFile.isSameFile(output, input) {
                 throw CommandFailure(.usage, "\(command): the output \(MessageText.excerpt(output)) is the input \(MessageText.excerpt(input)); "

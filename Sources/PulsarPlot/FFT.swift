@@ -30,22 +30,39 @@ public struct FFT: Sendable {
     /// Both arrays must have `size` elements.
     public func transform(real: inout [Double], imag: inout [Double]) {
         precondition(real.count == size && imag.count == size, "the arrays must have the FFT's size")
+        real.withUnsafeMutableBufferPointer { re in
+            imag.withUnsafeMutableBufferPointer { im in
+                cosines.withUnsafeBufferPointer { cs in
+                    sines.withUnsafeBufferPointer { sn in
+                        reversed.withUnsafeBufferPointer { rev in Self.transform(re, im, cs, sn, rev, size) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The butterflies on buffers (no bounds checks in the inner loop: the indices stay below
+    /// `size` by construction); the same arithmetic in the same order as on arrays.
+    private static func transform(_ real: UnsafeMutableBufferPointer<Double>, _ imag: UnsafeMutableBufferPointer<Double>,
+                                  _ cosines: UnsafeBufferPointer<Double>, _ sines: UnsafeBufferPointer<Double>,
+                                  _ reversed: UnsafeBufferPointer<Int>, _ size: Int) {
         for i in 0..<size where reversed[i] > i {
             real.swapAt(i, reversed[i])
             imag.swapAt(i, reversed[i])
         }
+        let re = real.baseAddress!, im = imag.baseAddress!, cs = cosines.baseAddress!, sn = sines.baseAddress!
         var length = 2
         while length <= size {
             let half = length / 2, stride = size / length
             for start in Swift.stride(from: 0, to: size, by: length) {
                 for k in 0..<half {
-                    let c = cosines[k * stride], s = sines[k * stride]
+                    let c = cs[k * stride], s = sn[k * stride]
                     let a = start + k, b = a + half
-                    let tr = real[b] * c - imag[b] * s, ti = real[b] * s + imag[b] * c
-                    real[b] = real[a] - tr
-                    imag[b] = imag[a] - ti
-                    real[a] += tr
-                    imag[a] += ti
+                    let tr = re[b] * c - im[b] * s, ti = re[b] * s + im[b] * c
+                    re[b] = re[a] - tr
+                    im[b] = im[a] - ti
+                    re[a] += tr
+                    im[a] += ti
                 }
             }
             length *= 2

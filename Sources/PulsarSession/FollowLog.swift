@@ -104,10 +104,14 @@ public struct FollowLog: Sendable {
             return b
         }
         guard try number("pulsarFollowLog") == 1 else { throw SessionError(.data, "the follow log's version is not 1") }
-        let rate = try number("sampleRate"), channels = try number("channels"), frames = try number("frames")
-        guard SampleRate.supported.contains(Int(rate)), (1...64).contains(Int(channels)), frames >= 0, frames <= Double(Limits.maximumFrames) else {
-            throw SessionError(.data, "the follow log's sampleRate, channels or frames is out of range")
+        func whole(_ key: String, in range: ClosedRange<Int>) throws(SessionError) -> Int {
+            let value = try number(key)
+            do throws(RangeError) { return try Limits.integer(value, "the follow log's '\(key)'", in: range) } catch {
+                throw SessionError(.data, error.description)
+            }
         }
+        let rate = try whole("sampleRate", in: SampleRate.supported), channels = try whole("channels", in: 1...64)
+        let frames = try whole("frames", in: 0...Int(Limits.maximumFrames))
         guard let layout = ChannelLayout(parsing: try text("layout")) else { throw SessionError(.data, "the follow log's layout is not one") }
         guard let method = FollowSettings.Method(rawValue: try text("method")) else { throw SessionError(.data, "the follow log's method is not envelope or android") }
         guard let profile = ActuatorProfile(parsing: try text("profile")) else { throw SessionError(.data, "the follow log's profile is not one") }
@@ -117,11 +121,13 @@ public struct FollowLog: Sendable {
         let settings = FollowSettings(method: method, profile: profile, band: band[0]...band[1], gainDB: try number("gainDB"), gateDB: try number("gateDB"),
                                       attackMilliseconds: try number("attackMs"), releaseMilliseconds: try number("releaseMs"),
                                       transients: try flag("transients"))
-        do { try settings.validate(sampleRate: Int(rate)) } catch { throw SessionError(.data, "the follow log's settings: \(error.message)") }
+        do { try settings.validate(sampleRate: rate) } catch { throw SessionError(.data, "the follow log's settings: \(error.message)") }
         let input = try text("input")
-        guard !input.isEmpty, !input.contains(where: { $0 == "/" }) else { throw SessionError(.data, "the follow log's input is not a file name beside it") }
+        guard !input.isEmpty, input.utf8.count <= 255, !input.contains(where: { $0 == "/" }) else {
+            throw SessionError(.data, "the follow log's input \(MessageText.quoted(input)) is not a file name beside it")
+        }
         let live = object.contains { $0.key == "live" } ? try flag("live") : false
-        self.init(sampleRate: Int(rate), channels: Int(channels), layout: layout, mix: try flag("mix"), settings: settings, input: input,
+        self.init(sampleRate: rate, channels: channels, layout: layout, mix: try flag("mix"), settings: settings, input: input,
                   frames: Int64(frames), device: try text("device"), live: live)
     }
 

@@ -107,7 +107,7 @@ public enum PlayedFrames {
     /// Frames the main device played: what a recording simulated device holds, else everything
     /// written less what underruns lost (the queue was played out).
     public static func main(_ engine: HapticEngine, recorder: SimulatedDevice?) -> FrameIndex {
-        if let recorder { return FrameIndex(recorder.recording.count / max(engine.mainChannels, 1)) }
+        if let recorder { return FrameIndex(recorder.recordedSampleCount / max(engine.mainChannels, 1)) }
         let lost = engine.loggedEvents.reduce(FrameIndex(0)) {
             if case let .underrun(from, to, _) = $1 { return $0 + max(to - from, 0) }
             return $0
@@ -118,7 +118,7 @@ public enum PlayedFrames {
     /// `main` for the haptic device of two.
     public static func haptic(_ engine: HapticEngine, recorder: SimulatedDevice?) -> FrameIndex {
         let channels = engine.hapticDeviceConfiguration?.channels ?? 1
-        if let recorder { return FrameIndex(recorder.recording.count / max(channels, 1)) }
+        if let recorder { return FrameIndex(recorder.recordedSampleCount / max(channels, 1)) }
         let lost = engine.loggedEvents.reduce(FrameIndex(0)) {
             if case let .hapticDeviceUnderrun(from, to, _) = $1 { return $0 + max(to - from, 0) }
             return $0

@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Thread rules: like any `OutputDevice`, driven by one thread after `open`; `injectUnderrun`
 /// and the recording accessors belong to that thread too (or to any thread once it has stopped).
-/// Real-time safe once open: recording storage is reserved up front (`Behaviour.recordingCapacity`).
+/// Real-time safe once open: recording storage is reserved up front as address space, backed by
+/// memory as it fills (`Behaviour.recordingCapacity`, `ReservedStorage`).
 public final class SimulatedDevice: OutputDevice {
     /// How the simulated hardware behaves.
     public struct Behaviour: Sendable {
@@ -89,10 +90,16 @@ public final class SimulatedDevice: OutputDevice {
     private var lastUpdate = MonotonicTime(nanoseconds: 0)
     private var random: UInt64
 
-    /// Every frame played, interleaved, across prepares (when recording).
-    public private(set) var recording: [Float] = []
+    /// Every frame played, interleaved, across prepares (when recording), copied out.
+    public var recording: [Float] { recorded?.elements ?? [] }
+    /// How many samples `recording` holds (without copying them).
+    public var recordedSampleCount: Int { recorded?.count ?? 0 }
+    /// Samples played past the recording's capacity, not kept.
+    public var recordingDropped: Int { recorded?.dropped ?? 0 }
     /// `(time, frames consumed in total)` at every update, across prepares (when recording).
-    public private(set) var timeline: [(time: MonotonicTime, consumed: FrameIndex)] = []
+    public var timeline: [(time: MonotonicTime, consumed: FrameIndex)] { positions?.elements ?? [] }
+    private var recorded: ReservedStorage<Float>?
+    private var positions: ReservedStorage<(time: MonotonicTime, consumed: FrameIndex)>?
     private var consumedBeforePrepare: FrameIndex = 0
     private let gone = Atomic<Bool>(false)
     /// What `exactStreamFrame(at:)` reads on another thread, published by the driving one.
@@ -125,8 +132,17 @@ public final class SimulatedDevice: OutputDevice {
         queue = .allocate(capacity: requested.bufferFrames * requested.channels)
         queue.initialize(repeating: 0)
         if behaviour.recordingCapacity > 0 {
-            recording.reserveCapacity(behaviour.recordingCapacity * requested.channels)
-            timeline.reserveCapacity(behaviour.recordingCapacity / max(requested.periodFrames, 1) * 4 + 64)
+            // Address space for the whole recording; memory only as it is played.
+            let (samples, overflow) = behaviour.recordingCapacity.multipliedReportingOverflow(by: requested.channels)
+            guard !overflow, let recorded = ReservedStorage<Float>(capacity: samples),
+                  let positions = ReservedStorage<(time: MonotonicTime, consumed: FrameIndex)>(
+                      capacity: behaviour.recordingCapacity + 4096) else {
+                queue.deallocate()
+                queue = .init(start: nil, count: 0)
+                configuration = nil
+                throw .unsupported("a recording of \(behaviour.recordingCapacity) frames × \(requested.channels) channels cannot be reserved")
+            }
+            (self.recorded, self.positions) = (recorded, positions)
         }
         lastUpdate = clock.now()
         return requested
@@ -149,19 +165,17 @@ public final class SimulatedDevice: OutputDevice {
             truth.publish(start: nil, base: writtenBeforePrepare)
         }
         consume(take)
-        if behaviour.recordingCapacity > 0 {
-            timeline.append((now, consumedBeforePrepare + framesConsumed))
-        }
+        positions?.append((now, consumedBeforePrepare + framesConsumed))
         if let last = behaviour.disconnectAfterFrames, consumedBeforePrepare + framesConsumed >= last { disconnect() }
     }
 
     private func consume(_ frames: Int) {
         guard let config = configuration, frames > 0 else { return }
-        if behaviour.recordingCapacity > 0 {
+        if let recorded {
             let ch = config.channels
             for f in 0..<frames {
                 let slot = (queueStart + f) % config.bufferFrames
-                for c in 0..<ch { recording.append(queue[slot * ch + c]) }
+                for c in 0..<ch { recorded.append(queue[slot * ch + c]) }
             }
         }
         queueStart = (queueStart + frames) % config.bufferFrames

@@ -75,12 +75,20 @@ struct ActuatorDeviceCLITests {
     func badManifestActuator() throws {
         let dir = try TempDir()
         defer { dir.remove() }
-        for (name, text) in [("../lra", "$.presets[0].actuator: actuator \"../lra\" is not an actuator's name"),
-                             ("nope", "preset \"p\" names actuator \"nope\" in its manifest, which is not shipped (bass-shaker, dualsense, lra, meta-console")] {
+        // A config in the folder the command runs in, as `evil.acf` would be opened from: never read.
+        _ = try dir.write("{model: 'envelope', resonance_hz: 170}", to: "evil.acf")
+        for (name, text) in [("../lra", "$.presets[0].actuator: actuator \"../lra\" is not a shipped actuator's name"),
+                             ("evil.acf", "$.presets[0].actuator: actuator \"evil.acf\" is not a shipped actuator's name"),
+                             ("EVIL.ACF", "$.presets[0].actuator: actuator \"EVIL.ACF\" is not a shipped actuator's name"),
+                             ("nope", "preset \"p\" names actuator \"nope\" in its manifest, which is not shipped (shipped: bass-shaker, dualsense, lra, meta-console")] {
             let (folder, _) = try Self.bundle(in: try TempDir(), extra: #","actuator":"\#(name)""#)
-            let r = try CLI.run(["render", folder, "-o", dir.file("o.wav"), "--quiet"])
-            #expect(r.status == 65 && r.stderrLines.count == 1 && r.stderr.contains(text), "\(r)")
-            #expect(!FileManager.default.fileExists(atPath: dir.file("o.wav")))
+            for command in ["render", "plot"] {
+                let output = dir.file(command == "render" ? "o.wav" : "o.png")
+                let r = try ChildProcess.run("/bin/sh", ["-c", "cd \"$1\" && exec \"$2\" \"$3\" \"$4\" -o \"$5\" --quiet", "sh",
+                                                         dir.path, try CLI.executable(), command, folder, output])
+                #expect(r.status == 65 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(text), "\(command) \(name): \(r)")
+                #expect(!FileManager.default.fileExists(atPath: output))
+            }
         }
     }
 

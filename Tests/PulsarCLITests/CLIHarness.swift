@@ -51,7 +51,8 @@ extension CLI {
 
     /// Runs `pulsar arguments` (stdin /dev/null, output to files) and reports its resource use
     /// as well as its result.
-    static func runMeasured(_ arguments: [String], hangLimit: Double = CLI.hangLimit,
+    /// `interruptAfter`: seconds after which the run gets one SIGINT, as Ctrl-C would send.
+    static func runMeasured(_ arguments: [String], hangLimit: Double = CLI.hangLimit, interruptAfter: Double? = nil,
                             sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIUsage {
         let executable = try CLI.executable()
         let scratch = try TempDir()
@@ -66,16 +67,31 @@ extension CLI {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        // No signal blocked and every one at its default: a test runner's threads block some,
+        // and a child would inherit that (a SIGINT sent to it would never arrive).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         try #require(spawned == 0, "posix_spawn failed: \(spawned)", sourceLocation: sourceLocation)
         var status: Int32 = 0
         var usage = rusage()
-        var killed = false
+        var killed = false, interrupted = false
         let start = Date()
         while true {
             let r = wait4(pid, &status, WNOHANG, &usage)
             if r == pid { break }
             if r < 0 && errno != EINTR { break }
+            if let after = interruptAfter, !interrupted, Date().timeIntervalSince(start) > after {
+                kill(pid, SIGINT)
+                interrupted = true
+            }
             if Date().timeIntervalSince(start) > hangLimit, !killed {
                 kill(pid, SIGKILL)
                 killed = true

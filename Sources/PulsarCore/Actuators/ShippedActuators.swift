@@ -45,5 +45,12 @@ public struct ShippedActuators: Sendable {
     }
 
     /// Why `name` finds nothing, for a message: the names shipped, or that none is installed.
-    public var list: String { names.isEmpty ? "none are installed" : "shipped: " + names.joined(separator: ", ") }
+    /// At most 12 names, each cut to 32 characters, then how many more: a folder of thousands
+    /// of configs, or of long names, still makes a one-line message.
+    public var list: String {
+        let all = names
+        guard !all.isEmpty else { return "none are installed" }
+        let shown = all.prefix(12).map { MessageText.excerpt($0, limit: 32) }.joined(separator: ", ")
+        return "shipped: " + shown + (all.count > 12 ? " and \(all.count - 12) more" : "")
+    }
 }

@@ -145,4 +145,12 @@ public enum OutputFile {
         guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
         return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
+
+    /// Whether two paths would name the same file once written: the same existing file, or the
+    /// same name in the same folder (`out.wav` and `./x/../out.wav`), existing or not.
+    public static func isSamePlace(_ a: String, _ b: String) -> Bool {
+        if isSameFile(a, b) || PathText.standardized(a) == PathText.standardized(b) { return true }
+        let (nameA, nameB) = (PathText.lastComponent(PathText.standardized(a)), PathText.lastComponent(PathText.standardized(b)))
+        return nameA == nameB && isSameFile(PathText.parent(PathText.standardized(a)), PathText.parent(PathText.standardized(b)))
+    }
 }

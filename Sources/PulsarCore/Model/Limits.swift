@@ -49,7 +49,11 @@ public enum Limits {
         guard value.rounded(.towardZero) == value else {
             throw RangeError(what, value, .valueOutOfRange, "must be a whole number")
         }
-        return Int(value)
+        // `Double(range.upperBound)` may round up past it (Int.max becomes 2⁶³): never trap.
+        guard let whole = Int(exactly: value), range.contains(whole) else {
+            throw RangeError(what, value, .valueOutOfRange, "must be in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return whole
     }
 
     /// A number within `range` (a gain, a rate in hertz, a fraction).

@@ -2,9 +2,22 @@
 ///
 /// Pure functions: any thread.
 public enum MessageText {
-    /// `text` with control characters escaped (`\n`, `\u{7}`).
+    /// The longest line `line(_:)` lets through, in characters.
+    public static let maximumLine = 300
+
+    /// Whether `scalar` would break or hide a line on a terminal: C0 and C1 controls, DEL, the
+    /// Unicode line and paragraph separators (U+2028, U+2029) and the bidirectional overrides
+    /// and isolates (U+202A–202E, U+2066–2069), which can reorder what a reader sees.
+    static func breaksLine(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// `text` with control characters escaped (`\n`, `\u{7}`, `\u{2028}`).
     public static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        guard text.unicodeScalars.contains(where: breaksLine) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -12,7 +25,7 @@ public enum MessageText {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if breaksLine(scalar) {
                     out += "\\u{\(String(scalar.value, radix: 16))}"
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -33,5 +46,17 @@ public enum MessageText {
     }
 
     /// A name quoted for a message: `"name"` with control characters escaped.
-    public static func quoted(_ name: String) -> String { "\"\(oneLine(name))\"" }
+    public static func quoted(_ name: String) -> String { "\"\(excerpt(name, limit: 120))\"" }
+
+    /// A whole message as printed: on one line, and at most `maximumLine` characters. A longer
+    /// one keeps its start and its end (where the rule, `[rule]`, stands) with the count of what
+    /// was left out between them. The backstop for every message a front end prints or returns,
+    /// whatever its parts escaped or cut on their own.
+    public static func line(_ message: String) -> String {
+        let flat = oneLine(message)
+        guard flat.count > maximumLine else { return flat }
+        let tail = 90, head = maximumLine - tail - 40
+        let left = flat.count - head - tail
+        return "\(flat.prefix(head))… (\(left) characters left out) …\(flat.suffix(tail))"
+    }
 }
