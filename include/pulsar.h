@@ -6,13 +6,18 @@
  *   - Every object is an opaque handle made by a pulsar_*_open / _create / _from_* function and
  *     ended by its pulsar_*_free. No Swift type crosses this boundary.
  *   - Functions that can fail return a pulsar_result: PULSAR_OK (0) or a negative code; the
- *     calling thread's pulsar_last_error() then says why in one UTF-8 line. Nothing aborts on bad
- *     input: NULL handles, NULL or non-UTF-8 strings, a handle already freed, a handle of another
+ *     calling thread's pulsar_last_error() then says why in one UTF-8 line of at most 300
+ *     characters (a name, path or id from the caller is cut short in it, control characters
+ *     escaped). Nothing aborts on bad input: NULL handles, NULL or non-UTF-8 strings, a handle already freed, a handle of another
  *     kind, values out of range are error codes (a freed handle is recognised as long as no later
  *     handle of the same kind has been given the same address; do not rely on it).
  *   - Strings are UTF-8, NUL-terminated. Strings returned are owned by the library: by the handle
  *     they came from (valid until it is freed) or, for pulsar_version(), for ever.
  *   - Out parameters are set to NULL on failure.
+ *   - An options struct is read only as far as its `size` member says: a size smaller than the
+ *     struct's oldest version is refused with nothing else read.
+ *   - Buffers: the caller's buffer must hold what the call says it reads or writes (frames ×
+ *     channels floats); counts beyond what a call takes are refused before any is touched.
  *
  * Thread rules
  *   - Any function may be called from any thread. A pulsar_pattern and a pulsar_bundle are
@@ -129,8 +134,9 @@ int pulsar_mix_channels(const pulsar_mix *mix);
 int pulsar_mix_sample_rate(const pulsar_mix *mix);
 
 /* Renders `frames` frames from frame `from_frame`, interleaved (channels per frame), into
- * `buffer`. Any frame may start a render: the samples equal those of a render from 0. Frames
- * outside the mix are silence. */
+ * `buffer`, which holds frames × channels floats. Any frame may start a render: the samples equal
+ * those of a render from 0. Frames outside the mix are silence. `frames`: 0 up to (2^31 - 1) /
+ * channels; `from_frame` within 24 h either side of 0; PULSAR_ERROR_ARGUMENT otherwise. */
 int pulsar_mix_render(pulsar_mix *mix, int64_t from_frame, float *buffer, int64_t frames);
 
 /* Writes the whole mix as a 32-bit float WAV (or, for a name ending in .ogg, Ogg Vorbis with
@@ -169,7 +175,8 @@ typedef struct pulsar_follower_options {
 int pulsar_follower_create(const pulsar_follower_options *options, pulsar_follower **out);
 
 /* Turns `frames` frames of `channels` interleaved samples (their mean is the sound) into `frames`
- * mono haptic samples in `haptics`, in -1...1. */
+ * mono haptic samples in `haptics`, in -1...1. `channels` 1...64, `frames` 0 up to (2^31 - 1) /
+ * channels: PULSAR_ERROR_ARGUMENT otherwise, or for a NULL buffer. */
 int pulsar_follower_process(pulsar_follower *follower, const float *input, int channels, int64_t frames, float *haptics);
 
 /* Onsets that fired a click so far (a negative pulsar_result for a bad handle). */
@@ -270,9 +277,11 @@ int pulsar_voice_seek(pulsar_voice *voice, double to_ms);
 
 /* Live parameters, ramped per sample over `seconds` (0: 4 ms; at most 86400, the 24 h limit):
  * intensity multiplies the voice's haptics (0...4), sharpness moves its frequency (-1...1) — the
- * ranges of `pulsar play`'s script; outside them PULSAR_ERROR_ARGUMENT. A curve: `count` points (at most 1024)
- * at rising engine times (pulsar_engine_time), each reached at its time; it needs the device
- * clock (PULSAR_ERROR_STATE before the engine's first position reading: poll first). */
+ * ranges of `pulsar play`'s script; outside them PULSAR_ERROR_ARGUMENT. A curve: `count` points,
+ * 1 to 64 (the engine's limit), at strictly rising engine times (pulsar_engine_time) — two points
+ * at one time, a time going back, a NaN, a count out of range or a NULL array is
+ * PULSAR_ERROR_ARGUMENT, the message naming the point — each reached at its time; it needs the
+ * device clock (PULSAR_ERROR_STATE before the engine's first position reading: poll first). */
 int pulsar_voice_set_intensity(pulsar_voice *voice, double value, double seconds);
 int pulsar_voice_set_sharpness(pulsar_voice *voice, double value, double seconds);
 int pulsar_voice_set_intensity_curve(pulsar_voice *voice, const double *times, const double *values, int count);

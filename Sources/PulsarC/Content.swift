@@ -149,13 +149,29 @@ public struct CMixOptions {
 /// `size` covers it (a caller built against the smaller struct passes the smaller size).
 private let actuatorOffset = MemoryLayout<CMixOptions>.stride
 
+/// `options` as C laid it out, read only as far as its `size` says (a caller's struct may be an
+/// older, smaller one); nil for NULL. `size` is returned with it; a size below the members every
+/// version has is refused before anything else is read.
+func mixOptions(_ options: UnsafeRawPointer?) -> (CMixOptions, size: UInt)?? {
+    guard let options else { return .some(nil) }
+    let size = options.load(as: UInt.self)  // a size_t: any value, however large
+    guard size >= MemoryLayout<CMixOptions>.size else {
+        _ = Result.argument.failing("pulsar_mix_options: size \(size) is less than sizeof(pulsar_mix_options) \(MemoryLayout<CMixOptions>.size): use PULSAR_MIX_OPTIONS_INIT")
+        return .none
+    }
+    return .some((options.load(as: CMixOptions.self), size))
+}
+
+/// `pulsar_mix_options.actuator` when the caller's `size` covers it, else NULL.
+func actuatorMember(_ options: UnsafeRawPointer, size: UInt) -> UnsafePointer<CChar>? {
+    guard size >= actuatorOffset + MemoryLayout<UnsafePointer<CChar>?>.size else { return nil }
+    return options.load(fromByteOffset: actuatorOffset, as: UnsafePointer<CChar>?.self)
+}
+
 /// Whether `options` name the device (a profile or an actuator).
 func namesDevice(_ options: UnsafeRawPointer?) -> Bool {
-    guard let options else { return false }
-    let o = options.assumingMemoryBound(to: CMixOptions.self).pointee
-    guard o.size >= MemoryLayout<CMixOptions>.size else { return false }
-    return o.profile != nil
-        || (o.size >= actuatorOffset + MemoryLayout<UnsafePointer<CChar>?>.size && options.load(fromByteOffset: actuatorOffset, as: UnsafePointer<CChar>?.self) != nil)
+    guard let options, case .some(.some(let (o, size))) = mixOptions(options) else { return false }
+    return o.profile != nil || actuatorMember(options, size: size) != nil
 }
 
 /// Mix settings from `options` (NULL: the defaults), or nil with the thread's last error set and
@@ -165,11 +181,8 @@ func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, failur
     var settings = MixSettings(layout: defaultLayout)
     var range = PlaybackRange()
     // The struct has C's layout (members in order, natural alignment), as Swift lays it out.
-    guard let o = options?.assumingMemoryBound(to: CMixOptions.self).pointee else { return (settings, range) }
-    guard o.size >= MemoryLayout<CMixOptions>.size else {
-        _ = Result.argument.failing("pulsar_mix_options: size \(o.size) is less than sizeof(pulsar_mix_options) \(MemoryLayout<CMixOptions>.size): use PULSAR_MIX_OPTIONS_INIT")
-        return nil
-    }
+    guard let read = mixOptions(options) else { return nil }
+    guard let (o, size) = read else { return (settings, range) }
     if o.sampleRate != 0 {
         guard let rate = SampleRate(Int(o.sampleRate)) else { _ = Result.argument.failing("pulsar_mix_options: sample_rate \(o.sampleRate) is not in 8000...192000"); return nil }
         settings.sampleRate = rate
@@ -182,8 +195,7 @@ func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, failur
         guard let name = text(p), let profile = ActuatorProfile(parsing: name) else { _ = Result.argument.failing("pulsar_mix_options: profile is not wideband, lra, lra:HZ or FMIN:FMAX"); return nil }
         settings.profile = profile
     }
-    if o.size >= actuatorOffset + MemoryLayout<UnsafePointer<CChar>?>.size,
-       let a = options!.load(fromByteOffset: actuatorOffset, as: UnsafePointer<CChar>?.self) {
+    if let a = actuatorMember(options!, size: size) {
         guard o.profile == nil else { _ = Result.argument.failing("pulsar_mix_options: actuator and profile both name the device: set one"); return nil }
         guard let value = text(a) else { _ = Result.argument.failing("pulsar_mix_options: actuator is not UTF-8"); return nil }
         guard let actuator = LibraryActuators.actuator(value, rate: settings.sampleRate, what: "pulsar_mix_options: actuator", failure: &failure) else { return nil }
@@ -246,13 +258,14 @@ public func pulsar_mix_from_preset(_ bundle: OpaquePointer?, _ presetID: UnsafeP
     guard let box = Handles.object(bundle, as: BundleBox.self) else { return Result.argument.failing("pulsar_mix_from_preset: not a live pulsar_bundle") }
     guard let id = text(presetID) else { return Result.argument.failing("pulsar_mix_from_preset: the preset id is NULL or not UTF-8") }
     guard let preset = box.bundle.preset(id: id) else {
-        return Result.notFound.failing("pulsar_mix_from_preset: \(box.bundle.path) has no preset '\(id)' (it has \(box.bundle.presets.map(\.id).joined(separator: ", ")))")
+        let ids = MessageText.excerpt(box.bundle.presets.map(\.id).joined(separator: ", "), limit: 120)
+        return Result.notFound.failing("pulsar_mix_from_preset: \(MessageText.excerpt(box.bundle.path)) has no preset \(echoed(id)) (it has \(ids))")
     }
     var failure = Result.argument
     guard var chosen = settings(options, defaultLayout: .mix, failure: &failure) else { return failure.rawValue }
     if !namesDevice(options), let name = preset.actuator {
         // The preset's own actuator (its manifest's), as the command line's `render` takes it.
-        guard let actuator = LibraryActuators.actuator(name, rate: chosen.0.sampleRate, what: "pulsar_mix_from_preset: preset '\(id)' names actuator",
+        guard let actuator = LibraryActuators.actuator(name, rate: chosen.0.sampleRate, what: "pulsar_mix_from_preset: preset \(echoed(id)) names actuator",
                                                        failure: &failure) else { return (failure == .argument ? Result.data : failure).rawValue }
         let gain = chosen.0.profile.gain
         (chosen.0.actuator, chosen.0.profile) = (actuator, actuator.profile)
@@ -282,8 +295,10 @@ public func pulsar_mix_sample_rate(_ mix: OpaquePointer?) -> Int32 {
 @_cdecl("pulsar_mix_render")
 public func pulsar_mix_render(_ mix: OpaquePointer?, _ fromFrame: Int64, _ buffer: UnsafeMutablePointer<Float>?, _ frames: Int64) -> Int32 {
     guard let box = Handles.object(mix, as: MixBox.self) else { return Result.argument.failing("pulsar_mix_render: not a live pulsar_mix") }
-    guard let buffer, frames >= 0, frames <= Int64(Int32.max) / Int64(box.mixer.channelCount) else {
-        return Result.argument.failing("pulsar_mix_render: the buffer is NULL or frames is out of range")
+    guard let buffer else { return Result.argument.failing("pulsar_mix_render: the buffer is NULL") }
+    let most = Int64(Int32.max) / Int64(box.mixer.channelCount)
+    guard frames >= 0, frames <= most else {
+        return Result.argument.failing("pulsar_mix_render: frames \(frames) is out of range: 0...\(most) (2^31 - 1 samples in all)")
     }
     guard fromFrame >= -Limits.maximumFrames, fromFrame <= Limits.maximumFrames else {
         return Result.argument.failing("pulsar_mix_render: from_frame \(fromFrame) is beyond 24 h")

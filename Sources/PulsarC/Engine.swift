@@ -97,11 +97,11 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
                            voiceLimit: 0, hapticDevice: nil, hapticLayout: nil, latencyMs: 0, hapticLatencyMs: 0, logPath: nil)
     if let options {
         // Only the members the caller's struct has: a smaller (older) one leaves the rest default.
-        let size = options.load(as: Int.self)
+        let size = options.load(as: UInt.self)  // a size_t: any value, however large
         guard size >= engineOptionsSizeBeforeLog else {
             return Result.argument.failing("pulsar_engine_options: size \(size) is less than sizeof(pulsar_engine_options): use PULSAR_ENGINE_OPTIONS_INIT")
         }
-        withUnsafeMutableBytes(of: &o) { $0.copyMemory(from: UnsafeRawBufferPointer(start: options, count: min(size, MemoryLayout<CEngineOptions>.size))) }
+        withUnsafeMutableBytes(of: &o) { $0.copyMemory(from: UnsafeRawBufferPointer(start: options, count: Int(min(size, UInt(MemoryLayout<CEngineOptions>.size))))) }
     }
     func string(_ p: UnsafePointer<CChar>?, _ fallback: String, _ what: String) -> String?? {
         guard let p else { return .some(fallback) }
@@ -112,7 +112,7 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
     guard let rate = o.sampleRate == 0 ? SampleRate(48_000) : SampleRate(Int(o.sampleRate)) else {
         return Result.argument.failing("pulsar_engine_options: sample_rate \(o.sampleRate) is not in 8000...192000")
     }
-    guard let layout = ChannelLayout(parsing: layoutName!) else { return Result.argument.failing("pulsar_engine_options: layout '\(layoutName!)' is not a layout") }
+    guard let layout = ChannelLayout(parsing: layoutName!) else { return Result.argument.failing("pulsar_engine_options: layout \(echoed(layoutName!)) is not a layout") }
     guard o.latencyMs.isFinite, o.hapticLatencyMs.isFinite, SessionPolicy.latencyMillisecondsRange.contains(o.latencyMs), SessionPolicy.latencyMillisecondsRange.contains(o.hapticLatencyMs) else {
         return Result.argument.failing("pulsar_engine_options: latencies are 0…1000 ms")
     }
@@ -154,7 +154,7 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
         // No fallback for `auto`: an app asked for sound, and a silent simulated device would hide that it has none.
         session = try Session(request, logPath: logPath)
     } catch {
-        return (error.kind == .device ? Result.device : Result.argument).failing("pulsar_engine_create: device '\(deviceName!)': \(error)")
+        return (error.kind == .device ? Result.device : Result.argument).failing("pulsar_engine_create: device \(echoed(deviceName!)): \(error)")
     }
     session.start()
     out.pointee = Handles.make(EngineBox(session: session))
@@ -336,20 +336,43 @@ public func pulsar_voice_set_sharpness(_ voice: OpaquePointer?, _ value: Double,
     return voiceCommand(voice, "pulsar_voice_set_sharpness") { $0.setSharpness(value, over: seconds > 0 ? seconds : nil) }
 }
 
-@_cdecl("pulsar_voice_set_intensity_curve")
-public func pulsar_voice_set_intensity_curve(_ voice: OpaquePointer?, _ times: UnsafePointer<Double>?, _ values: UnsafePointer<Double>?, _ count: Int32) -> Int32 {
-    guard let times, let values, count > 0, count <= 1024 else { return Result.argument.failing("pulsar_voice_set_intensity_curve: 1…1024 points, times and values not NULL") }
+/// The points of `pulsar_voice_set_intensity_curve`, checked: 1…`HapticVoice.maximumCurvePoints`
+/// (the engine's limit), values 0…4, times engine times within 24 h of `now` and strictly rising.
+func curvePoints(_ times: UnsafePointer<Double>?, _ values: UnsafePointer<Double>?, _ count: Int32,
+                 now: Double) -> Swift.Result<[(time: MonotonicTime, value: Double)], CurveRefusal> {
+    let function = "pulsar_voice_set_intensity_curve", limit = HapticVoice.maximumCurvePoints
+    guard let times, let values else { return .failure(CurveRefusal("\(function): times and values must not be NULL")) }
+    guard count > 0, count <= limit else {
+        return .failure(CurveRefusal("\(function): count \(count) is not in 1...\(limit) (the engine takes at most \(limit) points)"))
+    }
     var points: [(time: MonotonicTime, value: Double)] = []
-    let now = Handles.object(voice, as: VoiceBox.self).map { Double($0.engine.engine.now().nanoseconds) / 1e9 } ?? 0
     for i in 0..<Int(count) {
-        if let code = refusal("pulsar_voice_set_intensity_curve", { () throws(RangeError) in
+        if let code = refusal(function, { () throws(RangeError) in
             _ = try Limits.number(values[i], "point \(i)'s value", in: Limits.gain)
             try checkEngineTime(times[i], "point \(i)'s time", now: now)
-        }) { return code }
-        guard i == 0 || times[i] >= times[i - 1] else {
-            return Result.argument.failing("pulsar_voice_set_intensity_curve: point \(i): times are rising engine times in seconds")
+        }) { return .failure(CurveRefusal(code: code)) }
+        guard i == 0 || times[i] > times[i - 1] else {
+            return .failure(CurveRefusal("\(function): point \(i)'s time \(times[i]) is not after point \(i - 1)'s \(times[i - 1]): times must rise strictly"))
         }
         points.append((MonotonicTime(nanoseconds: Int64(times[i] * 1e9)), values[i]))
+    }
+    return .success(points)
+}
+
+/// Why a curve was refused: the code, its message already the thread's last error.
+struct CurveRefusal: Error {
+    let code: Int32
+    init(code: Int32) { self.code = code }
+    init(_ message: String) { code = Result.argument.failing(message) }
+}
+
+@_cdecl("pulsar_voice_set_intensity_curve")
+public func pulsar_voice_set_intensity_curve(_ voice: OpaquePointer?, _ times: UnsafePointer<Double>?, _ values: UnsafePointer<Double>?, _ count: Int32) -> Int32 {
+    let now = Handles.object(voice, as: VoiceBox.self).map { Double($0.engine.engine.now().nanoseconds) / 1e9 } ?? 0
+    let points: [(time: MonotonicTime, value: Double)]
+    switch curvePoints(times, values, count, now: now) {
+    case .success(let checked): points = checked
+    case .failure(let refusal): return refusal.code
     }
     if let box = Handles.object(voice, as: VoiceBox.self), box.engine.engine.streamFrame(at: box.engine.engine.now()) == nil {
         return Result.state.failing("pulsar_voice_set_intensity_curve: the device clock has no reading yet: poll the engine first")

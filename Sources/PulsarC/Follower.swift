@@ -30,10 +30,13 @@ struct FollowerOptionsProblem: Error {
 /// The follower's rate and settings from `options` (NULL: the defaults), or why not.
 func followerSettings(_ options: UnsafeRawPointer?) throws(FollowerOptionsProblem) -> (Int, FollowSettings) {
     var settings = FollowSettings()
-    guard let o = options?.assumingMemoryBound(to: CFollowerOptions.self).pointee else { return (48_000, settings) }
-    guard o.size >= MemoryLayout<CFollowerOptions>.size else {
-        throw FollowerOptionsProblem(message: "pulsar_follower_options: size \(o.size) is less than sizeof(pulsar_follower_options) \(MemoryLayout<CFollowerOptions>.size): use PULSAR_FOLLOWER_OPTIONS_INIT")
+    guard let options else { return (48_000, settings) }
+    // The size first: nothing past what the caller's struct holds is read.
+    let size = options.load(as: UInt.self)  // a size_t: any value, however large
+    guard size >= MemoryLayout<CFollowerOptions>.size else {
+        throw FollowerOptionsProblem(message: "pulsar_follower_options: size \(size) is less than sizeof(pulsar_follower_options) \(MemoryLayout<CFollowerOptions>.size): use PULSAR_FOLLOWER_OPTIONS_INIT")
     }
+    let o = options.load(as: CFollowerOptions.self)
     let rate = o.sampleRate == 0 ? 48_000 : Int(o.sampleRate)
     if let m = o.method {
         guard let name = text(m), let method = FollowSettings.Method(rawValue: name) else {
@@ -83,8 +86,10 @@ public func pulsar_follower_process(_ follower: OpaquePointer?, _ input: UnsafeP
     guard let box = Handles.object(follower, as: FollowerBox.self) else {
         return Result.argument.failing("pulsar_follower_process: not a live pulsar_follower")
     }
-    guard let input, let haptics, channels >= 1, channels <= 64, frames >= 0, frames <= Int64(Int32.max) / Int64(channels) else {
-        return Result.argument.failing("pulsar_follower_process: a NULL buffer, channels outside 1...64 or frames out of range")
+    guard let input, let haptics else { return Result.argument.failing("pulsar_follower_process: a NULL buffer (input or haptics)") }
+    guard channels >= 1, channels <= 64 else { return Result.argument.failing("pulsar_follower_process: channels \(channels) is outside 1...64") }
+    guard frames >= 0, frames <= Int64(Int32.max) / Int64(channels) else {
+        return Result.argument.failing("pulsar_follower_process: frames \(frames) is not in 0...\(Int64(Int32.max) / Int64(channels)) (2^31 - 1 samples in all)")
     }
     box.follower.process(interleaved: UnsafeBufferPointer(start: input, count: Int(frames) * Int(channels)), channels: Int(channels),
                          output: UnsafeMutableBufferPointer(start: haptics, count: Int(frames)))

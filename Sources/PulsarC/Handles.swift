@@ -56,8 +56,9 @@ enum Handles {
     }
 }
 
-/// The calling thread's last error message, as `pulsar_last_error` returns it: one UTF-8 line,
-/// valid until the next call on that thread that sets one.
+/// The calling thread's last error message, as `pulsar_last_error` returns it: one UTF-8 line of
+/// at most `MessageText.maximumLine` characters, valid until the next call on that thread that
+/// sets one.
 enum LastError {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -65,9 +66,11 @@ enum LastError {
         return key
     }()
 
+    /// Every message libpulsar returns passes here: whatever a caller's input put in it (a
+    /// 200 000-character name, a newline), it leaves as one bounded line.
     static func set(_ message: String) {
         let old = pthread_getspecific(key)
-        pthread_setspecific(key, strdup(message))
+        pthread_setspecific(key, strdup(MessageText.line(message)))
         free(old)
     }
 
@@ -99,3 +102,7 @@ func text(_ pointer: UnsafePointer<CChar>?) -> String? {
     guard let pointer else { return nil }
     return String(validatingCString: pointer)
 }
+
+/// Input echoed in a message (a name, a path, an id): on one line and cut to
+/// `MessageText.excerpt`'s length, quoted.
+func echoed(_ value: String) -> String { "'\(MessageText.excerpt(value))'" }

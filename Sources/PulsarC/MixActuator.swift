@@ -39,7 +39,7 @@ enum LibraryActuators {
             let catalog = shipped
             guard let found = catalog.path(of: value) else {
                 failure = .notFound
-                _ = failure.failing("\(what): \(MessageText.quoted(value)) is no shipped actuator (\(catalog.list); $PULSAR_ACTUATORS names their folder); give a .acf path")
+                _ = failure.failing("\(what): \(echoed(value)) is no shipped actuator (\(catalog.list); $PULSAR_ACTUATORS names their folder); give a .acf path")
                 return nil
             }
             path = found
@@ -54,7 +54,7 @@ enum LibraryActuators {
         }
         if let problem = actuator.problem(at: rate) {
             failure = .argument
-            _ = failure.failing("\(what) \(path): \(problem)")
+            _ = failure.failing("\(what) \(echoed(path)): \(problem)")
             return nil
         }
         return actuator

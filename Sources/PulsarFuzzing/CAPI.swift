@@ -17,6 +17,10 @@ public struct CAPI: @unchecked Sendable {
     let mixFrames: @convention(c) (Handle) -> Int64
     let mixRender: @convention(c) (Handle, Int64, UnsafeMutablePointer<Float>?, Int64) -> Int32
     let mixFree: @convention(c) (Handle) -> Void
+    let followerCreate: @convention(c) (UnsafeRawPointer?, UnsafeMutablePointer<Handle>?) -> Int32
+    let followerProcess: @convention(c) (Handle, UnsafePointer<Float>?, Int32, Int64, UnsafeMutablePointer<Float>?) -> Int32
+    let followerOnsets: @convention(c) (Handle) -> Int64
+    let followerFree: @convention(c) (Handle) -> Void
     let engineCreate: @convention(c) (UnsafeRawPointer?, UnsafeMutablePointer<Handle>?) -> Int32
     let enginePoll: @convention(c) (Handle) -> Int32
     let engineTime: @convention(c) (Handle) -> Double
@@ -55,6 +59,8 @@ public struct CAPI: @unchecked Sendable {
         return try? CAPI(
             patternFromMemory: f("pattern_from_memory"), patternFree: f("pattern_free"), mixFromPattern: f("mix_from_pattern"),
             mixChannels: f("mix_channels"), mixFrames: f("mix_frames"), mixRender: f("mix_render"), mixFree: f("mix_free"),
+            followerCreate: f("follower_create"), followerProcess: f("follower_process"), followerOnsets: f("follower_onsets"),
+            followerFree: f("follower_free"),
             engineCreate: f("engine_create"), enginePoll: f("engine_poll"), engineTime: f("engine_time"), engineIsIdle: f("engine_is_idle"),
             engineSetMasterGain: f("engine_set_master_gain"), engineStop: f("engine_stop"), engineFree: f("engine_free"),
             engineVoice: f("engine_voice"), voiceFree: f("voice_free"),

@@ -8,7 +8,10 @@ import Glibc
 /// polls, renders, stop, freeing the engine before its voices — with doubles that include NaN,
 /// infinities, negatives and values just past the header's limits. Only what the header
 /// allows: no handle is used after its own free, none is freed twice. Nothing sleeps; the
-/// engine's real-time thread runs on the system clock meanwhile and is joined at the end.
+/// engine's real-time thread runs on the system clock meanwhile and is joined at the end. The
+/// buffer calls (`CAPIBufferCalls.swift`) fuzz counts, sizes and option structs, every buffer
+/// exactly as large as the header says, so a read or write past it is AddressSanitizer's; every
+/// message the library leaves must be one line of at most 300 characters.
 struct CAPIEntry {
     static let maximumCalls = 48
     static let maximumVoices = 8
@@ -27,6 +30,9 @@ struct CAPIEntry {
     var engine: OpaquePointer?
     var mixes: [OpaquePointer] = []
     var voices: [OpaquePointer] = []
+    var followers: [OpaquePointer] = []
+    /// The pattern every mix is made of.
+    var source: OpaquePointer?
 
     static func run(_ bytes: [UInt8]) {
         guard let api = CAPI.loaded else { return }
@@ -38,10 +44,12 @@ struct CAPIEntry {
         var pattern: OpaquePointer?
         guard Self.pattern.withUnsafeBytes({ api.patternFromMemory($0.baseAddress, $0.count, &pattern) }) == 0, let pattern else { return }
         defer { api.patternFree(pattern) }
+        source = pattern
         let (rate, layout) = createEngine()
         makeMix(pattern, rate: rate, layout: layout)
         makeMix(pattern, rate: input.pick([0, 8_000, 44_100, 48_000, 7_999]), layout: input.pick(Self.layouts))
         defer { for mix in mixes { api.mixFree(mix) } }
+        defer { for follower in followers { api.followerFree(follower) } }
         for _ in 0..<Self.maximumCalls where !input.isAtEnd { call(input.byte()) }
         // Teardown in the order the input leaves: voices first or the engine first.
         if input.byte() & 1 == 0, let engine { api.engineFree(engine); self.engine = nil }
@@ -57,7 +65,8 @@ struct CAPIEntry {
         // Offsets of pulsar_engine_options on LP64, as include/pulsar.h lays it out.
         let rate: Int32 = input.pick([0, 8_000, 48_000, 44_100, 7_999])
         let layout = input.pick(Self.layouts + [nil])
-        options.storeBytes(of: input.byte() == 0xFF ? 40 : 80, toByteOffset: 0, as: Int.self)
+        let size = Self.structSize(input.byte(), full: 80)
+        options.storeBytes(of: size, toByteOffset: 0, as: Int.self)
         options.storeBytes(of: UnsafePointer(input.pick(Self.devices)), toByteOffset: 8, as: UnsafePointer<CChar>?.self)
         options.storeBytes(of: UnsafePointer(layout), toByteOffset: 16, as: UnsafePointer<CChar>?.self)
         options.storeBytes(of: rate, toByteOffset: 24, as: Int32.self)
@@ -69,7 +78,7 @@ struct CAPIEntry {
         options.storeBytes(of: UnsafePointer(input.pick(Self.layouts + [nil])), toByteOffset: 48, as: UnsafePointer<CChar>?.self)
         options.storeBytes(of: input.double(), toByteOffset: 56, as: Double.self)
         options.storeBytes(of: input.double(), toByteOffset: 64, as: Double.self)
-        _ = api.engineCreate(options, &engine)
+        Self.exactly(options, size: size, full: 80) { _ = api.engineCreate($0, &engine) }
         return (rate, layout)
     }
 
@@ -91,7 +100,7 @@ struct CAPIEntry {
     private mutating func call(_ op: UInt8) {
         let pick = Int(input.byte())
         let voice = voices.isEmpty ? nil : voices[pick % voices.count]
-        switch op % 12 {
+        switch op % 16 {
         case 0: makeVoice()
         case 1, 2:
             let k = Int(input.byte()) % api.voiceTimed.count
@@ -107,9 +116,13 @@ struct CAPIEntry {
         case 8: _ = api.enginePoll(engine); _ = api.engineIsIdle(engine); _ = api.engineTime(engine)
         case 9: _ = api.engineSetMasterGain(engine, input.double(), input.double())
         case 10: input.byte() & 1 == 0 ? render() : stopOrFree()
-        default: freeVoice()
+        case 11: freeVoice()
+        case 12: renderAnySize()
+        case 13: follow()
+        case 14: curveOfAnySize(voice)
+        default: mixFromAnyOptions()
         }
-        _ = api.lastError()
+        checkMessage()
     }
 
     private mutating func makeVoice() {
@@ -160,7 +173,7 @@ struct CAPIEntry {
     static let completion: CAPI.Completion = { _, _, _ in }
 
     /// C strings that live as long as the process.
-    private static func strings(_ all: [String]) -> [UnsafeMutablePointer<CChar>?] { all.map { strdup($0) } }
+    static func strings(_ all: [String]) -> [UnsafeMutablePointer<CChar>?] { all.map { strdup($0) } }
 }
 
 /// The input's bytes, read front to back; zeros past the end.

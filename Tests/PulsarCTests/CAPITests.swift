@@ -288,7 +288,7 @@ struct CAPITests {
             ("follower-small-options", -1, "PULSAR_FOLLOWER_OPTIONS_INIT"), ("follower-bad-method", -1, "envelope or android"),
             ("follower-empty-band", -1, "low edge must be below"), ("follower-bad-gate", -1, "gate 6 is out of range"),
             ("follower-nan-release", -1, "release nan"), ("follower-null-out", -1, "out is NULL"), ("follower-ok", 0, ""),
-            ("follower-null-input", -1, "NULL buffer"), ("follower-zero-channels", -1, "channels outside"), ("follower-process", 0, ""),
+            ("follower-null-input", -1, "NULL buffer"), ("follower-zero-channels", -1, "outside 1...64"), ("follower-process", 0, ""),
             ("follower-after-free", -1, "not a live pulsar_follower"), ("follower-onsets-after-free", -1, "not a live pulsar_follower"),
         ]
         for (name, code, says) in expected + followerRows {

@@ -148,14 +148,23 @@ namespace Pulsar
             throw PulsarException.For(code, message ?? ("libpulsar error " + code));
         }
 
-        /// <summary>A string as NUL-terminated UTF-8 (null stays NULL).</summary>
+        /// <summary>A string as NUL-terminated UTF-8 (null stays NULL; a NUL inside, where C would stop, is refused).</summary>
         public static byte[] Bytes(string text)
         {
             if (text == null) return null;
-            byte[] utf8 = Encoding.UTF8.GetBytes(text);
-            byte[] terminated = new byte[utf8.Length + 1];
-            Buffer.BlockCopy(utf8, 0, terminated, 0, utf8.Length);
-            return terminated;
+            if (text.IndexOf('\0') >= 0) throw Refuse("pulsar: a string holds a NUL character (C would read only what comes before it)");
+            return Encoding.UTF8.GetBytes(text + "\0");
+        }
+
+        public static PulsarArgumentException Refuse(string message) { return new PulsarArgumentException(-1, message); }
+        /// <summary>Throws unless `array` holds frames × channels samples, at most 2^31 - 1 (what one call takes).</summary>
+        public static void Holds(Array array, string name, long frames, long channels)
+        {
+            if (array == null) throw Refuse("pulsar: " + name + " is null");
+            if (frames < 0 || channels < 1 || frames > int.MaxValue / channels)
+                throw Refuse("pulsar: " + frames + " frames of " + channels + " channels is not 0 to 2^31 - 1 samples");
+            if (array.LongLength < frames * channels)
+                throw Refuse("pulsar: " + name + " holds " + array.LongLength + " samples, fewer than " + frames + " frames x " + channels + " channels");
         }
 
         /// <summary>A NUL-terminated UTF-8 string the library owns, copied; null for NULL.</summary>
@@ -240,7 +249,6 @@ namespace Pulsar
         }
 
         internal delegate int Maker(ref Native.MixOptions options, out MixHandle mix);
-
         /// <summary>A mix `make` makes with `settings` (null: the defaults) as its options.</summary>
         internal static Mix Make(MixSettings settings, Maker make)
         {
@@ -259,7 +267,6 @@ namespace Pulsar
     {
         readonly PatternHandle handle;
         Pattern(PatternHandle handle) { this.handle = handle; }
-
         public static Pattern Open(string path)
         {
             PatternHandle h;
@@ -277,13 +284,11 @@ namespace Pulsar
 
         /// <summary>The pattern's length, ms.</summary>
         public double DurationMs { get { return Native.pulsar_pattern_duration_ms(handle); } }
-
         /// <summary>The pattern mixed alone (settings may be null).</summary>
         public Mix Mix(MixSettings settings = null)
         {
             return MixSettings.Make(settings, (ref Native.MixOptions o, out MixHandle h) => Native.pulsar_mix_from_pattern(handle, ref o, out h));
         }
-
         public void Dispose() { handle.Dispose(); }
     }
 
@@ -292,7 +297,6 @@ namespace Pulsar
     {
         readonly BundleHandle handle;
         Bundle(BundleHandle handle) { this.handle = handle; }
-
         public static Bundle Open(string path)
         {
             BundleHandle h;
@@ -318,7 +322,6 @@ namespace Pulsar
             byte[] id = Native.Bytes(preset);
             return MixSettings.Make(settings, (ref Native.MixOptions o, out MixHandle h) => Native.pulsar_mix_from_preset(handle, id, ref o, out h));
         }
-
         public void Dispose() { handle.Dispose(); }
     }
 
@@ -327,24 +330,21 @@ namespace Pulsar
     {
         internal readonly MixHandle Handle;
         internal Mix(MixHandle handle) { Handle = handle; }
-
         /// <summary>Frames of the whole mix; -1 for an endless loop.</summary>
         public long Frames { get { return Native.pulsar_mix_frames(Handle); } }
         public int Channels { get { return Native.Check(Native.pulsar_mix_channels(Handle)); } }
         public int SampleRate { get { return Native.Check(Native.pulsar_mix_sample_rate(Handle)); } }
 
         /// <summary>Renders `frames` frames from `fromFrame`, interleaved, into `buffer` (at least
-        /// frames × Channels long); the library writes into the array itself.</summary>
+        /// frames × Channels long, at most 2^31 - 1 samples); the library writes into the array itself.</summary>
         public void Render(long fromFrame, float[] buffer, long frames)
         {
-            if (buffer == null || buffer.LongLength < frames * Channels)
-                throw new PulsarArgumentException(-1, "pulsar: the buffer holds fewer than frames × channels samples");
+            Native.Holds(buffer, "the buffer", frames, Channels);
             Native.Check(Native.pulsar_mix_render(Handle, fromFrame, buffer, frames));
         }
 
         /// <summary>The whole mix as a 32-bit float WAV (Ogg Vorbis for a name ending in .ogg).</summary>
         public void WriteWav(string path) { Native.Check(Native.pulsar_mix_write_wav(Handle, Native.Bytes(path))); }
-
         public void Dispose() { Handle.Dispose(); }
     }
 
@@ -352,7 +352,6 @@ namespace Pulsar
     public sealed class Follower : IDisposable
     {
         readonly FollowerHandle handle;
-
         /// <summary>`method` "envelope" (default) or "android"; 0 / null keep the defaults.</summary>
         public Follower(int sampleRate = 0, string method = null, string profile = null)
         {
@@ -365,12 +364,13 @@ namespace Pulsar
             }
         }
 
-        /// <summary>`frames` frames of `channels` interleaved samples to `frames` mono haptic samples.</summary>
+        /// <summary>`frames` frames of `channels` interleaved samples (input) to `frames` mono haptic samples.</summary>
         public void Process(float[] input, int channels, long frames, float[] haptics)
         {
+            Native.Holds(input, "input", frames, channels);
+            Native.Holds(haptics, "haptics", frames, 1);
             Native.Check(Native.pulsar_follower_process(handle, input, channels, frames, haptics));
         }
-
         public long Onsets { get { return Native.pulsar_follower_onsets(handle); } }
         public void Dispose() { handle.Dispose(); }
     }
@@ -392,7 +392,6 @@ namespace Pulsar
         readonly EngineHandle handle;
         readonly List<Voice> voices = new List<Voice>();
         internal readonly List<GCHandle> Pinned = new List<GCHandle>();  // callbacks' contexts, kept while the engine lives
-
         public Engine(EngineSettings settings = null)
         {
             settings = settings ?? new EngineSettings();
@@ -448,7 +447,6 @@ namespace Pulsar
         readonly Mix mix;  // the voice plays it: kept alive with the voice
         Action<bool> completion;
         static readonly Native.Completion Dispatch = OnCompletion;  // one static delegate, never collected
-
         internal Voice(VoiceHandle handle, Engine engine, Mix mix) { this.handle = handle; this.engine = engine; this.mix = mix; }
 
         /// <summary>The mix the voice plays.</summary>
@@ -463,7 +461,7 @@ namespace Pulsar
         public void SetIntensity(double value, double seconds = 0) { Native.Check(Native.pulsar_voice_set_intensity(handle, value, seconds)); }
         public void SetSharpness(double value, double seconds = 0) { Native.Check(Native.pulsar_voice_set_sharpness(handle, value, seconds)); }
 
-        /// <summary>Points at rising engine times, each value reached at its time.</summary>
+        /// <summary>Points at strictly rising engine times (1 to 64), each value reached at its time.</summary>
         public void SetIntensityCurve(double[] times, double[] values)
         {
             if (times == null || values == null || times.Length != values.Length)

@@ -11,7 +11,11 @@ with live parameters and a clock read from the device.
         voice.play()
 
 Every failing call raises a PulsarError (a subclass per libpulsar result code) carrying the
-library's one-line message and its code. numpy is needed for renders and the follower only.
+library's one-line message and its code. Arguments are checked before they reach C: an integer
+the C type cannot hold, an `out=` array the library may not write into (read-only, not
+C-contiguous float32 of the right size) or a str holding a NUL raises ArgumentError (TypeError for
+a value of the wrong kind), never a crash or a silently cut value. numpy is needed for renders and
+the follower only.
 """
 from __future__ import annotations
 
@@ -19,58 +23,14 @@ import ctypes
 import math
 from typing import TYPE_CHECKING, Callable, Iterable, Optional, Tuple
 
-from . import _native
+from . import _checks, _native
+from ._checks import integer as _integer
+from ._errors import (ERRORS as _ERRORS, ArgumentError, BusyError, DataError, DeviceError, NotFoundError, OutputError,
+                      PulsarError, StateError)
 from ._native import ABI_VERSION, lib as _lib
 
 __all__ = ["ABI_VERSION", "Bundle", "Engine", "Follower", "Mix", "Pattern", "PulsarError", "ArgumentError",
            "NotFoundError", "DataError", "OutputError", "DeviceError", "BusyError", "StateError", "Voice", "version"]
-
-
-class PulsarError(Exception):
-    """A libpulsar call failed. `code` is its pulsar_result (negative), `message` the library's line."""
-
-    code: int = 0
-
-    def __init__(self, message: str, code: int | None = None):
-        super().__init__(message)
-        self.message = message
-        if code is not None:
-            self.code = code
-
-
-class ArgumentError(PulsarError, ValueError):
-    """PULSAR_ERROR_ARGUMENT: a bad value, string or handle."""
-    code = -1
-
-
-class NotFoundError(PulsarError, LookupError):
-    """PULSAR_ERROR_NOT_FOUND: no such file, preset or device."""
-    code = -2
-
-
-class DataError(PulsarError, ValueError):
-    """PULSAR_ERROR_DATA: a file breaks a format rule (the message names the place)."""
-    code = -3
-
-
-class OutputError(PulsarError):
-    """PULSAR_ERROR_IO: an output cannot be written."""
-    code = -4
-
-
-class DeviceError(PulsarError):
-    """PULSAR_ERROR_DEVICE: a sound device cannot be opened or failed."""
-    code = -5
-
-
-class BusyError(PulsarError):
-    """PULSAR_ERROR_BUSY: a queue is full; poll the engine and try again."""
-    code = -6
-
-
-class StateError(PulsarError, RuntimeError):
-    """PULSAR_ERROR_STATE: the call does not fit the object's state (an ended voice, a stopped engine)."""
-    code = -7
 
 
 if TYPE_CHECKING:
@@ -86,13 +46,10 @@ def _numpy():
     return numpy
 
 
-_ERRORS = {e.code: e for e in (ArgumentError, NotFoundError, DataError, OutputError, DeviceError, BusyError, StateError)}
-
-
 def _check(code: int) -> int:
     if code < 0:
         message = _lib.pulsar_last_error()
-        text = message.decode("utf-8", "replace") if message else f"libpulsar error {code}"
+        text = _checks.line(message.decode("utf-8", "replace")) if message else f"libpulsar error {code}"
         raise _ERRORS.get(code, PulsarError)(text, code)
     return code
 
@@ -141,9 +98,9 @@ class _Handle:
 
 def _mix_options(rate: int, layout: Optional[str], profile: Optional[str], haptic_gain: float, audio_gain: float,
                  loop_count: int, actuator: Optional[str] = None) -> _native.MixOptions:
-    return _native.MixOptions(ctypes.sizeof(_native.MixOptions), int(rate), _native.encode(layout),
-                              _native.encode(profile), float(haptic_gain), float(audio_gain), int(loop_count),
-                              _native.encode(actuator))
+    return _native.MixOptions(ctypes.sizeof(_native.MixOptions), _integer(rate, "rate"), _native.encode(layout, "layout"),
+                              _native.encode(profile, "profile"), float(haptic_gain), float(audio_gain),
+                              _integer(loop_count, "loop_count"), _native.encode(actuator, "actuator"))
 
 
 class Mix(_Handle):
@@ -172,27 +129,27 @@ class Mix(_Handle):
                always_2d: bool = False) -> np.ndarray:
         """`frames` frames from frame `start` (default: to the end; required for an endless mix) as
         float32, shape (frames, channels) — (frames,) for one channel unless `always_2d`. The library
-        writes into the array's memory: pass `out` (C-contiguous float32 of that shape) to reuse one."""
+        writes into the array's memory: pass `out` (a writable, C-contiguous float32 array of
+        frames × channels samples) to reuse one; anything else raises before the library is called.
+        At most 2**31 - 1 samples a call."""
+        start = _integer(start, "start", "int64_t")
         if frames is None:
             total = self.frames
             if total is None:
                 raise ArgumentError("pulsar: an endless mix needs frames=", ArgumentError.code)
-            frames = max(total - int(start), 0)
+            frames = max(total - start, 0)
+        frames = _integer(frames, "frames", "int64_t")
         np = _numpy()
         channels = self.channels
-        shape = (int(frames), channels) if channels > 1 or always_2d else (int(frames),)
-        if out is None:
-            out = np.empty(shape, dtype=np.float32)
-        elif out.dtype != np.float32 or not out.flags["C_CONTIGUOUS"] or out.size != int(frames) * channels:
-            raise ArgumentError(f"pulsar: out must be C-contiguous float32 with {int(frames) * channels} samples",
-                                ArgumentError.code)
-        _check(_lib.pulsar_mix_render(self.handle, int(start), out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
-                                      int(frames)))
+        count = _checks.samples(frames, channels)
+        shape = (frames, channels) if channels > 1 or always_2d else (frames,)
+        out = np.empty(shape, dtype=np.float32) if out is None else _checks.out_array(out, "out", count, np)
+        _check(_lib.pulsar_mix_render(self.handle, start, out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), frames))
         return out
 
     def write_wav(self, path: str) -> None:
         """The whole mix as a 32-bit float WAV (Ogg Vorbis with Android's haptic comment for `.ogg`)."""
-        _check(_lib.pulsar_mix_write_wav(self.handle, _native.encode(path)))
+        _check(_lib.pulsar_mix_write_wav(self.handle, _native.encode(path, "path")))
 
 
 class Pattern(_Handle):
@@ -203,13 +160,18 @@ class Pattern(_Handle):
     @classmethod
     def open(cls, path: str) -> "Pattern":
         """Reads the pattern file at `path`."""
-        return cls(_made(_lib.pulsar_pattern_open, _native.encode(path)))
+        return cls(_made(_lib.pulsar_pattern_open, _native.encode(path, "path")))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Pattern":
         """A pattern from its text (any of the formats `open` reads)."""
-        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-        return cls(_made(_lib.pulsar_pattern_from_memory, data, len(data)))
+        if isinstance(text, str):
+            data = text.encode("utf-8")
+        elif isinstance(text, (bytes, bytearray, memoryview)):
+            data = bytes(text)
+        else:  # bytes(n) would make n zero bytes
+            raise TypeError(_checks.line(f"pulsar: text must be a str or bytes, not {type(text).__name__}"))
+        return cls(_made(_lib.pulsar_pattern_from_memory, data, _integer(len(data), "len(text)", "size_t")))
 
     @property
     def duration_ms(self) -> float:
@@ -244,7 +206,7 @@ class Bundle(_Handle):
     @classmethod
     def open(cls, path: str) -> "Bundle":
         """Opens the bundle at `path`, checking its manifest and entries."""
-        return cls(_made(_lib.pulsar_bundle_open, _native.encode(path)))
+        return cls(_made(_lib.pulsar_bundle_open, _native.encode(path, "path")))
 
     @property
     def presets(self) -> list[str]:
@@ -258,7 +220,7 @@ class Bundle(_Handle):
         an actuator config (path or shipped name) instead of `profile`; with neither, the preset's
         own actuator when its manifest names one."""
         options = _mix_options(rate, layout, profile, haptic_gain, audio_gain, loop_count, actuator)
-        return Mix(_made(_lib.pulsar_mix_from_preset, self.handle, _native.encode(preset), ctypes.byref(options)))
+        return Mix(_made(_lib.pulsar_mix_from_preset, self.handle, _native.encode(preset, "preset"), ctypes.byref(options)))
 
     def render(self, preset: str, rate: int = 48000, layout: Optional[str] = None, **options) -> np.ndarray:
         """The whole preset rendered (as `pulsar render BUNDLE --preset ID`)."""
@@ -275,25 +237,26 @@ class Follower(_Handle):
     def __init__(self, rate: int = 48000, method: str = "envelope", profile: Optional[str] = None,
                  band: Tuple[float, float] = (40.0, 250.0), gain_db: float = 0.0, gate_db: float = -50.0,
                  attack_ms: float = 2.0, release_ms: float = 80.0, transients: bool = True):
-        options = _native.FollowerOptions(ctypes.sizeof(_native.FollowerOptions), int(rate), _native.encode(method),
-                                          _native.encode(profile), float(band[0]), float(band[1]), float(gain_db),
+        options = _native.FollowerOptions(ctypes.sizeof(_native.FollowerOptions), _integer(rate, "rate"),
+                                          _native.encode(method, "method"), _native.encode(profile, "profile"), float(band[0]), float(band[1]), float(gain_db),
                                           float(gate_db), float(attack_ms), float(release_ms), 0 if transients else 1)
         super().__init__(_made(_lib.pulsar_follower_create, ctypes.byref(options)))
 
     def process(self, sound: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
         """`sound`, shape (frames,) or (frames, channels) (their mean is the sound), to mono haptic
-        samples in -1…1, shape (frames,)."""
+        samples in -1…1, shape (frames,). `out`, to reuse one: a writable, C-contiguous float32 array
+        of `frames` samples (anything else raises before the library is called)."""
         np = _numpy()
         sound = np.ascontiguousarray(sound, dtype=np.float32)
+        if sound.ndim not in (1, 2):
+            raise _checks.refuse(f"pulsar: sound must have shape (frames,) or (frames, channels), not {sound.shape}")
         frames = sound.shape[0]
-        channels = 1 if sound.ndim == 1 else sound.shape[1]
-        if out is None:
-            out = np.empty(frames, dtype=np.float32)
-        elif out.dtype != np.float32 or not out.flags["C_CONTIGUOUS"] or out.size != frames:
-            raise ArgumentError(f"pulsar: out must be C-contiguous float32 with {frames} samples", ArgumentError.code)
+        channels = _integer(1 if sound.ndim == 1 else sound.shape[1], "channels")
+        _checks.samples(frames, channels, "sound's frames")
+        out = np.empty(frames, dtype=np.float32) if out is None else _checks.out_array(out, "out", frames, np)
         pointer = ctypes.POINTER(ctypes.c_float)
-        _check(_lib.pulsar_follower_process(self.handle, sound.ctypes.data_as(pointer), channels, frames,
-                                            out.ctypes.data_as(pointer)))
+        _check(_lib.pulsar_follower_process(self.handle, sound.ctypes.data_as(pointer), channels,
+                                            _integer(frames, "frames", "int64_t"), out.ctypes.data_as(pointer)))
         return out
 
     @property
@@ -346,11 +309,13 @@ class Voice(_Handle):
         _check(_lib.pulsar_voice_set_sharpness(self.handle, float(value), float(seconds)))
 
     def set_intensity_curve(self, points: Iterable[Tuple[float, float]]) -> None:
-        """(engine time, value) points at rising times, each reached at its time (at most 1024)."""
-        pairs = list(points)
-        times = (ctypes.c_double * len(pairs))(*[float(t) for t, _ in pairs])
-        values = (ctypes.c_double * len(pairs))(*[float(v) for _, v in pairs])
-        _check(_lib.pulsar_voice_set_intensity_curve(self.handle, times, values, len(pairs)))
+        """(engine time, value) points at strictly rising times, each reached at its time (1 to 64
+        points, the engine's limit)."""
+        pairs = [(float(t), float(v)) for t, v in points]
+        count = _integer(len(pairs), "the number of points")
+        times = (ctypes.c_double * count)(*[t for t, _ in pairs])
+        values = (ctypes.c_double * count)(*[v for _, v in pairs])
+        _check(_lib.pulsar_voice_set_intensity_curve(self.handle, times, values, count))
 
     def set_content_time(self, ms: float) -> None:
         """A realtime voice's content position (the app moves it)."""
@@ -402,18 +367,21 @@ class Engine(_Handle):
                  period_frames: int = 0, buffer_frames: int = 0, voice_limit: int = 0,
                  haptic_device: Optional[str] = None, haptic_layout: Optional[str] = None,
                  latency_ms: float = 0.0, haptic_latency_ms: float = 0.0, log: Optional[str] = None):
-        self._options = _native.EngineOptions(ctypes.sizeof(_native.EngineOptions), _native.encode(device),
-                                              _native.encode(layout), int(sample_rate), int(period_frames),
-                                              int(buffer_frames), int(voice_limit), _native.encode(haptic_device),
-                                              _native.encode(haptic_layout), float(latency_ms),
-                                              float(haptic_latency_ms), _native.encode(log))
+        encode = _native.encode
+        self._options = _native.EngineOptions(ctypes.sizeof(_native.EngineOptions), encode(device, "device"),
+                                              encode(layout, "layout"), _integer(sample_rate, "sample_rate"),
+                                              _integer(period_frames, "period_frames"), _integer(buffer_frames, "buffer_frames"),
+                                              _integer(voice_limit, "voice_limit"), encode(haptic_device, "haptic_device"),
+                                              encode(haptic_layout, "haptic_layout"), float(latency_ms),
+                                              float(haptic_latency_ms), encode(log, "log"))
         self._voices: list[Voice] = []
         self._orphans: list = []  # callbacks of freed voices, alive until the engine goes
         super().__init__(_made(_lib.pulsar_engine_create, ctypes.byref(self._options)))
 
     def voice(self, mix: Mix, priority: int = 0, realtime: bool = False) -> Voice:
         """A new voice playing `mix` (at the engine's rate and channels), stopped until played."""
-        voice = Voice(_made(_lib.pulsar_engine_voice, self.handle, mix.handle, int(priority), 1 if realtime else 0), self, mix)
+        handle = _made(_lib.pulsar_engine_voice, self.handle, mix.handle, _integer(priority, "priority"), 1 if realtime else 0)
+        voice = Voice(handle, self, mix)
         self._voices.append(voice)
         return voice
 

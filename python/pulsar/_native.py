@@ -11,6 +11,8 @@ import ctypes
 import ctypes.util
 import os
 
+from . import _checks
+
 ABI_VERSION = 0
 """The libpulsar ABI (PULSAR_ABI_VERSION of pulsar.h) these bindings follow."""
 
@@ -117,10 +119,7 @@ class EngineOptions(ctypes.Structure):
                 ("log_path", _str)]
 
 
-def encode(text: str | None) -> bytes | None:
-    """A str argument as the library's NUL-terminated UTF-8 (None stays NULL)."""
-    if text is None:
-        return None
-    if not isinstance(text, str):
-        raise TypeError(f"expected a str, got {type(text).__name__}")
-    return text.encode("utf-8")
+def encode(text: str | None, name: str = "the string") -> bytes | None:
+    """A str argument `name` as the library's NUL-terminated UTF-8 (None stays NULL); see
+    `_checks.text`."""
+    return _checks.text(text, name)
