@@ -23,7 +23,7 @@ struct AnimatedInput {
         self.path = path
         guard InputFile.exists(path) else { throw CommandFailure(.noInput, "pulsar: error: \(MessageText.oneLine(path)): no such file") }
         if !PresetInput.looksLikeBundle(path), Self.isLottie(path) {
-            let loaded = try LottieInput.load(path, preset: nil, command: command)
+            let loaded = try LottieInput.load(path, preset: nil, command: command, embeddingImages: true)
             let name = PathText.stem(path)
             preset = PresetHandle(id: name, name: name, duration: loaded.timing.durationMilliseconds, pattern: PatternData(),
                                   animation: AnimationAsset(source: path, data: loaded.json, frameRate: loaded.timing.frameRate,
@@ -41,7 +41,8 @@ struct AnimatedInput {
             return
         }
         do {
-            animation = try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
+            let read = try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
+            animation = try input.bundle.map { try read.embeddingImages(from: .bundle($0, animation: asset.source)) } ?? read
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(error)")
         }
@@ -54,5 +55,26 @@ struct AnimatedInput {
         guard lower.hasSuffix(".json"), let data = try? InputFile.read(path, limit: LottieLimits.maximumFileSize),
               let value = try? JSONParser().parse(data) else { return false }
         return value["layers"] != nil && value["fr"] != nil
+    }
+}
+
+extension LottieImageFiles {
+    /// The files of `bundle`, names resolved against the folder of its animation `src`
+    /// (`animation/a.json` → `animation/`), read as the bundle's own entries.
+    static func bundle(_ bundle: PresetBundle, animation src: String) -> LottieImageFiles {
+        let folder = src.contains("/") ? PathText.parent(src) : ""
+        return LottieImageFiles(container: "the bundle", folder: folder) { (name, limit) throws(Refusal) in
+            guard bundle.hasFile(name) else { throw .missing }
+            do throws(BundleError) {
+                return try bundle.file(name, limit: Int64(limit))
+            } catch {
+                switch error.rule {
+                case .missingFile: throw .missing
+                case .symlinkEntry: throw .outside("a symbolic link")
+                case .tooLarge: throw .tooLarge(error.message)
+                default: throw .unreadable(error.message)
+                }
+            }
+        }
     }
 }

@@ -48,7 +48,7 @@ enum FrameCommand {
         let input = try args.singleInput(command: command)
         guard let output = args.value("-o") else { throw CommandFailure(.usage, "\(command): -o OUT.png is required") }
         try Arguments.refuseOverwriting([output], inputs: [input], command: command)
-        let animation = try LottieInput.load(input, preset: args.value("--preset"), command: command)
+        let animation = try LottieInput.load(input, preset: args.value("--preset"), command: command, embeddingImages: true)
         let timing = animation.timing
 
         let frame: Double
@@ -92,8 +92,7 @@ enum FrameCommand {
         }
 
         do {
-            let renderer = try LottieRenderer(jsonData: animation.json, resourcePath: PathText.parent(input),
-                                              source: input)
+            let renderer = try LottieRenderer(jsonData: animation.json, source: input)
             try renderer.animation.setOverrides(overrides)
             let index = Int((frame - timing.inPoint.value).rounded(.down))
             let image = try renderer.render(frame: index, width: width, height: height, contentMode: mode)
@@ -131,7 +130,11 @@ enum KeypathsCommand {
 
 /// An animation from the command line: a Lottie or dotLottie file, or a bundle preset's animation.
 enum LottieInput {
-    static func load(_ path: String, preset id: String?, command: String) throws(CommandFailure) -> LottieAnimation {
+    /// With `embeddingImages`, every image asset is read from the input's own container (the
+    /// bundle, the dotLottie archive, the Lottie file's folder) into the JSON a renderer gets,
+    /// or refused (65) when it lies outside it or is missing.
+    static func load(_ path: String, preset id: String?, command: String,
+                     embeddingImages: Bool = false) throws(CommandFailure) -> LottieAnimation {
         let kind = InputFile.kind(of: path)
         if case .missing = kind { throw CommandFailure(.noInput, "pulsar: error: \(path): no such file") }
         let isDirectory = if case .directory = kind { true } else { false }
@@ -150,16 +153,24 @@ enum LottieInput {
                 throw CommandFailure(.dataError, "pulsar: error: \(path): preset \(preset.id) has no animation")
             }
             do {
-                return try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
+                let read = try LottieAnimation(bytes: asset.data, source: "\(path):\(asset.source)")
+                return embeddingImages ? try read.embeddingImages(from: .bundle(bundle, animation: asset.source)) : read
             } catch {
                 throw CommandFailure(.dataError, "pulsar: error: \(error)")
             }
         }
+        let read: LottieAnimation
         do {
-            return try LottieAnimation.load(path: path)
+            read = try LottieAnimation.load(path: path)
         } catch {
             // As for patterns: a file that cannot be read as a file is no input (66), bad content 65.
             throw CommandFailure([.notFound, .unreadable].contains(error.rule) ? .noInput : .dataError, "pulsar: error: \(error)")
+        }
+        guard embeddingImages else { return read }
+        do {
+            return try read.embeddingImages(from: .folder(of: path))
+        } catch {
+            throw CommandFailure(.dataError, "pulsar: error: \(error)")
         }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 import PulsarBundle
 import PulsarCore
 import PulsarDerive
+import PulsarLottie
 
 /// `pulsar pack FOLDER -o OUT.pulsar`: packs an unpacked bundle folder into a `.pulsar` archive.
 enum PackCommand {
@@ -57,6 +58,7 @@ enum PackCommand {
         for name in ["--profile", "--resolution", "--gain", "--threshold"] where args.value(name) != nil && !args.flag("--derive") {
             throw CommandFailure(.usage, "pulsar pack: \(name) is a setting of --derive")
         }
+        try checkImages(input)
         let derived = args.flag("--derive") ? try derive(input, args: args) : []
         let manifest: BundleManifest
         InterruptCleanup.arm(BundlePacker.temporaryPath(for: output))
@@ -71,6 +73,23 @@ enum PackCommand {
             Console.error("wrote \(output): \(count) preset\(count == 1 ? "" : "s")\(derived.isEmpty ? "" : ", \(derived.count) derived"), \(manifest.hash ?? "")")
             for preset in manifest.presets where preset.haptics == nil {
                 Console.error("pulsar: warning: \(output): preset \(MessageText.quoted(preset.id)) has audio and no haptics (--derive derives them) [no-haptics]")
+            }
+        }
+    }
+
+    /// Refuses (65, nothing written) a folder whose animation has an image asset outside the
+    /// folder or missing from it: a bundle plays only what it holds. Images inside it are packed
+    /// like every other file. A folder that is no valid bundle is left to the packer to refuse,
+    /// and an animation that does not read as Lottie to the commands that play it.
+    static func checkImages(_ folder: String) throws(CommandFailure) {
+        guard let bundle = try? PresetBundle.open(folder) else { return }
+        for preset in bundle.presets {
+            guard let asset = preset.animation,
+                  let animation = try? LottieAnimation(bytes: asset.data, source: "\(folder):\(asset.source)") else { continue }
+            do {
+                _ = try animation.embeddingImages(from: .bundle(bundle, animation: asset.source))
+            } catch {
+                throw CommandFailure(.dataError, "pulsar: error: \(error)")
             }
         }
     }

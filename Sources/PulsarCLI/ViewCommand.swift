@@ -311,14 +311,12 @@ enum ViewCommand {
         var mixer: PresetMixer
         var pattern: PatternData
         var animation: LottieAnimation?
-        var resourcePath: String
     }
 
     /// Reads INPUT: a bundle preset, a pattern file, or a Lottie animation (played silent, for its
     /// own duration).
     static func prepare(_ path: String, preset id: String?, options: Options) throws(CommandFailure) -> Prepared {
         let command = options.command
-        let resourcePath = PathText.parent(path)
         let input = try AnimatedInput(path, preset: id, setup: options.setup, strict: false, derive: options.args.flag("--derive"),
                                       preferAnimated: true, command: command)
         let (preset, animation, isBundle, ids) = (input.preset, input.animation, input.isBundle, input.presetIDs)
@@ -330,7 +328,7 @@ enum ViewCommand {
         do {
             let mixer = try PresetMixer(preset: preset, settings: settings, range: mix.range)
             return Prepared(title: isBundle ? "\(PathText.lastComponent(path)), preset \(preset.id)" : PathText.lastComponent(path),
-                            presetIDs: ids, presetIndex: ids.firstIndex(of: preset.id) ?? 0, mixer: mixer, pattern: preset.pattern, animation: animation, resourcePath: resourcePath)
+                            presetIDs: ids, presetIndex: ids.firstIndex(of: preset.id) ?? 0, mixer: mixer, pattern: preset.pattern, animation: animation)
         } catch {
             throw CommandFailure(error, input: path, command: command, fromCommandLine: true)
         }
@@ -341,7 +339,7 @@ enum ViewCommand {
         var renderer: LottieRenderer?
         if let animation = prepared.animation {
             do {
-                renderer = try LottieRenderer(jsonData: animation.json, resourcePath: prepared.resourcePath, source: animation.source)
+                renderer = try LottieRenderer(jsonData: animation.json, source: animation.source)
             } catch {
                 throw CommandFailure(.dataError, "pulsar: error: \(animation.source): \(error)")
             }

@@ -7,8 +7,9 @@ import PulsarCore
 /// Contract: loading checks what playback needs (`fr > 0`, `op > ip`, `w`/`h > 0`, `layers` an
 /// array, no precomposition cycles) and throws a `LottieError` naming the file, line:column,
 /// JSON path and rule otherwise; everything else is read tolerantly (see `warnings`). `json`
-/// holds the animation's JSON bytes exactly as read (for a renderer); `layers` has every
-/// precomposition expanded.
+/// holds the animation's JSON bytes exactly as read, or, after `embeddingImages(from:)`, with
+/// every image asset inside it (what a renderer is given); `layers` has every precomposition
+/// expanded.
 ///
 /// Thread rules: an immutable value; safe to share between threads. Loading does file I/O and
 /// parses: keep it off real-time threads.
@@ -17,8 +18,11 @@ public struct LottieAnimation: Sendable {
     public let source: String
     /// For an animation from a dotLottie archive: the entry it came from (`a/main.json`).
     public let entry: String?
-    /// The animation's JSON document, as read.
-    public let json: [UInt8]
+    /// The animation's JSON document, as read; with its image assets embedded after
+    /// `embeddingImages(from:)`.
+    public internal(set) var json: [UInt8]
+    /// For an animation from a dotLottie archive: the archive, where its images are.
+    let archive: [UInt8]?
     /// `v`: the exporter's format version.
     public let version: String?
     /// `nm`: the composition's name.
@@ -64,10 +68,10 @@ public struct LottieAnimation: Sendable {
     /// `animations`, stored as `a/ID.json` (dotLottie 2) or `animations/ID.json` (dotLottie 1).
     public init(dotLottie bytes: [UInt8], source: String = "<input>") throws(LottieError) {
         let (entry, json) = try DotLottieArchive(bytes: bytes, source: source).firstAnimation()
-        try self.init(json: json, source: source, entry: entry)
+        try self.init(json: json, source: source, entry: entry, archive: bytes)
     }
 
-    private init(json: [UInt8], source: String, entry: String?) throws(LottieError) {
+    private init(json: [UInt8], source: String, entry: String?, archive: [UInt8]? = nil) throws(LottieError) {
         guard json.count <= LottieLimits.maximumFileSize else {
             throw LottieError(.tooLarge, file: source, entry: entry,
                               message: "\(json.count) bytes, more than the limit of \(LottieLimits.maximumFileSize)")
@@ -76,6 +80,7 @@ public struct LottieAnimation: Sendable {
         self.source = source
         self.entry = entry
         self.json = json
+        self.archive = archive
         version = parts.version
         name = parts.name
         timing = parts.timing
@@ -103,6 +108,23 @@ public struct LottieAnimation: Sendable {
     /// The frame range (`tm … tm + dr`) of `marker(named:)`.
     public func frameRange(ofMarker name: String) -> LottieFrameRange? {
         marker(named: name)?.frameRange
+    }
+
+    // MARK: Images
+
+    /// This animation with every image asset embedded in `json` (`LottieImageAssets`), read
+    /// from `files` — for an animation from a dotLottie archive, from the archive itself
+    /// (`i/` or `images/`), whatever `files` says. An animation without image assets comes
+    /// back unchanged.
+    /// - Throws: `asset-outside-bundle`, `asset-missing`, `too-large`, `unreadable`.
+    public func embeddingImages(from files: LottieImageFiles) throws(LottieError) -> LottieAnimation {
+        var lookup = files
+        if let archive {
+            lookup = LottieImageFiles.dotLottie(try DotLottieArchive(bytes: archive, source: source))
+        }
+        var copy = self
+        copy.json = try LottieImageAssets.embed(json, file: source, entry: entry, from: lookup)
+        return copy
     }
 
     // MARK: Files

@@ -59,8 +59,9 @@ public final class LottieRenderer {
         self.animation = animation
     }
 
-    /// Loads the animation from Lottie JSON bytes (see `RlottieAnimation.init`).
-    public convenience init<Bytes: Collection>(jsonData: Bytes, resourcePath: String = "", cacheKey: String? = nil,
+    /// Loads the animation from Lottie JSON bytes (see `RlottieAnimation.init`; by default no
+    /// image file is read: embed them first).
+    public convenience init<Bytes: Collection>(jsonData: Bytes, resourcePath: String = RlottieAnimation.sealedResourcePath, cacheKey: String? = nil,
                                                source: String = "<data>") throws where Bytes.Element == UInt8 {
         try self.init(animation: RlottieAnimation(jsonData: jsonData, resourcePath: resourcePath,
                                                   cacheKey: cacheKey, source: source))

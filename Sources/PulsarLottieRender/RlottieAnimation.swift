@@ -106,19 +106,22 @@ public final class RlottieAnimation {
     /// - Parameters:
     ///   - jsonData: the Lottie JSON (UTF-8). Copied; the caller's bytes are not retained.
     ///   - resourcePath: the folder external image assets are resolved against (a `/` is
-    ///     appended when missing); "" when the animation has none or embeds them.
+    ///     appended when missing). By default, and for "", `sealedResourcePath`: nothing
+    ///     resolves, so rlottie reads no file at all (embed images first,
+    ///     `LottieAnimation.embeddingImages(from:)`); give a real folder only for trusted input.
     ///   - cacheKey: when not nil and not empty, rlottie keeps the parsed model in its process-wide
     ///     cache under this key and later loads with the same key reuse it without parsing the
     ///     bytes again. The key must then identify the content exactly. Nil parses every time.
     ///   - source: a name for error messages (a path, say).
     /// - Throws: `RlottieError.loadFailed` or `.emptyComposition`.
-    public init<Bytes: Collection>(jsonData: Bytes, resourcePath: String = "", cacheKey: String? = nil,
-                                   source: String = "<data>") throws where Bytes.Element == UInt8 {
+    public init<Bytes: Collection>(jsonData: Bytes, resourcePath: String = RlottieAnimation.sealedResourcePath,
+                                   cacheKey: String? = nil, source: String = "<data>") throws where Bytes.Element == UInt8 {
         var json = [CChar]()
         json.reserveCapacity(jsonData.count + 1)
         for byte in jsonData { json.append(CChar(bitPattern: byte)) }
         json.append(0)
-        let folder = resourcePath.isEmpty || resourcePath.hasSuffix("/") ? resourcePath : resourcePath + "/"
+        let given = resourcePath.isEmpty ? Self.sealedResourcePath : resourcePath
+        let folder = given.hasSuffix("/") ? given : given + "/"
         let key = cacheKey ?? ""
         guard jsonData.count > 0, let handle = Self.load(json, key: key, resourcePath: folder) else {
             throw RlottieError.loadFailed(source: source)
@@ -146,6 +149,11 @@ public final class RlottieAnimation {
     deinit {
         lottie_animation_destroy(handle)
     }
+
+    /// The resource path under which no file can be found: `/dev/null/` is not a folder, so
+    /// every path rlottie builds on it (`..` included: the kernel walks `..` only from a
+    /// folder) fails with `ENOTDIR` before anything is opened, and no user can create one.
+    public static let sealedResourcePath = "/dev/null/"
 
     private static func load(_ json: [CChar], key: String, resourcePath: String) -> OpaquePointer? {
         json.withUnsafeBufferPointer { buffer in

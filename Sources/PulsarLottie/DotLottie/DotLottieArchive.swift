@@ -54,10 +54,14 @@ struct DotLottieArchive {
         return (name, try read(name))
     }
 
-    /// An entry's uncompressed bytes, checked against its declared size and CRC-32.
-    func read(_ name: String) throws(LottieError) -> [UInt8] {
+    /// Whether the archive holds an entry named `name`.
+    func hasEntry(_ name: String) -> Bool { names.contains(name) }
+
+    /// An entry's uncompressed bytes, checked against its declared size and CRC-32; at most
+    /// `limit` bytes (`LottieLimits.maximumEntrySize` when nil).
+    func read(_ name: String, limit: Int? = nil) throws(LottieError) -> [UInt8] {
         do {
-            return try archive.read(name, limit: Int64(LottieLimits.maximumEntrySize))
+            return try archive.read(name, limit: Int64(min(limit ?? LottieLimits.maximumEntrySize, LottieLimits.maximumEntrySize)))
         } catch {
             throw Self.error(error, source: source, entry: name)
         }

@@ -44,6 +44,12 @@ public enum LottieRule: String, DiagnosticRule, CaseIterable {
     /// The animation the manifest names is not in the archive (`a/ID.json` for v2,
     /// `animations/ID.json` for v1).
     case missingAnimation = "missing-animation"
+    /// An image asset whose file would lie outside the animation's container (the bundle, the
+    /// dotLottie archive, the loose file's folder): an absolute path, a `..` climbing out, a
+    /// symbolic link (`LottieImageAssets`).
+    case assetOutsideBundle = "asset-outside-bundle"
+    /// An image asset naming no file, or a file its container does not hold.
+    case assetMissing = "asset-missing"
 }
 
 /// Size limits of the loader, so no input can exhaust memory. Constants: any thread.
