@@ -146,7 +146,7 @@ enum VideoCommand {
 
     static func renderer(_ animation: LottieAnimation, input: VideoInput) throws(CommandFailure) -> LottieRenderer {
         do {
-            return try LottieRenderer(jsonData: animation.json, resourcePath: PathText.parent(input.path), source: input.path)
+            return try LottieRenderer(jsonData: animation.json, source: input.path)
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input.path)): \(error)")
         }
