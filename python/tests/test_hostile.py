@@ -1,7 +1,6 @@
 """The bindings under hostile arguments: arrays the library must not write into, integers ctypes
 would cut to 32 bits, names of 200 000 characters, curves libpulsar refuses. Each raises a Python
 exception with one line of at most 300 characters; nothing crashes, nothing immutable changes."""
-import mmap
 import os
 import subprocess
 import sys
@@ -171,7 +170,7 @@ def test_follower_sound_of_a_bad_shape_is_refused():
 
 
 BATCH = """
-import math, mmap, os, random, sys, tempfile
+import atexit, math, os, random, shutil, sys, tempfile
 import numpy as np
 import pulsar
 
@@ -179,6 +178,7 @@ seed, count, demo = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 rng = random.Random(seed)
 frozen = bytes(4 * 64)
 folder = tempfile.mkdtemp()
+atexit.register(shutil.rmtree, folder, True)
 mapped_path = os.path.join(folder, "mapped.f32")
 with open(mapped_path, "wb") as f:
     f.write(bytes(4 * 64))
