@@ -141,7 +141,7 @@ let package = Package(
         .target(name: "PulsarDerive", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
         // `pulsar video`: the frame schedule on the sample clock, the frame sources, the encoder.
         .target(name: "PulsarVideo", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "PulsarLottieRender", "CFFmpegShim"]),
-        .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarCommandLine", "PulsarSession", "PulsarPipeWire"]),
+        .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarCommandLine", "PulsarSession", "PulsarPipeWire", "PulsarLottieRender", "PulsarVideo"]),
         .target(
             name: "PulsarC",
             dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarDerive"],

@@ -3,7 +3,7 @@ import PackageDescription
 
 // libFuzzer targets over `PulsarFuzzing`'s entries, one executable each. Built by `make fuzz`
 // (release, `-sanitize=fuzzer,address`, linked with lld: see the Makefile), never by `make test`.
-let targets = ["pattern", "bundle", "lottie", "replay", "script", "arguments", "script-play", "ogg", "ahap-audio", "capi", "pw-dump", "actuator"]
+let targets = ["pattern", "bundle", "lottie", "replay", "script", "arguments", "script-play", "ogg", "ahap-audio", "capi", "pw-dump", "actuator", "video-options"]
 
 let package = Package(
     name: "PulsarFuzz",

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play ogg ahap-audio capi pw-dump actuator)
+[[ ${#targets[@]} -eq 0 ]] && targets=(pattern bundle lottie replay script arguments script-play ogg ahap-audio capi pw-dump actuator video-options)
 bin=Fuzz/.build/release
 work=.build/fuzz
 corpus=../shared/corpus
@@ -77,6 +77,16 @@ PY
         ahap_seeds "$dir" ;;
     actuator)
         cp Resources/actuators/*.acf "$dir"/ ;;
+    video-options)
+        # NUL-separated fields: -o, --fps, --size, --rate, --max-duration, --duration (ms), --loop,
+        # an animation's fr, --reverse when not empty (see Sources/PulsarFuzzing/VideoOptionsEntry.swift).
+        local n='\x00'
+        printf "out.mp4$n$n$n$n$n$n$n$n" >"$dir/defaults"
+        printf "out.mkv${n}30000/1001${n}640x360${n}96000${n}120${n}3412${n}3$n${n}r" >"$dir/ntsc-boomerang"
+        printf "out.webm$n$n$n$n$n$n${n}29.97$n" >"$dir/animation-rate"
+        printf "out.mp4${n}1/2147483648$n$n$n$n$n$n$n" >"$dir/fps-denominator"
+        printf "out.mp4${n}1000000000000000000.5$n$n$n$n$n$n$n" >"$dir/fps-huge"
+        printf "out.mp4${n}2147483647/2147483646${n}8192x2048${n}192000${n}86400${n}86340000$n$n$n" >"$dir/edges" ;;
     capi)
         # Bytes: engine options, two mixes' options, then calls (see Sources/PulsarFuzzing/CAPIEntry.swift).
         local calls='\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x01\x00\x01\x00\x00\x08\x00\x04\x00\x00\x07\x09\x01\x01\x03\x0a\x03\x00\x00\x03\x00\x01\x05\x00\x04\x08\x09\x0a\x07\x08\x09\x07\x00\x00\x09\x00\x08\x07\x0a\x00\x00\x00\x40\x00\x0b\x00\x00\x0a\x00\x01\x01\x01\x00\x00\x00'

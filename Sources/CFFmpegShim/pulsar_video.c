@@ -100,6 +100,7 @@ static int open_video(pulsar_video *v, const pulsar_video_config *c) {
     x->time_base = (AVRational){1, c->sample_rate};
     x->framerate = (AVRational){c->fps_num, c->fps_den};
     // A keyframe every two seconds or so: a player can seek.
+    // (fps is at most 1000 here, checked by pulsar_video_open: the product fits an int.)
     x->gop_size = (int)fmax(1, round(2.0 * c->fps_num / c->fps_den));
     x->colorspace = AVCOL_SPC_SMPTE170M;
     x->color_primaries = AVCOL_PRI_SMPTE170M;
@@ -196,6 +197,7 @@ static int open_audio(pulsar_video *v, const pulsar_video_config *c, int index) 
     if (!codec) return FAIL(v, 0, "FFmpeg has no %s encoder", name);
     audio_track *t = &v->audio[index];
     t->channels = c->audio_channels[index];
+    if (t->channels < 1 || t->channels > 8) return FAIL(v, 0, "audio stream %d: %d channels, not 1...8", index, t->channels);
     t->stream = avformat_new_stream(v->format, NULL);
     t->codec = avcodec_alloc_context3(codec);
     if (!t->stream || !t->codec) return FAIL(v, AVERROR(ENOMEM), "audio stream");
@@ -290,9 +292,12 @@ int pulsar_video_audio_delay(const pulsar_video *v, int track) {
 int pulsar_video_open(const pulsar_video_config *c, pulsar_video **out, char *error, size_t error_size) {
     *out = NULL;
     const char *format = container_name(c->container);
-    if (!format || c->width <= 0 || c->height <= 0 || c->width % 2 || c->height % 2 || c->sample_rate <= 0
-        || c->fps_num <= 0 || c->fps_den <= 0 || c->audio_count < 0 || c->audio_count > PULSAR_VIDEO_MAX_AUDIO) {
-        return fail(error, error_size, 0, "bad video settings (sizes must be even)");
+    // Sides within 16384 keep every stride and buffer size in an int; a frame rate within
+    // 1/1000 … 1000 keeps the GOP and the frame duration in range.
+    if (!format || c->width <= 0 || c->height <= 0 || c->width % 2 || c->height % 2 || c->width > 16384 || c->height > 16384
+        || c->sample_rate <= 0 || c->fps_num <= 0 || c->fps_den <= 0 || (int64_t)c->fps_num > (int64_t)c->fps_den * 1000
+        || (int64_t)c->fps_den > (int64_t)c->fps_num * 1000 || c->audio_count < 0 || c->audio_count > PULSAR_VIDEO_MAX_AUDIO) {
+        return fail(error, error_size, 0, "bad video settings (even sides up to 16384, a frame rate within 1/1000...1000)");
     }
     av_log_set_level(AV_LOG_QUIET);
     pulsar_video *v = calloc(1, sizeof *v);

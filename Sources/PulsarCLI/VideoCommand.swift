@@ -17,7 +17,8 @@ enum VideoCommand {
                         [--mode fit|fill|stretch] [--background RRGGBB] [--quality CRF]
                         [--rate 48000] [--profile P|--actuator A] [--gain G] [--audio-gain G] [--no-haptics]
                         [--offset MS] [--audio-offset MS] [--duration MS] [--from MS] [--to MS]
-                        [--loop N] [--reverse] [--strict] [--derive] [--picture-only] [--quiet]
+                        [--loop N] [--reverse] [--max-duration S] [--strict] [--derive] [--picture-only]
+                        [--quiet]
 
     Writes a preset's animation with its sound and its haptics as a video file to share. Each
     picture is what `pulsar view` shows — the animation, under it a status row (the preset,
@@ -32,22 +33,26 @@ enum VideoCommand {
     FLAC, .webm VP9 + Opus (48000 Hz only). INPUT is a bundle (.pulsar or folder) preset or a
     pattern file — without an animation the picture is its timeline, at 30 fps unless --fps
     says —, or a Lottie .json or .lottie: a video without audio tracks, for the animation's
-    duration. The file appears only when complete; on any error or interruption nothing is
-    left behind.
+    duration. A video longer than an hour is refused unless --max-duration allows it. The file
+    appears only when complete; on any error or interruption nothing is left behind.
 
     options:
       -o, --output PATH   the video to write: .mp4, .mkv or .webm (required)
       --preset ID         which preset of a bundle (needed when it has several)
-      --fps F             frames a second: N, N.DD or N/D, at most 120 (default: the animation's)
+      --fps F             frames a second: N, N.DDDD or N/D (terms up to 2147483647), 1...120
+                          (default: the animation's; 30 without one)
       --size WxH          the frame, even sides (default: the animation scaled up to at least 480
                           on its shorter side with the status row and the timeline under it;
-                          with --picture-only the composition's size; odd sides rounded up)
+                          with --picture-only the composition's size; odd sides rounded up);
+                          at most 8192 a side and 4096×4096 pixels
       --mode M            how the composition fills it: fit (default), fill or stretch
       --background RRGGBB the colour under the animation's transparent pixels (default F2F2F2,
                           as pulsar view)
       --quality CRF       the video codec's constant quality: 0-51 for H.264 (default 20),
                           0-63 for VP9 (default 32); lower is better and larger
-      --rate HZ           sample rate, 8000...192000 (default 48000; .webm takes 48000 only)
+      --rate HZ           sample rate (default 48000): .mp4 (AAC) 8000, 11025, 12000, 16000,
+                          22050, 24000, 32000, 44100, 48000, 64000, 88200 or 96000; .mkv (FLAC)
+                          8000...65534 or a multiple of 10 up to 192000; .webm (Opus) 48000 only
       --profile P         actuator band: wideband (default), lra, lra:HZ or FMIN:FMAX in Hz
       --actuator A        the haptic track rendered for an actuator (a shipped name or a .acf
                           file, `pulsar actuators`); default: the preset's own, else --profile
@@ -60,6 +65,8 @@ enum VideoCommand {
       --from MS, --to MS  play only this segment of the content
       --loop N            play the segment N times (default 1)
       --reverse           boomerang: every second iteration runs backwards
+      --max-duration S    the longest video written, in seconds, up to 86400 (default 3600):
+                          a longer one is refused before anything is drawn
       --strict            check the bundle's manifest hash
       --derive            a preset of audio alone: derive its haptics from its audio
       --picture-only      the animation alone, without the status row and the timeline
@@ -74,7 +81,7 @@ enum VideoCommand {
         .value("--rate"), .value("--profile", completion: .profiles), .value("--actuator", completion: .files), .value("--gain"), .value("--audio-gain"),
         .flag("--no-haptics"), .value("--offset"), .value("--audio-offset"), .value("--duration"),
         .value("--from"), .value("--to"), .value("--loop"), .flag("--reverse"),
-        .flag("--strict"), .flag("--derive"), .flag("--picture-only"), .flag("--quiet"),
+        .value("--max-duration"), .flag("--strict"), .flag("--derive"), .flag("--picture-only"), .flag("--quiet"),
     ]
 
     static let command = "pulsar video"
@@ -88,32 +95,43 @@ enum VideoCommand {
         guard let output = args.value("--output") else {
             throw CommandFailure(.usage, "\(command): missing -o OUT.mp4|OUT.mkv|OUT.webm (see '\(command) --help')")
         }
-        guard let container = VideoContainer(forOutput: output) else {
-            throw CommandFailure(.usage, "\(command): -o \(MessageText.excerpt(output)): the name must end in .mp4, .mkv or .webm [video-container]")
-        }
+        let container = try refusing { () throws(VideoRefusal) in try VideoOptions.container(output: output) }
         let inputPath = try args.singleInput(command: command)
         try Arguments.refuseOverwriting([output], inputs: [inputPath], command: command)
         let setup = try RenderSetup(args, command: command)
-        if let required = container.requiredSampleRate, setup.rate.hertz != required {
-            throw CommandFailure(.usage, "\(command): --rate \(setup.rate.hertz): a .\(container.rawValue) video's Opus audio takes \(required) Hz only")
+        // Every option checked before the input is read; what the input makes of them (the
+        // frame rate, the length, the picture) before anything is drawn or created.
+        let checked = try refusing { () throws(VideoRefusal) in
+            try VideoOptions(container: container, output: output, fps: args.value("--fps"), sampleRate: setup.rate.hertz,
+                             maxDuration: args.value("--max-duration"))
         }
         let input = try VideoInput(inputPath, args: args, setup: setup)
         let mixer = try input.mixer(args, setup: setup)
-        let source = try pictureSource(input, mixer: mixer, args: args)
-        let settings = try videoSettings(args, container: container, input: input, source: source, rate: setup.rate.hertz)
-        let schedule = FrameSchedule(sampleRate: setup.rate.hertz, frameRate: settings.frameRate, timeline: mixer.timeline)
+        let fps = try refusing { () throws(VideoRefusal) in try checked.frameRate(animationRate: input.animation?.timing.frameRate, input: inputPath) }
+        let schedule = FrameSchedule(sampleRate: setup.rate.hertz, frameRate: fps, timeline: mixer.timeline)
+        try refusing { () throws(VideoRefusal) in try checked.checkLength(schedule, input: inputPath) }
+        let source = try pictureSource(input, mixer: mixer, args: args, checked: checked)
+        let settings = try videoSettings(args, container: container, input: input, source: source, rate: setup.rate.hertz, frameRate: fps)
         try encode(schedule: schedule, source: source, mixer: mixer, settings: settings, input: inputPath, output: output, quiet: setup.quiet)
+    }
+
+    /// A refusal as the command's failure: 65 when the input's own content is at fault, else 64.
+    static func refusing<T>(_ check: () throws(VideoRefusal) -> T) throws(CommandFailure) -> T {
+        do {
+            return try check()
+        } catch {
+            throw CommandFailure(error.isInput ? .dataError : .usage, "pulsar: error: \(error)")
+        }
     }
 
     /// The picture of each frame: by default the viewer's window drawn from the slot's content
     /// time (`PreviewComposer`: the animation, a status row, the timeline with its playhead; a
     /// preset without animation: the timeline filling the picture); with `--picture-only` the
     /// animation alone.
-    static func pictureSource(_ input: VideoInput, mixer: PresetMixer, args: Arguments) throws(CommandFailure) -> any VideoFrameSource {
+    static func pictureSource(_ input: VideoInput, mixer: PresetMixer, args: Arguments,
+                              checked: VideoOptions) throws(CommandFailure) -> any VideoFrameSource {
         let given = try CanvasOptions.size(args, command: command)
-        if let given, given.width % 2 != 0 || given.height % 2 != 0 {
-            throw CommandFailure(.usage, "\(command): --size \(given.width)x\(given.height): both sides must be even (yuv420p video)")
-        }
+        if let given { try refusing { () throws(VideoRefusal) in try checked.checkPicture(width: given.width, height: given.height, given: true, input: input.path, origin: "") } }
         let mode = try CanvasOptions.contentMode(args, command: command)
         let drawn = try input.animation.map { animation throws(CommandFailure) in (animation, try renderer(animation, input: input)) }
         let own = input.animation.map { (width: max(Int($0.width.rounded()), 1), height: max(Int($0.height.rounded()), 1)) }
@@ -122,10 +140,14 @@ enum VideoCommand {
                 throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input.path)): preset \(MessageText.quoted(input.preset.id)) has no "
                                      + "animation to draw alone: leave out --picture-only for its timeline [no-animation]")
             }
-            let size = given ?? (own.width + own.width % 2, own.height + own.height % 2)
+            let size = try frameSize(given: given, natural: own, origin: "the composition's size", input: input, checked: checked)
             return AnimationFrameSource(renderer: renderer, timing: animation.timing, width: size.0, height: size.1, contentMode: mode)
         }
         let hasAudio = mixer.audioFormat != nil
+        let picture = own.map { ViewerLayout.defaultPictureSize(animation: $0, hasAudio: hasAudio, screen: nil) }
+        let origin = own.map { "the animation's \($0.width)×\($0.height) at 480 px on its shorter side, over the timeline" }
+        let size = try frameSize(given: given, natural: PreviewComposer.size(picture: picture, hasAudio: hasAudio),
+                                 origin: origin ?? "the timeline", input: input, checked: checked)
         let data: TimelineData
         do {
             let markers = (input.animation?.markers ?? []).map { TimelineMarker(ms: input.animation!.timing.milliseconds(atFrame: $0.start), name: $0.name) }
@@ -133,9 +155,6 @@ enum VideoCommand {
         } catch {
             throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input.path)): \(error)")
         }
-        let picture = own.map { ViewerLayout.defaultPictureSize(animation: $0, hasAudio: hasAudio, screen: nil) }
-        let natural = PreviewComposer.size(picture: picture, hasAudio: hasAudio)
-        let size = given ?? (natural.width + natural.width % 2, natural.height + natural.height % 2)
         let timeline = mixer.timeline
         let rgb = try backgroundColour(args)
         var composer = PreviewComposer(width: size.0, height: size.1, timeline: data, animation: drawn?.0, renderer: drawn?.1,
@@ -152,24 +171,18 @@ enum VideoCommand {
         }
     }
 
-    /// Frames a second of a preset without animation, unless --fps says.
-    static let framesPerSecondWithoutAnimation = 30.0
+    /// The frame: `--size` (checked already), else `natural` with each side rounded up to even
+    /// (yuv420p), refused beyond `VideoPicture`'s limits.
+    static func frameSize(given: (width: Int, height: Int)?, natural: (width: Int, height: Int), origin: String, input: VideoInput,
+                          checked: VideoOptions) throws(CommandFailure) -> (Int, Int) {
+        if let given { return (given.width, given.height) }
+        let size = (natural.width + natural.width % 2, natural.height + natural.height % 2)
+        try refusing { () throws(VideoRefusal) in try checked.checkPicture(width: size.0, height: size.1, given: false, input: input.path, origin: origin) }
+        return size
+    }
 
     static func videoSettings(_ args: Arguments, container: VideoContainer, input: VideoInput, source: any VideoFrameSource,
-                              rate: Int) throws(CommandFailure) -> VideoSettings {
-        let fr = input.animation?.timing.frameRate ?? framesPerSecondWithoutAnimation
-        let fps: VideoFrameRate
-        if let text = args.value("--fps") {
-            guard let parsed = VideoFrameRate(parsing: text) else {
-                throw CommandFailure(.usage, "\(command): --fps is N, N.DD or N/D frames a second, above 0 and at most \(VideoFrameRate.maximum), not '\(MessageText.excerpt(text))'")
-            }
-            fps = parsed
-        } else {
-            guard let own = VideoFrameRate(approximating: fr) else {
-                throw CommandFailure(.usage, "\(command): the animation runs at \(JSONWriter.format(fr)) fps, above \(VideoFrameRate.maximum): give --fps")
-            }
-            fps = own
-        }
+                              rate: Int, frameRate fps: VideoFrameRate) throws(CommandFailure) -> VideoSettings {
         let range = container.qualityRange
         let quality = try args.integer("--quality", default: container.defaultQuality, in: range, command: command)
         let background = try backgroundColour(args)

@@ -23,7 +23,7 @@ public enum FuzzEntry {
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "pattern": pattern, "bundle": bundle, "lottie": lottie, "replay": replay, "script": script, "arguments": arguments,
         "script-play": scriptPlay, "ogg": ogg, "ahap-audio": ahapAudio, "capi": capi, "pw-dump": pipeWireDump,
-        "actuator": actuator,
+        "actuator": actuator, "video-options": videoOptions,
     ]
 
     /// A PipeWire graph in `pw-dump`'s JSON, as `pulsar devices` and `--device dualsense` read

@@ -19,9 +19,6 @@ public enum VideoContainer: String, Sendable, CaseIterable {
         self.init(rawValue: String(name[name.index(after: dot)...]))
     }
 
-    /// The sample rates its audio codec takes (nil: any the project supports).
-    public var requiredSampleRate: Int? { self == .webm ? 48_000 : nil }
-
     /// The quality scale of its video codec (CRF) and the default used.
     public var qualityRange: ClosedRange<Int> { self == .webm ? 0...63 : 0...51 }
     public var defaultQuality: Int { self == .webm ? 32 : 20 }
@@ -94,14 +91,15 @@ public final class VideoEncoder {
         guard settings.audioTracks.count <= Int(PULSAR_VIDEO_MAX_AUDIO) else { throw VideoError("at most two audio tracks") }
         var config = pulsar_video_config()
         config.container = settings.container.code
-        config.width = Int32(settings.width)
-        config.height = Int32(settings.height)
-        config.sample_rate = Int32(settings.sampleRate)
-        config.fps_num = Int32(settings.frameRate.numerator)
-        config.fps_den = Int32(settings.frameRate.denominator)
-        config.quality = Int32(settings.quality ?? -1)
+        config.width = try Self.int32(settings.width, "the width")
+        config.height = try Self.int32(settings.height, "the height")
+        config.sample_rate = try Self.int32(settings.sampleRate, "the sample rate")
+        config.fps_num = try Self.int32(settings.frameRate.numerator, "the frame rate's numerator")
+        config.fps_den = try Self.int32(settings.frameRate.denominator, "the frame rate's denominator")
+        config.quality = try Self.int32(settings.quality ?? -1, "the quality")
         config.background = settings.background
         config.audio_count = Int32(settings.audioTracks.count)
+        for track in settings.audioTracks { _ = try Self.int32(track.channels, "an audio track's channels") }
         let titles = settings.audioTracks.map { strdup($0.title) }
         defer { titles.forEach { free($0) } }
         withUnsafeMutableBytes(of: &config.audio_channels) { raw in
@@ -137,13 +135,14 @@ public final class VideoEncoder {
     /// Appends interleaved float frames (the track's channels each) to audio track `track`.
     public func appendAudio(_ samples: UnsafeBufferPointer<Float>, track: Int) throws(VideoError) {
         let handle = try open()
-        let channels = settings.audioTracks[track].channels
-        try check(pulsar_video_audio(handle, Int32(track), samples.baseAddress, Int32(samples.count / channels)))
+        guard settings.audioTracks.indices.contains(track) else { throw VideoError("no audio track \(track)") }
+        let frames = try Self.int32(samples.count / settings.audioTracks[track].channels, "a block's frames")
+        try check(pulsar_video_audio(handle, Int32(track), samples.baseAddress, frames))
     }
 
     /// The priming the audio codec of `track` puts before the first sample (in samples).
     public func audioDelay(track: Int) -> Int {
-        handle.map { Int(pulsar_video_audio_delay($0, Int32(track))) } ?? 0
+        handle.map { Int(pulsar_video_audio_delay($0, Int32(clamping: track))) } ?? 0
     }
 
     /// Drains the encoders, writes the trailer and closes the file.
@@ -167,6 +166,12 @@ public final class VideoEncoder {
     private func check(_ status: Int32) throws(VideoError) {
         guard status != 0, let handle else { return }
         throw VideoError(String(cString: pulsar_video_error(handle)))
+    }
+
+    /// `value` as the C shim's `int`, or an error naming it: no setting converts unchecked.
+    private static func int32(_ value: Int, _ what: String) throws(VideoError) -> Int32 {
+        guard let converted = Int32(exactly: value) else { throw VideoError("\(what), \(value), is beyond a 32-bit integer") }
+        return converted
     }
 
     private static func text(_ buffer: [CChar]) -> String {

@@ -13,6 +13,8 @@ import Testing
         #expect(VideoFrameRate(parsing: "30000/1001")?.denominator == 1001)
         #expect(VideoFrameRate(parsing: "121") == nil)
         #expect(VideoFrameRate(parsing: "0") == nil)
+        #expect(VideoFrameRate(parsing: "0.5") == nil, "below 1 fps")
+        #expect(VideoFrameRate(parsing: "1/2147483648") == nil, "a term beyond 32 bits")
         #expect(VideoFrameRate(parsing: "x") == nil)
         #expect(VideoFrameRate(approximating: 23.976) == VideoFrameRate(numerator: 2997, denominator: 125))
         #expect(VideoFrameRate(approximating: 60) == VideoFrameRate(numerator: 60, denominator: 1))

@@ -1,0 +1,1 @@
+../../PulsarCLI/CanvasOptions.swift
