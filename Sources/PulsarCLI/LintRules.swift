@@ -114,32 +114,75 @@ enum LintRules {
         let lowEdge = device.minimumHertz / bandMargin, resolution = 2 * 1000 / windowMs
         // The window's weights once, not a cosine per sample per window.
         let weights = (0..<window).map { hann($0, window) }
+        // The windows loud enough to judge, in order; two at a time through one transform.
+        var loud: [Int] = []
         var start = 0
         while start + window <= device.samples.count {
-            let weighted = device.samples[start..<(start + window)].enumerated().map { i, x in Double(x) * weights[i] }
+            var sum = 0.0
+            for i in 0..<window { let w = Double(device.samples[start + i]) * weights[i]; sum += w * w }
             // The level the spectrum sees: Hann-weighted, its mean square over the window's (3/8).
-            let rms = (weighted.reduce(0) { $0 + $1 * $1 } / (Double(window) * 3 / 8)).squareRoot()
-            let fromMs = Double(start) * 1000 / Double(device.rate)
-            if rms > 0, 20 * log10(rms) > quietDBFS {
-                var real = weighted + Array(repeating: 0, count: fft.size - window)
-                var imag = [Double](repeating: 0, count: fft.size)
-                fft.transform(real: &real, imag: &imag)
+            let rms = (sum / (Double(window) * 3 / 8)).squareRoot()
+            if rms > 0, 20 * log10(rms) > quietDBFS { loud.append(start) }
+            start += hop
+        }
+        var pairs = PairedSpectra(fft: fft, window: window, weights: weights)
+        for p in stride(from: 0, to: loud.count, by: 2) {
+            let (a, b) = (loud[p], p + 1 < loud.count ? loud[p + 1] : nil)
+            pairs.transform(device.samples, a, b)
+            for (which, first) in [(0, a), (1, b)] {
+                guard let first else { continue }
                 var total = 0.0, high = 0.0, outside = 0.0
                 for k in 1...(fft.size / 2) {
-                    let e = real[k] * real[k] + imag[k] * imag[k], hz = Double(k) * binHz
+                    let e = pairs.energy(bin: k, of: which), hz = Double(k) * binHz
                     total += e
                     if hz > 1000 { high += e }
                     if (hz < lowEdge && lowEdge > resolution) || hz > device.maximumHertz * bandMargin { outside += e }
                 }
+                let fromMs = Double(first) * 1000 / Double(device.rate)
                 if total > 0 {
                     clicks.note(db: 10 * log10(max(high / total, 1e-30)), fromMs: fromMs, toMs: fromMs + windowMs)
                     band.note(db: 10 * log10(max(outside / total, 1e-30)), fromMs: fromMs, toMs: fromMs + windowMs)
                 }
             }
-            start += hop
         }
         return clicks.findings { "\(format($0)) dB of the energy above 1 kHz (bound \(format(clickBoundDB)) dB): clicks, not touch" }
             + band.findings { "\(format($0)) dB of the energy over half an octave outside \(format(device.minimumHertz))–\(format(device.maximumHertz)) Hz (bound \(format(bandBoundDB)) dB): drive the actuator does not follow" }
+    }
+
+    /// The spectra of two real windows from one complex transform: the first window as the real
+    /// part, the second as the imaginary, each recovered from the transform's bins k and N − k
+    /// (X₁[k] = (Z[k] + Z*[N−k]) / 2, X₂[k] = (Z[k] − Z*[N−k]) / 2i): half the transforms.
+    struct PairedSpectra {
+        let fft: FFT
+        let window: Int
+        let weights: [Double]
+        var real: [Double]
+        var imag: [Double]
+
+        init(fft: FFT, window: Int, weights: [Double]) {
+            (self.fft, self.window, self.weights) = (fft, window, weights)
+            (real, imag) = ([Double](repeating: 0, count: fft.size), [Double](repeating: 0, count: fft.size))
+        }
+
+        /// Transforms the Hann-weighted windows at `a` and `b` (nil: silence).
+        mutating func transform(_ samples: [Float], _ a: Int, _ b: Int?) {
+            for i in 0..<fft.size {
+                real[i] = i < window ? Double(samples[a + i]) * weights[i] : 0
+                imag[i] = i < window ? b.map { Double(samples[$0 + i]) * weights[i] } ?? 0 : 0
+            }
+            fft.transform(real: &real, imag: &imag)
+        }
+
+        /// |X[k]|² of the first (0) or second (1) window, for 1 ≤ k ≤ N/2.
+        func energy(bin k: Int, of which: Int) -> Double {
+            let j = (fft.size - k) % fft.size
+            if which == 0 {
+                let re = real[k] + real[j], im = imag[k] - imag[j]
+                return (re * re + im * im) / 4
+            }
+            let re = imag[k] + imag[j], im = real[j] - real[k]
+            return (re * re + im * im) / 4
+        }
     }
 
     /// Windows over a bound, merged into spans.

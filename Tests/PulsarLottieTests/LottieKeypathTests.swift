@@ -97,10 +97,10 @@ import Testing
         let layer = refusal("L.Transform.Position")
         #expect(layer?.rule == .unsupportedByRlottie)
         #expect(layer?.keypath == "L.Transform.Position")
-        #expect(layer?.description.contains("only on shape groups, not on layers") == true)
+        #expect(layer?.description.contains("a layer's own transform: setting it would do nothing; position, scale and rotation apply to shape groups") == true)
         #expect(refusal("L.G.Transform.Anchor Point")?.rule == .unsupportedByRlottie)
         #expect(refusal("L.G.Transform.Anchor Point")?.description
-            .contains("rlottie does not apply transform anchor point (it ignores the override, so setting it would do nothing)") == true)
+            .contains("rlottie does not apply transform anchor point: setting it would do nothing") == true)
         #expect(refusal("M.Transform.Anchor Point")?.description.contains("rlottie does not apply transform anchor point") == true)
         #expect(refusal("L.G.Rect.Size")?.rule == .unsupportedByRlottie)
         #expect(refusal("L.G")?.rule == .notAProperty)

@@ -53,7 +53,13 @@ public enum MessageText {
     /// was left out between them. The backstop for every message a front end prints or returns,
     /// whatever its parts escaped or cut on their own.
     public static func line(_ message: String) -> String {
-        let flat = oneLine(message)
+        var flat = oneLine(message)
+        guard flat.count > maximumLine else { return flat }
+        // Names first: a long path keeps its file's name (`…/pulse.json:`).
+        flat = flat.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            guard word.count > 40, let slash = word.dropLast().lastIndex(of: "/") else { return String(word) }
+            return "…" + word[slash...]
+        }.joined(separator: " ")
         guard flat.count > maximumLine else { return flat }
         let tail = 90, head = maximumLine - tail - 40
         let left = flat.count - head - tail

@@ -84,17 +84,17 @@ public struct LottieKeypathEntry: Hashable, Sendable, CustomStringConvertible {
         switch property {
         case .opacity:
             throw LottieKeypathError(.unsupportedByRlottie, keypath: keypath.string,
-                                     message: "rlottie does not apply transform opacity (it ignores the override, so setting it would do nothing); set a fill's or stroke's Opacity instead (…Fill 1.Opacity)")
+                                     message: "rlottie does not apply transform opacity: setting it would do nothing; set a fill's or stroke's Opacity (…Fill 1.Opacity)")
         case .anchorPoint:
             throw LottieKeypathError(.unsupportedByRlottie, keypath: keypath.string,
-                                     message: "rlottie does not apply transform anchor point (it ignores the override, so setting it would do nothing); move a shape group with its Transform.Position instead")
+                                     message: "rlottie does not apply transform anchor point: setting it would do nothing; move a shape group with its Transform.Position")
         case .position: target = .transformPosition
         case .scale: target = .transformScale
         case .rotation: target = .transformRotation
         }
         guard owner == .group else {
             throw LottieKeypathError(.unsupportedByRlottie, keypath: keypath.string,
-                                     message: "rlottie does not apply overrides of a layer's own transform (it ignores them, so setting it would do nothing): transform position, scale and rotation take effect only on shape groups, not on layers; address a group's transform instead (LAYER.GROUP.Transform.\(property.rawValue))")
+                                     message: "rlottie does not apply a layer's own transform: setting it would do nothing; position, scale and rotation apply to shape groups (LAYER.GROUP.Transform.\(property.rawValue))")
         }
         return target
     }
