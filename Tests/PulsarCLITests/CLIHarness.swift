@@ -67,18 +67,8 @@ extension CLI {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        // No signal blocked and every one at its default: a test runner's threads block some,
-        // and a child would inherit that (a SIGINT sent to it would never arrive).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let signals = DefaultSignals()
+        let spawned = posix_spawn(&pid, executable, &actions, &signals.attributes, argv, environ)
         try #require(spawned == 0, "posix_spawn failed: \(spawned)", sourceLocation: sourceLocation)
         var status: Int32 = 0
         var usage = rusage()
@@ -142,4 +132,22 @@ struct TempDir {
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
     func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Spawn attributes with no signal blocked and every one at its default: a test runner's
+/// threads block some, and a child would inherit that (a SIGINT sent to it would never arrive).
+final class DefaultSignals {
+    var attributes = posix_spawnattr_t()
+
+    init() {
+        posix_spawnattr_init(&attributes)
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    }
+
+    deinit { posix_spawnattr_destroy(&attributes) }
 }

@@ -260,15 +260,7 @@ struct VideoCommandTests {
     /// Starts `argv` with no signal blocked and every one at its default (a test runner's threads
     /// block some, and a child would inherit that), stdio on /dev/null.
     static func spawnWithDefaultSignals(_ argv: [String]) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let signals = DefaultSignals()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -276,7 +268,7 @@ struct VideoCommandTests {
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ)
+        let spawned = posix_spawn(&pid, argv[0], &actions, &signals.attributes, cArgs, environ)
         try #require(spawned == 0, "posix_spawn: \(spawned)")
         return pid
     }
