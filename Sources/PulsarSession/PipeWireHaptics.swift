@@ -52,7 +52,8 @@ public struct PipeWireHapticCard: Sendable {
     /// Why `--device dualsense` cannot play here, in one line (nil when it can).
     public var obstacle: String? {
         guard !isReachable else { return nil }
-        let fix = switchCommand.map { "; switch it to Pro Audio with: \($0) (or pactl set-card-profile \(card.name) pro-audio), or play with --device dualsense:pro-audio to switch it for the run only" }
+        // Short enough for one message line (300 characters): the fix for the run, then for good.
+        let fix = switchCommand.map { "; play with --device dualsense:pro-audio to switch it for the run only, or switch it to Pro Audio: \($0)" }
             ?? "; it offers no Pro Audio profile"
         return "PipeWire holds the \(hardware.name) in profile \(profileText), which hides its haptic channels \(hardware.hapticChannelsText)" + fix
     }

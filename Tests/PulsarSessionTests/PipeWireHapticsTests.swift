@@ -26,7 +26,8 @@ import Testing
         let obstacle = try #require(card.obstacle)
         #expect(obstacle.contains("profile 'output:analog-stereo+input:mono-fallback' (Analog Stereo Output + Mono Input)"), "\(obstacle)")
         #expect(obstacle.contains("hides its haptic channels 3–4"), "\(obstacle)")
-        #expect(obstacle.contains("wpctl set-profile 62 4") && obstacle.contains("pactl set-card-profile alsa_card.usb-Sony_Interactive_Entertainment_DualSense_Wireless_Controller-00 pro-audio"))
+        #expect(obstacle.contains("wpctl set-profile 62 4") && obstacle.contains("--device dualsense:pro-audio"))
+        #expect(("pulsar play: --device dualsense: " + obstacle).count <= 300, "\(obstacle)")
         #expect(!obstacle.contains("\n"))
     }
 

@@ -55,10 +55,13 @@ public enum MessageText {
     public static func line(_ message: String) -> String {
         var flat = oneLine(message)
         guard flat.count > maximumLine else { return flat }
-        // Names first: a long path keeps its file's name (`…/pulse.json:`).
+        // Names first: a long path keeps what precedes it and its file's name
+        // (`'pipewire:SERVER=…/pipewire-0'`, `…/pulse.json:`).
         flat = flat.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
-            guard word.count > 40, let slash = word.dropLast().lastIndex(of: "/") else { return String(word) }
-            return "…" + word[slash...]
+            guard word.count > 40, let first = word.firstIndex(of: "/"), let last = word.dropLast().lastIndex(of: "/"), first < last else {
+                return String(word)
+            }
+            return word[..<first] + "…" + word[last...]
         }.joined(separator: " ")
         guard flat.count > maximumLine else { return flat }
         let tail = 90, head = maximumLine - tail - 40
