@@ -61,7 +61,7 @@ public enum MessageText {
             guard word.count > 40, let first = word.firstIndex(of: "/"), let last = word.dropLast().lastIndex(of: "/"), first < last else {
                 return String(word)
             }
-            return word[..<first] + "…" + word[last...]
+            return String(word[..<first]) + "…" + String(word[last...])
         }.joined(separator: " ")
         guard flat.count > maximumLine else { return flat }
         let tail = 90, head = maximumLine - tail - 40
