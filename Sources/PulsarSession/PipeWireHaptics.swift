@@ -53,7 +53,7 @@ public struct PipeWireHapticCard: Sendable {
     public var obstacle: String? {
         guard !isReachable else { return nil }
         // Short enough for one message line (300 characters): the fix for the run, then for good.
-        let fix = switchCommand.map { "; play with --device dualsense:pro-audio to switch it for the run only, or switch it to Pro Audio: \($0)" }
+        let fix = switchCommand.map { "; play with --device dualsense:pro-audio (for this run only) or switch for good: \($0)" }
             ?? "; it offers no Pro Audio profile"
         return "PipeWire holds the \(hardware.name) in profile \(profileText), which hides its haptic channels \(hardware.hapticChannelsText)" + fix
     }
