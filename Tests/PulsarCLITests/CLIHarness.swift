@@ -20,6 +20,10 @@ struct CLIResult: CustomStringConvertible {
 /// Runs the built `pulsar` executable of this checkout: the sibling of the test bundle in the same
 /// `.build` folder. When it is missing a test fails saying so; no other `pulsar` is looked for.
 enum CLI {
+    /// This checkout's `Resources/` folder (read-only to the tests).
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Resources").path
+
     /// The path of `pulsar` beside the test bundle; throws, naming the path, when it is not built.
     static func executable() throws -> String { try BuiltProduct.executable("pulsar") }
 

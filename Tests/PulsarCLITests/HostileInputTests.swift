@@ -23,8 +23,7 @@ struct HostileInputTests {
         func file(_ name: String) -> String { dir + "/" + name }
     }
 
-    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Resources").path
+    static let resources = CLI.resources
 
     static let fixture: Result<Fixture, any Error> = Result {
         let fm = FileManager.default

@@ -9,8 +9,7 @@ import Testing
 /// nothing when it fails, and reserves memory as it goes, never by the theoretical maximum.
 @Suite("Hostile inputs, round 4")
 struct HostileRound4Tests {
-    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Resources").path
+    static let resources = CLI.resources
     static var pattern: String { resources + "/patterns/demo.json" }
 
     /// One line, at most 300 characters (the backstop `MessageText.line` keeps to).

@@ -24,8 +24,7 @@ struct LottieAssetTests {
         func at(_ name: String) -> String { place + "/" + name }
     }
 
-    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Resources").path
+    static let resources = CLI.resources
 
     static let fixture: Result<Fixture, any Error> = Result {
         let fm = FileManager.default
