@@ -133,7 +133,7 @@ let package = Package(
         .target(name: "PulsarPipeWire", dependencies: ["PulsarCore", "PulsarEngine", "CPipeWireShim"]),
         // What every front end (the CLI, libpulsar) sets a session up with: device specs, defaults,
         // the scheduling policy, one- and two-device engines, what the devices played.
-        .target(name: "PulsarSession", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarCommandLine", "PulsarDerive"]),
+        .target(name: "PulsarSession", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarDerive"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
         // `pulsar drift`'s measurement (docs/drift.md).
         .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation"]),

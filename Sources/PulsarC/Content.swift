@@ -174,6 +174,12 @@ func namesDevice(_ options: UnsafeRawPointer?) -> Bool {
     return o.profile != nil || actuatorMember(options, size: size) != nil
 }
 
+/// `pulsar_mix_options.haptic_gain` when set (not 0), else nil.
+func hapticGainGiven(_ options: UnsafeRawPointer?) -> Double? {
+    guard let options, case .some(.some(let (o, _))) = mixOptions(options), o.hapticGain != 0 else { return nil }
+    return o.hapticGain
+}
+
 /// Mix settings from `options` (NULL: the defaults), or nil with the thread's last error set and
 /// `failure` the code to return (an argument error, or a config that is missing or bad data).
 func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, failure: inout Result) -> (MixSettings, PlaybackRange)? {
@@ -244,9 +250,11 @@ public func pulsar_mix_from_pattern(_ pattern: OpaquePointer?, _ options: Unsafe
     guard let box = Handles.object(pattern, as: PatternBox.self) else { return Result.argument.failing("pulsar_mix_from_pattern: not a live pulsar_pattern") }
     var failure = Result.argument
     guard let (base, range) = settings(options, defaultLayout: .haptic, failure: &failure) else { return failure.rawValue }
-    // Through an actuator's laws (a .haptic clip's values), its raw clip kept for a burst model.
-    var preset = PresetHandle(id: "pattern", name: "pattern", duration: 0, pattern: base.actuator?.pattern(of: box.loaded) ?? box.pattern)
-    preset.lofeltClip = box.loaded.lofeltClip
+    // As every front end makes one (ContentInput): through the actuator's laws (a .haptic clip's
+    // values), its raw clip kept for a burst model.
+    var device = ContentDevice(rate: base.sampleRate)
+    (device.profile, device.actuator) = (base.profile, base.actuator)
+    let preset = ContentInput.preset(of: box.loaded, named: "pattern", device: device)
     return makeMix(preset, settings: (base, range), origin: box.origin, out, function: "pulsar_mix_from_pattern")
 }
 
@@ -263,13 +271,17 @@ public func pulsar_mix_from_preset(_ bundle: OpaquePointer?, _ presetID: UnsafeP
     }
     var failure = Result.argument
     guard var chosen = settings(options, defaultLayout: .mix, failure: &failure) else { return failure.rawValue }
-    if !namesDevice(options), let name = preset.actuator {
-        // The preset's own actuator (its manifest's), as the command line's `render` takes it.
-        guard let actuator = LibraryActuators.actuator(name, rate: chosen.0.sampleRate, what: "pulsar_mix_from_preset: preset \(echoed(id)) names actuator",
-                                                       failure: &failure) else { return (failure == .argument ? Result.data : failure).rawValue }
-        let gain = chosen.0.profile.gain
-        (chosen.0.actuator, chosen.0.profile) = (actuator, actuator.profile)
-        chosen.0.profile.gain = gain
+    if !namesDevice(options) {
+        // The preset's own actuator (its manifest's), as every front end takes it (ContentDevice).
+        var device = ContentDevice(rate: chosen.0.sampleRate)
+        device.gain = hapticGainGiven(options)
+        var warnings: [ContentWarning] = []
+        do {
+            device = try device.applying(preset, warnings: &warnings)
+        } catch {
+            return error.libraryResult.failing("pulsar_mix_from_preset: \(error.description)")
+        }
+        if device.actuator != nil { (chosen.0.actuator, chosen.0.profile) = (device.actuator, device.profile) }
     }
     return makeMix(preset, settings: chosen, origin: .file(path: absolutePath(box.bundle.path), preset: id), out, function: "pulsar_mix_from_preset")
 }

@@ -4,13 +4,12 @@ import PulsarAudio
 import PulsarBundle
 import PulsarCore
 import PulsarDerive
+import PulsarSession
 
 /// An audio file as the INPUT of `pulsar info` and `pulsar render`: its audio and, for Android
 /// haptic-coupled audio (an Ogg Vorbis file with `ANDROID_HAPTIC=N`), its haptic channels —
 /// which `render --layout haptic` extracts and any layout's `H` takes.
 enum AudioFileInput {
-    /// Extensions read as audio rather than as a pattern.
-    static let extensions: Set<String> = ["ogg", "oga", "opus", "wav", "flac", "mp3", "aif", "aiff"]
 
     /// One warning when the file's `ANDROID_HAPTIC` comment is not read as written.
     private static func warnAboutHapticComment(_ path: String, _ bytes: ByteSource, channels: Int) {
@@ -19,9 +18,8 @@ enum AudioFileInput {
         }
     }
 
-    static func isAudio(_ path: String) -> Bool {
-        extensions.contains(PathText.pathExtension(path).lowercased())
-    }
+    /// Whether INPUT is read as audio (`ContentInput.audioExtensions`).
+    static func isAudio(_ path: String) -> Bool { ContentInput.isAudio(input: path) }
 
     /// The file's bytes, read as `InputFile` reads every input (a regular file, never a FIFO).
     private static func open(_ path: String) throws(CommandFailure) -> ByteSource {

@@ -9,14 +9,13 @@ enum CanvasOptions {
     static func size(_ args: Arguments, command: String, sides: ClosedRange<Int> = 1...LottieLimits.maximumCanvasSide,
                      maximumPixels: Int = LottieLimits.maximumCanvasPixels) throws(CommandFailure) -> (width: Int, height: Int)? {
         guard let text = args.value("--size") else { return nil }
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
-        guard parts.count == 2, let width = parts[0], let height = parts[1], sides.contains(width), sides.contains(height) else {
+        do {
+            return try LottieLimits.canvasSize(parsing: text, sides: sides, maximumPixels: maximumPixels)
+        } catch .malformed {
             throw CommandFailure(.usage, "\(command): --size is WxH, each \(sides.lowerBound)…\(sides.upperBound), not '\(MessageText.excerpt(text))'")
+        } catch {
+            throw CommandFailure(.usage, "\(command): --size \(MessageText.excerpt(text)) is more than \(maximumPixels) pixels [too-large]")
         }
-        guard width * height <= maximumPixels else {
-            throw CommandFailure(.usage, "\(command): --size \(text) is more than \(maximumPixels) pixels [too-large]")
-        }
-        return (width, height)
     }
 
     /// The `--mode` given (default fit).

@@ -78,6 +78,25 @@ extension SessionError {
         case .device: return CommandFailure(.unavailable, "pulsar: error: device: \(description)")
         case .io: return CommandFailure(.ioError, "pulsar: error: \(description)")
         case .data: return CommandFailure(.dataError, "pulsar: error: \(description)")
+        case .missing: return CommandFailure(.noInput, "pulsar: error: \(description)")
+        }
+    }
+
+    /// The failure of resolving content: a usage refusal names `command` (`pulsar render: no
+    /// preset 'x'; …`), the rest are the kind's `failure`.
+    func failure(command: String) -> CommandFailure {
+        kind == .usage ? CommandFailure(.usage, "\(command): \(description)") : failure
+    }
+
+    /// The failure where no option is to blame (a script, content, a voice): the kind's exit
+    /// code, the message as the session layer words it.
+    var failure: CommandFailure {
+        switch kind {
+        case .usage: return CommandFailure(.usage, "pulsar: error: \(description)")
+        case .unavailable, .device: return CommandFailure(.unavailable, "pulsar: error: \(description)")
+        case .io: return CommandFailure(.ioError, "pulsar: error: \(description)")
+        case .data: return CommandFailure(.dataError, "pulsar: error: \(description)")
+        case .missing: return CommandFailure(.noInput, "pulsar: error: \(description)")
         }
     }
 }

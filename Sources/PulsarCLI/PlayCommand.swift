@@ -318,7 +318,9 @@ struct PlayOptions {
         device = try DeviceChoice(parsing: args.value("--device") ?? "auto", rate: setup.rate, command: command)
             .preferringHaptics(layout: args.value("--layout"), command: command)
         scriptPath = args.value("--script")
-        script = try scriptPath.map { p throws(CommandFailure) in try TransportScript(contentsOf: p).lines } ?? []
+        script = try scriptPath.map { p throws(CommandFailure) in
+            do throws(SessionError) { return try TransportScript(contentsOf: p).lines } catch { throw error.failure }
+        } ?? []
         let inputCount = inputPaths.count
         if let line = script.first(where: { ($0.voice ?? 1) > inputCount }) {
             throw CommandFailure(.dataError, "pulsar: error: \(scriptPath ?? "script"):\(line.line): voice \(line.voice ?? 1) has no INPUT (\(inputCount) given)")

@@ -130,6 +130,7 @@ final class PlayLoop {
         do {
             return try voices.perform(line.command, voice: (line.voice ?? 1) - 1)
         } catch {
+            let error = error.failure
             engine.shutdown()
             throw CommandFailure(error.code, line.line > 0 ? error.message.replacing("pulsar: error: ", with: "pulsar: error: \(options.scriptPath ?? "script"):\(line.line): ") : error.message)
         }
@@ -148,7 +149,11 @@ final class PlayLoop {
             voice.seek(toMs: at + (key == .seekBack ? -500 : 500))
         case .restart:
             paused = false
-            for v in voices.contents.indices { _ = try voices.start(v, fromMs: nil) }
+            do throws(SessionError) {
+                for v in voices.contents.indices { _ = try voices.start(v, fromMs: nil) }
+            } catch {
+                throw error.failure
+            }
         case .quit:
             nextLine = pending.count
             for voice in voices.liveVoices { voice.stop() }

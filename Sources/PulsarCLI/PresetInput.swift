@@ -1,109 +1,63 @@
 import PulsarCommandLine
-import Glibc
 import PulsarBundle
 import PulsarCore
 import PulsarDerive
+import PulsarSession
 
-/// An INPUT argument resolved to presets: a `.pulsar` bundle, an unpacked bundle folder, or a
-/// single pattern file (which becomes one preset without audio or animation).
+/// An INPUT argument resolved to presets by the session layer's `ContentInput` (a bundle, a
+/// bundle folder or a pattern file): this type prints its warnings and maps refusals to exit
+/// codes.
 struct PresetInput {
-    /// The INPUT as the command line named it.
-    var path: String
-    var bundle: PresetBundle?
-    var presets: [PresetHandle]
-    /// Format of a pattern file input (nil for bundles).
-    var patternFormat: PatternFormat?
-    var scaledFromSeconds = false
+    var content: ContentInput
 
-    var isBundle: Bool { bundle != nil }
+    var path: String { content.path }
+    var bundle: PresetBundle? { content.bundle }
+    var presets: [PresetHandle] { content.presets }
+    var patternFormat: PatternFormat? { content.patternFormat }
+    var scaledFromSeconds: Bool { content.scaledFromSeconds }
+    var isBundle: Bool { content.isBundle }
 
-    /// Whether `path` names a bundle: a folder with `manifest.json`, or a file ending in `.pulsar`
-    /// or starting with a ZIP signature. (A folder without a manifest is left to the pattern
-    /// loader, which calls it a missing input.)
-    static func looksLikeBundle(_ path: String) -> Bool {
-        let kind = InputFile.kind(of: path)
-        if case .missing = kind { return path.hasSuffix(".pulsar") }
-        if case .directory = kind { return InputFile.exists(path + "/manifest.json") }
-        if path.lowercased().hasSuffix(".pulsar") { return true }
-        // Only a regular file is opened (InputFile.head refuses others): a FIFO would block the open.
-        let magic = (try? InputFile.head(path, count: 4)) ?? []
-        return magic.elementsEqual([0x50, 0x4B, 0x03, 0x04])
-    }
+    static func looksLikeBundle(_ path: String) -> Bool { ContentInput.looksLikeBundle(path) }
 
     init(_ path: String, setup: RenderSetup, strict: Bool) throws(CommandFailure) {
-        self.path = path
-        if Self.looksLikeBundle(path) {
-            do {
-                let bundle = try PresetBundle.open(path, strict: strict)
-                self.bundle = bundle
-                presets = bundle.presets
-                if !setup.quiet {
-                    WarningPrinter.print(bundle.warnings)
-                }
-            } catch {
-                let code: ExitCode = [.notFound, .unreadable].contains(error.rule) ? .noInput : .dataError
-                throw CommandFailure(code, "pulsar: error: \(error)")
-            }
-        } else {
-            let loaded = try setup.load(path)
-            let name = PathText.stem(path)
-            var preset = PresetHandle(id: name, name: name, duration: 0, pattern: setup.device.pattern(of: loaded))
-            preset.lofeltClip = loaded.lofeltClip
-            presets = [preset]
-            patternFormat = loaded.format
-            scaledFromSeconds = loaded.scaledFromSeconds
+        var warnings: [ContentWarning] = []
+        defer { if !setup.quiet { WarningPrinter.print(warnings) } }
+        do {
+            content = try ContentInput(path, device: setup.content, timeUnit: setup.timeUnit, strict: strict, warnings: &warnings)
+        } catch {
+            throw error.failure(command: "pulsar")
         }
+    }
+
+    /// Presets made by the command itself (an audio file as a preset of audio alone).
+    init(path: String, presets: [PresetHandle]) {
+        content = ContentInput(path: path, presets: presets)
     }
 
     /// The preset named by `--preset`, or the only one.
     func select(_ id: String?, command: String) throws(CommandFailure) -> PresetHandle {
-        if let id {
-            guard let preset = presets.first(where: { $0.id == id }) else {
-                throw CommandFailure(.usage, "\(command): no preset '\(id)'; the input has: \(presets.map(\.id).joined(separator: ", "))")
-            }
-            return preset
-        }
-        guard presets.count == 1 else {
-            throw CommandFailure(.usage, "\(command): the bundle has \(presets.count) presets, choose one with --preset: \(presets.map(\.id).joined(separator: ", "))")
-        }
-        return presets[0]
-    }
-}
-
-extension PresetInput {
-    /// Presets made by the command itself (an audio file as a preset of audio alone).
-    init(path: String, presets: [PresetHandle]) {
-        self.path = path
-        self.presets = presets
-    }
-
-    /// `select`, then for a preset of audio alone (its manifest names no haptics): with
-    /// `derive`, a pattern derived from its audio (the `envelope` method's defaults on
-    /// `profile`, docs/derive.md); without, a warning that its haptics are silent.
-    func select(_ id: String?, command: String, derive: Bool, profile: ActuatorProfile, quiet: Bool) throws(CommandFailure) -> PresetHandle {
-        var preset = try select(id, command: command)
-        guard !preset.hasPattern, preset.audio != nil else { return preset }
-        guard derive else {
-            if !quiet {
-                Console.error("pulsar: warning: \(MessageText.oneLine(path)): preset \(MessageText.quoted(preset.id)) has audio and no haptics: its haptics are silent (--derive derives them from its audio) [no-haptics]")
-            }
-            return preset
-        }
-        var settings = DeriveSettings()
-        settings.profile = profile
-        let derived: DerivedPattern
         do {
-            derived = try PresetDeriver.pattern(of: preset, settings: settings)
+            return try content.select(id)
         } catch {
-            throw CommandFailure(error)
+            throw error.failure(command: command)
         }
-        if !quiet {
-            WarningPrinter.print(derived.warnings)
-            Console.error("derived the haptics of preset \(preset.id) from \(preset.audio?.source ?? "its audio"): \(DeriveCommand.counts(derived.pattern))")
+    }
+
+    /// `select`, then for a preset of audio alone: with `derive`, its haptics derived from its
+    /// audio (said on stderr unless quiet); without, the `no-haptics` warning.
+    func select(_ id: String?, command: String, derive: Bool, profile: ActuatorProfile, quiet: Bool) throws(CommandFailure) -> PresetHandle {
+        var warnings: [ContentWarning] = []
+        defer { if !quiet { WarningPrinter.print(warnings) } }
+        do {
+            let (preset, derived) = try content.select(id, derive: derive, profile: profile, warnings: &warnings)
+            if let derived, !quiet {
+                WarningPrinter.print(warnings)
+                warnings = []
+                Console.error("derived the haptics of preset \(preset.id) from \(preset.audio?.source ?? "its audio"): \(DeriveCommand.counts(derived.pattern))")
+            }
+            return preset
+        } catch {
+            throw error.failure(command: command)
         }
-        preset.pattern = derived.pattern
-        preset.hasPattern = true
-        preset.derived = BundleManifest.Derived(method: DeriveSettings.Method.envelope.rawValue, from: preset.audio?.source)
-        return preset
     }
 }

@@ -165,16 +165,13 @@ enum RenderCommand {
     /// `--haptics-from-audio envelope`: the audio file as a preset of audio alone, its pattern
     /// derived, mixed as a bundle's preset is (default layout stereo+haptic).
     static func renderEnvelope(of path: String, args: Arguments, setup: RenderSetup, output: String, format: SampleFormat) throws(CommandFailure) {
-        let bytes: ByteSource
+        let audioOnly: ContentInput
         do {
-            bytes = try FileByteSource(path: path)
+            audioOnly = try ContentInput(audioFile: path)
         } catch {
-            throw CommandFailure(.noInput, "pulsar: error: \(MessageText.oneLine(path)): \(error)")
+            throw error.failure
         }
-        let name = PathText.stem(path)
-        let audioOnly = PresetHandle(id: name, name: name, duration: 0, pattern: PatternData(),
-                                     audio: AudioAsset(source: path, bytes: bytes), hasPattern: false)
-        let preset = try PresetInput(path: path, presets: [audioOnly]).select(nil, command: command, derive: true, profile: setup.profile, quiet: setup.quiet)
+        let preset = try PresetInput(path: path, presets: audioOnly.presets).select(nil, command: command, derive: true, profile: setup.profile, quiet: setup.quiet)
         try render(preset, input: path, isBundle: true, args: args, setup: setup, output: output, format: format, defaultLayout: "stereo+haptic")
     }
 

@@ -81,7 +81,7 @@ enum ReplayRender {
             opened = known
         } else {
             var setup = try RenderSetup(try Arguments([], options: [], command: command), command: command)
-            (setup.profile, setup.actuator) = (device.profile, device.source == nil ? nil : device)
+            (setup.content.profile, setup.content.actuator) = (device.profile, device.source == nil ? nil : device)
             opened = try PresetInput(input, setup: setup, strict: false)
             inputs[input] = opened
         }

@@ -3,9 +3,10 @@ import Glibc
 #endif
 import FoundationEssentials
 import PulsarCore
+import PulsarSession
 
 /// `pulsar convert X.ahap -o FOLDER/` on an AHAP whose `AudioCustom` events name files around
-/// it, through the command's own `AHAPWithAudio`. Each input is the text of `in/x.ahap`, in a
+/// it, through the session layer's `AHAPAudioBundle` (what the command runs). Each input is the text of `in/x.ahap`, in a
 /// folder made fresh for it beside:
 ///
 ///     in/s.wav                a real sound (inside: may be copied)
@@ -37,7 +38,8 @@ enum AHAPAudioEntry {
         defer { remove(scratch) }
         guard build(ahap: bytes) else { return }
         let before = snapshot()
-        try? AHAPWithAudio.bundleFolder(from: scratch + "/in/x.ahap", to: scratch + "/out/b", setup: RenderSetup(quiet: true))
+        var warnings: [ContentWarning] = []
+        _ = try? AHAPAudioBundle.bundleFolder(from: scratch + "/in/x.ahap", to: scratch + "/out/b", warnings: &warnings)
         check(before: before)
     }
 

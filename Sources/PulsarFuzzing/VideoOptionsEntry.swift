@@ -1,13 +1,14 @@
 import PulsarCommandLine
 import PulsarCore
+import PulsarLottie
 import PulsarVideo
 
 extension FuzzEntry {
     /// `pulsar video`'s options, each a field of the input (NUL-separated, in order: the output
     /// name, `--fps`, `--size`, `--rate`, `--max-duration`, `--duration` in ms, `--loop`, an
     /// animation's `fr`, and `--reverse` when the ninth field is not empty; an empty field is an
-    /// option left out), checked by the code the command runs (`VideoOptions`, `RenderSetup`,
-    /// `CanvasOptions`), then the frame schedule of a timeline of that duration walked at its
+    /// option left out), checked by the code the command runs (`VideoOptions`, `Arguments`,
+    /// `LottieLimits.canvasSize`), then the frame schedule of a timeline of that duration walked at its
     /// start and its end. No file is read or written. A refusal is the expected outcome; a trap,
     /// or a schedule whose slots are out of order or outside the output, is a finding.
     public static func videoOptions(_ bytes: [UInt8]) {
@@ -44,19 +45,20 @@ enum VideoOptionsEntry {
     static func check(_ args: Arguments, animationRate: Double?) throws -> FrameSchedule {
         let output = args.value("-o") ?? "out.mp4"
         let container = try VideoOptions.container(output: output)
-        let setup = try RenderSetup(args, command: command)
-        let checked = try VideoOptions(container: container, output: output, fps: args.value("--fps"), sampleRate: setup.rate.hertz,
+        let rate = SampleRate(try args.integer("--rate", default: 48_000, in: SampleRate.supported, command: command))!
+        let checked = try VideoOptions(container: container, output: output, fps: args.value("--fps"), sampleRate: rate.hertz,
                                        maxDuration: args.value("--max-duration"))
-        if let given = try CanvasOptions.size(args, command: command) {
+        if let text = args.value("--size") {
+            let given = try LottieLimits.canvasSize(parsing: text)
             try checked.checkPicture(width: given.width, height: given.height, given: true, input: "in.json", origin: "")
         }
         let ms = try args.milliseconds("--duration", command: command) ?? 1000
         let loops = try args.integer("--loop", default: 1, in: 1...1_000_000, command: command)
-        let frames = max(FrameIndex(saturating: ms * Double(setup.rate.hertz) / 1000), 1)
+        let frames = max(FrameIndex(saturating: ms * Double(rate.hertz) / 1000), 1)
         let timeline = try PlaybackTimeline(segmentStart: ContentFrame(0), segmentEnd: ContentFrame(frames), loopCount: loops,
                                             reverse: args.flag("--reverse"))
         let fps = try checked.frameRate(animationRate: animationRate, input: "in.json")
-        let schedule = FrameSchedule(sampleRate: setup.rate.hertz, frameRate: fps, timeline: timeline)
+        let schedule = FrameSchedule(sampleRate: rate.hertz, frameRate: fps, timeline: timeline)
         do {
             try checked.checkLength(schedule, input: "in.json")
         } catch {

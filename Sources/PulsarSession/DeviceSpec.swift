@@ -19,6 +19,8 @@ public struct SessionError: Error, CustomStringConvertible, Sendable {
         case io
         /// An input's data breaks a rule (an event log that cannot be replayed exactly).
         case data
+        /// An input does not exist or cannot be read.
+        case missing
     }
 
     public var kind: Kind

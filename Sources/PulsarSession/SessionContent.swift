@@ -36,24 +36,41 @@ public struct SessionContent: @unchecked Sendable {
     }
 
     /// The pattern file at `path` (Pulsar JSON, AHAP or `.haptic`) in `settings`' layout (default:
-    /// the haptic channel alone).
+    /// the haptic channel alone), as every front end reads one (`ContentInput`): a `.haptic`
+    /// clip through `settings.actuator`'s laws, its raw clip kept for a burst model.
     public static func pattern(at path: String, settings: MixSettings = MixSettings(layout: .haptic),
-                               range: PlaybackRange = PlaybackRange()) throws -> SessionContent {
-        let loaded = try PatternLoader().load(contentsOf: path)
-        return try SessionContent(preset: PresetHandle(id: "pattern", name: "pattern", duration: 0, pattern: loaded.pattern),
-                                  settings: settings, range: range, origin: .file(path: absolutePath(path), preset: nil))
+                               range: PlaybackRange = PlaybackRange()) throws(SessionError) -> SessionContent {
+        var warnings: [ContentWarning] = []
+        let loaded = try ContentInput.pattern(at: path, warnings: &warnings)
+        var device = ContentDevice(rate: settings.sampleRate)
+        (device.profile, device.actuator) = (settings.profile, settings.actuator)
+        do {
+            return try SessionContent(preset: ContentInput.preset(of: loaded, named: "pattern", device: device),
+                                      settings: settings, range: range, origin: .file(path: absolutePath(path), preset: nil))
+        } catch {
+            throw SessionError(error)
+        }
     }
 
     /// The preset `id` (default: the bundle's first) of the `.pulsar` bundle at `path`, with its
-    /// audio, in `settings`' layout (default: audio and haptics as two channels).
+    /// audio, in `settings`' layout (default: audio and haptics as two channels), on the actuator
+    /// its manifest names unless `settings` names one (`ContentDevice.applying`).
     public static func preset(_ id: String? = nil, inBundle path: String, settings: MixSettings = MixSettings(layout: .mix),
-                              range: PlaybackRange = PlaybackRange()) throws -> SessionContent {
-        let bundle = try PresetBundle.open(path)
-        let chosen = if let id { bundle.preset(id: id) } else { bundle.presets.first }
-        guard let preset = chosen else {
-            throw SessionError(.usage, "\(path) has no preset '\(id ?? "")' (it has \(bundle.presets.map(\.id).joined(separator: ", ")))")
+                              range: PlaybackRange = PlaybackRange()) throws(SessionError) -> SessionContent {
+        var warnings: [ContentWarning] = []
+        var device = ContentDevice(rate: settings.sampleRate)
+        (device.profile, device.actuator, device.isNamed) = (settings.profile, settings.actuator, settings.actuator != nil)
+        let input = try ContentInput(path, device: device, warnings: &warnings)
+        guard input.isBundle else { throw SessionError(.usage, "\(MessageText.oneLine(path)) is not a bundle") }
+        let preset = try input.select(id ?? input.presets.first?.id)
+        let own = try device.applying(preset, warnings: &warnings)
+        var s = settings
+        (s.profile, s.actuator) = (own.profile, own.actuator)
+        do {
+            return try SessionContent(preset: preset, settings: s, range: range, origin: .file(path: absolutePath(input.bundle!.path), preset: preset.id))
+        } catch {
+            throw SessionError(error)
         }
-        return try SessionContent(preset: preset, settings: settings, range: range, origin: .file(path: absolutePath(bundle.path), preset: preset.id))
     }
 }
 

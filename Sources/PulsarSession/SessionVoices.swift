@@ -1,5 +1,4 @@
 import PulsarAudio
-import PulsarCommandLine
 import PulsarCore
 import PulsarEngine
 
@@ -66,7 +65,7 @@ public final class SessionVoices {
 
     /// Starts voice `v` from `ms` of content (nil: its segment's start): on its instance in the
     /// engine, or on a new one. False when the engine cannot take it yet (the caller retries).
-    public func start(_ v: Int, fromMs ms: Double?) throws(CommandFailure) -> Bool {
+    public func start(_ v: Int, fromMs ms: Double?) throws(SessionError) -> Bool {
         let voice: HapticVoice
         if let current = live(v) {
             voice = current
@@ -78,7 +77,7 @@ public final class SessionVoices {
                 switch error {
                 case .busy: return false
                 case .full, .unsupported:
-                    throw CommandFailure(.unavailable, "pulsar: error: voice \(v + 1): \(error)")
+                    throw SessionError(.unavailable, "voice \(v + 1): \(error)")
                 }
             }
             newestInstances[v] = voice
@@ -97,7 +96,7 @@ public final class SessionVoices {
     /// One script command for voice `v` (0-based); false when it cannot be taken yet (the caller
     /// retries). A command for a voice not in the engine does nothing, except `play`, which
     /// starts it.
-    public func perform(_ command: TransportScript.Command, voice v: Int) throws(CommandFailure) -> Bool {
+    public func perform(_ command: TransportScript.Command, voice v: Int) throws(SessionError) -> Bool {
         if case .play(let ms) = command { return try start(v, fromMs: ms) }
         if case let .masterGain(g, over) = command { return engine.setMasterHapticGain(g, over: over.map { $0 / 1000 }) }
         guard let voice = live(v) else { return true }
@@ -129,7 +128,7 @@ public final class SessionVoices {
                 return voice.setContentTime(ms)
             }
         } catch {
-            throw CommandFailure(.dataError, "pulsar: error: voice \(v + 1): \(error)")
+            throw SessionError(.data, "voice \(v + 1): \(error)")
         }
     }
 

@@ -86,3 +86,25 @@ public enum LottieLimits {
     /// Transform scale, in percent, either sign.
     public static let maximumScalePercent: Double = 100_000
 }
+
+extension LottieLimits {
+    /// Why a picture size is refused.
+    public enum SizeRefusal: Error, Sendable {
+        /// Not `WxH` with each side within the sides allowed.
+        case malformed
+        /// More pixels than allowed.
+        case tooLarge
+    }
+
+    /// A picture size written `WxH` (`--size`, case-insensitive `x`): each side within `sides`,
+    /// at most `maximumPixels` in all.
+    public static func canvasSize(parsing text: String, sides: ClosedRange<Int> = 1...maximumCanvasSide,
+                                  maximumPixels: Int = maximumCanvasPixels) throws(SizeRefusal) -> (width: Int, height: Int) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1], sides.contains(width), sides.contains(height) else {
+            throw .malformed
+        }
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maximumPixels else { throw .tooLarge }
+        return (width, height)
+    }
+}

@@ -4,7 +4,7 @@ import PulsarCore
 /// A transport script: one command a line, `at <ms since start> <command> [args]`, `#` comments,
 /// times that never go back. A command may name a voice (1 for the first INPUT, 2 for the
 /// second, …) right after its name: `at 500 start 2`, `at 900 pause 2`, `at 1200 seek 2 300`;
-/// without one it is voice 1's. A bad line is a usage error naming the file and line.
+/// without one it is voice 1's. A bad line is a data error naming the file and line.
 public struct TransportScript {
     public enum Command: Equatable, Sendable {
         /// From the segment's start, or from a content time in ms (`play [MS]`, `play V MS`,
@@ -62,25 +62,25 @@ public struct TransportScript {
         self.lines = lines
     }
 
-    public init(contentsOf path: String) throws(CommandFailure) {
+    public init(contentsOf path: String) throws(SessionError) {
         let data: [UInt8]
         do {
             data = try InputFile.read(path, limit: Self.maximumSize)
         } catch {
-            throw CommandFailure(error.reason.isTooLarge ? .dataError : .noInput, "pulsar: error: \(error)")
+            throw SessionError(error.reason.isTooLarge ? .data : .missing, "\(error)")
         }
         try self.init(text: String(decoding: data, as: UTF8.self), name: path)
     }
 
-    public init(text: String, name: String) throws(CommandFailure) {
+    public init(text: String, name: String) throws(SessionError) {
         lines = []
         // One pass over the bytes (a million lines in well under a second): a line ends at
         // "\n", "\r\n" or a lone "\r"; "#" starts a comment; words are split on spaces and tabs.
         let bytes = Array(text.utf8)
-        lines = try bytes.withUnsafeBufferPointer { (buffer) throws(CommandFailure) in try Self.lines(buffer, name: name) }
+        lines = try bytes.withUnsafeBufferPointer { (buffer) throws(SessionError) in try Self.lines(buffer, name: name) }
     }
 
-    private static func lines(_ bytes: UnsafeBufferPointer<UInt8>, name: String) throws(CommandFailure) -> [Line] {
+    private static func lines(_ bytes: UnsafeBufferPointer<UInt8>, name: String) throws(SessionError) -> [Line] {
         var lines: [Line] = []
         var start = 0
         var number = 0
@@ -108,8 +108,8 @@ public struct TransportScript {
     }
 
     /// One non-empty line's words: its `Line`, or the failure naming `name` and the line.
-    private static func line(_ words: [String], number: Int, after last: Line?, name: String) throws(CommandFailure) -> Line {
-        let bad = { (why: String) in CommandFailure(.dataError, "pulsar: error: \(name):\(number): \(why)") }
+    private static func line(_ words: [String], number: Int, after last: Line?, name: String) throws(SessionError) -> Line {
+        let bad = { (why: String) in SessionError(.data, "\(name):\(number): \(why)") }
         guard words.count >= 3, words[0] == "at", let time = Double(words[1]) else {
             throw bad("expected 'at <ms> <command> [args]'")
         }
@@ -134,7 +134,7 @@ public struct TransportScript {
 
     /// The voice a command's words name (its first argument, a whole number, when the command
     /// has one argument more than it takes without a voice), and the words left.
-    private static func voice(_ name: String, _ args: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> (Int?, [String]) {
+    private static func voice(_ name: String, _ args: [String], bad: (String) -> SessionError) throws(SessionError) -> (Int?, [String]) {
         guard let counts = arguments[name] else { return (nil, args) }
         let named: Bool
         switch name {
@@ -153,7 +153,7 @@ public struct TransportScript {
         return (v, Array(args.dropFirst()))
     }
 
-    private static func command(_ words: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> (Int?, Command) {
+    private static func command(_ words: [String], bad: (String) -> SessionError) throws(SessionError) -> (Int?, Command) {
         let name = words[0]
         let (voice, args) = try Self.voice(name, Array(words.dropFirst()), bad: bad)
         return (voice, try command(name, args, bad: bad))
@@ -161,7 +161,7 @@ public struct TransportScript {
 
     /// `X [over MS]`: a value in `range` and an optional ramp time in ms.
     private static func ramp(_ name: String, _ args: [String], range: ClosedRange<Double>,
-                             bad: (String) -> CommandFailure) throws(CommandFailure) -> (Double, Double?) {
+                             bad: (String) -> SessionError) throws(SessionError) -> (Double, Double?) {
         guard args.count == 1 || (args.count == 3 && args[1] == "over"), let x = Double(args[0]) else {
             throw bad("'\(name)' takes a value in \(JSONWriter.format(range.lowerBound))…\(JSONWriter.format(range.upperBound)), then optionally over MS")
         }
@@ -177,9 +177,9 @@ public struct TransportScript {
         }
     }
 
-    private static func command(_ name: String, _ args: [String], bad: (String) -> CommandFailure) throws(CommandFailure) -> Command {
+    private static func command(_ name: String, _ args: [String], bad: (String) -> SessionError) throws(SessionError) -> Command {
         /// The one argument, a time in ms within `Limits` (negative only when `signed`).
-        func milliseconds(_ what: String, _ rule: (Double, String) throws(RangeError) -> Double = Limits.timelineMilliseconds) throws(CommandFailure) -> Double {
+        func milliseconds(_ what: String, _ rule: (Double, String) throws(RangeError) -> Double = Limits.timelineMilliseconds) throws(SessionError) -> Double {
             guard args.count == 1, let v = Double(args[0]) else { throw bad("'\(name)' needs \(what)") }
             do {
                 return try rule(v, name)

@@ -1,1 +1,0 @@
-../../PulsarCLI/CanvasOptions.swift

@@ -1,1 +1,0 @@
-../../PulsarCLI/RenderSetup.swift
