@@ -62,6 +62,11 @@ public enum Limits {
     public static let gain: ClosedRange<Double> = 0...4
     /// A live sharpness: an offset of the frequency parameter.
     public static let sharpness: ClosedRange<Double> = -1...1
+    /// Most points of one live parameter curve: one limit for the engine
+    /// (`HapticVoice.setIntensityCurve`), the C API (`pulsar_voice_set_intensity_curve`,
+    /// include/pulsar.h) and the Python and C# bindings. A voice's real-time tracks hold a curve
+    /// this long without allocating, and the engine's command queue takes it whole.
+    public static let maximumCurvePoints = 1024
 
     /// A duration in seconds (a ramp, a time ahead): finite, 0 or more, within 24 h.
     public static func seconds(_ value: Double, _ what: String) throws(RangeError) -> Double {

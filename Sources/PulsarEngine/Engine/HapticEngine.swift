@@ -324,8 +324,8 @@ public final class HapticEngine: @unchecked Sendable {
         return .sent
     }
 
-    /// Ramps the master gain on every voice's haptics to `value` (0…4, clamped): at once (over
-    /// `ParameterTrack.smoothingFrames`) or over `seconds`. False when the queue is full. Any
+    /// Ramps the master gain on every voice's haptics to `value` (0…4, clamped): at once (nil or
+    /// 0: over `ParameterTrack.smoothingFrames`) or over `seconds`. False when the queue is full. Any
     /// thread but the real-time one.
     @discardableResult
     public func setMasterHapticGain(_ value: Double, over seconds: Double? = nil) -> Bool {
@@ -333,12 +333,16 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     /// A target of `parameter`: `value` clamped into the parameter's range (NaN as 0), reached
-    /// at once or after `seconds` (clamped into 0…24 h).
+    /// at once or after `seconds` (clamped into 0…24 h). "At once" is nil, or any `seconds` that
+    /// comes to no frame at all — 0 among them, as every front door spells it (the script's
+    /// `over 0`, the C API's and the bindings' `seconds` 0): a ramp of
+    /// `ParameterTrack.smoothingFrames`, never a step (docs/signal-model.md §13).
     static func target(_ parameter: LiveParameter, _ value: Double, over seconds: Double?, rate: SampleRate) -> ParameterTrack.Target {
         let v = value.isNaN ? 0 : min(max(value, parameter.range.lowerBound), parameter.range.upperBound)
         guard let seconds else { return .init(value: v) }
         let s = seconds.isNaN ? 0 : min(max(seconds, 0), Limits.maximumMilliseconds / 1000)
-        return .init(value: v, reach: .after(FrameIndex((s * Double(rate.hertz)).rounded())))
+        let frames = FrameIndex((s * Double(rate.hertz)).rounded())
+        return frames > 0 ? .init(value: v, reach: .after(frames)) : .init(value: v)
     }
 
     /// True while a command or mix change sent has not yet taken effect as far as `poll()` has

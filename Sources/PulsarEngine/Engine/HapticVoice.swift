@@ -114,21 +114,22 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
 
     // MARK: Live parameters (any thread but the real-time one)
 
-    /// Most points of one parameter curve.
-    public static let maximumCurvePoints = 64
+    /// Most points of one parameter curve (`Limits.maximumCurvePoints`).
+    public static let maximumCurvePoints = Limits.maximumCurvePoints
 
     /// Ramps the voice's intensity — the multiplier on its haptics, 0…4, clamped — to `value`:
-    /// at once (over `ParameterTrack.smoothingFrames`, so no step reaches the actuator) or
-    /// linearly over `seconds`, from its effective frame. False when the queue is full or the
-    /// voice has left.
+    /// at once (nil, or `seconds` 0: over `ParameterTrack.smoothingFrames`, so no step reaches
+    /// the actuator) or linearly over `seconds`, from its effective frame. Changes taking effect
+    /// at one frame follow one another in order (docs/signal-model.md §13). False when the queue
+    /// is full or the voice has left.
     @discardableResult
     public func setIntensity(_ value: Double, over seconds: Double? = nil) -> Bool {
         send(.parameter(.intensity, HapticEngine.target(.intensity, value, over: seconds, rate: mixer.settings.sampleRate)))
     }
 
     /// Ramps the voice's sharpness — an offset of its frequency parameter, −1…1, clamped; the
-    /// sum with the pattern's own is clamped into 0…1 — to `value`, at once (smoothed) or over
-    /// `seconds` (Core Haptics' `HapticSharpnessControl`). From the first change on, the voice's
+    /// sum with the pattern's own is clamped into 0…1 — to `value`, at once (nil or 0: smoothed)
+    /// or over `seconds` (Core Haptics' `HapticSharpnessControl`). From the first change on, the voice's
     /// haptics run on an oscillator of its own, taking over the pattern's phase at that frame,
     /// so the frequency glides without a jump in the wave (docs/signal-model.md §12). False for
     /// a `.realtime` voice (its frequency is the content's), when the queue is full, or when the

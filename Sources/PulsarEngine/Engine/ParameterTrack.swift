@@ -6,14 +6,20 @@ import PulsarCore
 /// (4 ms at 48 kHz): no step reaches an actuator. A curve is a ramp per point, each anchored
 /// where the one before reaches its value.
 ///
+/// Changes applied at the same frame are chained, in the order applied: each is anchored where
+/// the one before it reaches its value, from that value — so none of them is lost, and none
+/// steps (docs/signal-model.md §13).
+///
 /// The value at a frame depends only on the ramps applied, in order, at their anchors — so the
 /// live engine, rewinding or not, and the replay of its log evaluate the same numbers.
 ///
 /// Thread rules: a value owned by one thread; `apply` and `fill` allocate nothing while the
 /// ramps fit the capacity given at `init` (the real-time thread's tracks), `init` allocates.
 public struct ParameterTrack: Sendable {
-    /// One ramp: from `from` at stream frame `anchor` to `to` at `reach` (≥ anchor).
+    /// One ramp: from `from` at stream frame `anchor` to `to` at `reach` (≥ anchor), made by a
+    /// change applied at `applied` (≤ anchor: later when chained after a change of that frame).
     package struct Ramp: Hashable, Sendable {
+        var applied: StreamFrame
         var anchor: StreamFrame
         var reach: StreamFrame
         var from: Double
@@ -51,6 +57,11 @@ public struct ParameterTrack: Sendable {
     /// Frames over which a change made at once ramps: 4 ms at 48 kHz.
     public static let smoothingFrames: FrameIndex = 192
 
+    /// Ramps a voice's real-time track holds without allocating: a curve of the most points
+    /// (`Limits.maximumCurvePoints`, one ramp a point, all of them ahead when it is sent) and 256
+    /// changes more.
+    static let voiceCapacity = Limits.maximumCurvePoints + 256
+
     /// The value before any ramp.
     let initial: Double
     /// Ramps by anchor (stable), the oldest that may still sound first.
@@ -62,7 +73,7 @@ public struct ParameterTrack: Sendable {
         self.initial = initial
         self.capacity = capacity
         ramps = []
-        ramps.reserveCapacity(min(capacity, 256))
+        ramps.reserveCapacity(min(capacity, Self.voiceCapacity))
     }
 
     /// True when no more ramps fit without allocating: `apply` would drop the oldest.
@@ -75,18 +86,33 @@ public struct ParameterTrack: Sendable {
         return i < 0 ? initial : ramps[i].value(at: frame)
     }
 
-    /// Applies `target` at stream frame `frame`: a ramp from the value there to the target,
-    /// replacing any ramp anchored after `frame` (a rewound tail never sounded). Returns the ramp.
+    /// Applies `target` at stream frame `frame` and returns the ramp it makes:
+    /// - ramps anchored after `frame` that a change at another frame made are replaced (a
+    ///   rewound tail never sounded, a curve's points still ahead, a chained ramp not yet begun);
+    /// - when the last ramp left was applied at `frame` too, the new one is chained after it:
+    ///   anchored at its `reach`, from its target (two changes at one frame both take effect, in
+    ///   order, and neither steps);
+    /// - otherwise it is anchored at `frame`, from the value there.
+    /// Its reach counts from its anchor: `smoothingFrames` after it, `after` frames after it, or
+    /// an `at` frame (the anchor when that has passed).
     @discardableResult
     mutating func apply(_ target: Target, at frame: StreamFrame) -> Ramp {
-        while let last = ramps.last, last.anchor > frame { ramps.removeLast() }
+        while let last = ramps.last, last.anchor > frame, last.applied != frame { ramps.removeLast() }
+        let anchor: StreamFrame, from: Double
+        if let last = ramps.last, last.applied == frame {
+            anchor = last.reach
+            from = last.to
+        } else {
+            anchor = frame
+            from = value(at: frame)
+        }
         let reach: StreamFrame
         switch target.reach {
-        case .smoothed: reach = frame + Self.smoothingFrames
-        case .after(let frames): reach = frame + max(frames, 0)
-        case .at(let at): reach = max(at, frame)
+        case .smoothed: reach = anchor + Self.smoothingFrames
+        case .after(let frames): reach = anchor + max(frames, 0)
+        case .at(let at): reach = max(at, anchor)
         }
-        let ramp = Ramp(anchor: frame, reach: reach, from: value(at: frame), to: target.value)
+        let ramp = Ramp(applied: frame, anchor: anchor, reach: reach, from: from, to: target.value)
         if ramps.count >= capacity, capacity > 0 { ramps.removeFirst() }
         ramps.append(ramp)
         return ramp

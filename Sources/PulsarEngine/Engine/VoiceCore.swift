@@ -30,10 +30,10 @@ final class VoiceCore: @unchecked Sendable {
     /// it out (real-time thread).
     var mixed = false
     /// Its intensity, a multiplier on its haptics (real-time thread).
-    var intensity = ParameterTrack(initial: 1, capacity: 256)
+    var intensity = ParameterTrack(initial: 1, capacity: ParameterTrack.voiceCapacity)
     /// Its sharpness, an offset of its frequency parameter, and the oscillator its haptics run
     /// on from the first change of it (real-time thread; the oscillator's storage is made here).
-    var sharpness = ParameterTrack(initial: 0, capacity: 256)
+    var sharpness = ParameterTrack(initial: 0, capacity: ParameterTrack.voiceCapacity)
     let oscillator = VoiceOscillator()
 
     /// A `.realtime` voice's course (nil for a voice that plays its timeline).
