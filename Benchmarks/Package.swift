@@ -16,7 +16,7 @@ let package = Package(
     dependencies: [.package(name: "pulsar", path: "..")],
     targets: [
         benchmark("render-throughput", "RenderThroughput", pulsar("PulsarCore", "PulsarAudio")),
-        benchmark("reader-scaling", "ReaderScaling", pulsar("PulsarCore", "PulsarCommandLine")),
+        benchmark("reader-scaling", "ReaderScaling", pulsar("PulsarCore", "PulsarSession")),
         benchmark("mix-throughput", "MixThroughput", pulsar("PulsarCore", "PulsarBundle", "PulsarAudio")),
         benchmark("drift", "Drift", pulsar("PulsarCore", "PulsarEngine", "PulsarSimulation")),
         benchmark("command-latency", "CommandLatency",

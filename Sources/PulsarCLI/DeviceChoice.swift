@@ -47,15 +47,14 @@ extension DeviceSpec {
     /// A single player of `mixer` on the chosen device (`view`, `drift`), through the session
     /// layer (`SessionPlayer`): `auto` falls back to the simulated device with one line on
     /// stderr; `haptic`, the touch on a second device.
-    func openPlayer(mixer: PresetMixer, monotonic: MonotonicClock, period: Int, buffer: Int, animationFrameRate: Double?,
-                    simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice, command: String, mode: HapticVoice.Mode = .pattern,
+    func openPlayer(mixer: PresetMixer, clock: SessionClock, period: Int, buffer: Int, animationFrameRate: Double?, command: String, mode: HapticVoice.Mode = .pattern,
                     haptic: (spec: DeviceSpec, layout: ChannelLayout)? = nil,
                     latency: (main: Double, haptic: Double) = (0, 0)) throws(CommandFailure) -> SessionPlayer {
         let request = SessionEngine.Request(main: self, haptic: haptic, sampleRate: mixer.settings.sampleRate, channels: mixer.channelCount,
                                             periodFrames: period, bufferFrames: buffer, voiceLimit: 1, latency: latency)
         do throws(SessionError) {
-            return try SessionPlayer(request, mixer: mixer, animationFrameRate: animationFrameRate, mode: mode, monotonic: monotonic,
-                                     simulated: simulated, fallback: Self.fallbackNotice(command))
+            return try SessionPlayer(request, mixer: mixer, animationFrameRate: animationFrameRate, mode: mode, clock: clock,
+                                     fallback: Self.fallbackNotice(command))
         } catch {
             throw error.failure(command, option: "--device")
         }

@@ -6,6 +6,7 @@ import PulsarAudio
 import PulsarBundle
 import PulsarCommandLine
 import PulsarCore
+import PulsarSession
 import PulsarDrift
 import PulsarEngine
 import PulsarSimulation
@@ -225,8 +226,8 @@ struct DriftRig {
             // Each player its own mixer: a mixer keeps its render state.
             let content = index == 0 ? mixer : try Self.copy(of: mixer)
             let session = try device.choice.openPlayer(
-                mixer: content, monotonic: monotonic, period: options.period, buffer: options.buffer, animationFrameRate: nil,
-                simulated: { SimulatedDevice(clock: monotonic, behaviour: $0) }, command: DriftCommand.command)
+                mixer: content, clock: SessionClock(monotonic), period: options.period, buffer: options.buffer, animationFrameRate: nil,
+                command: DriftCommand.command)
             let (player, opened, name) = (session.player, session.device, session.name)
             let shown = device.text == "auto" ? (name == "sim" ? "sim (no sound device)" : name) : device.text
             let probe = DriftProbe(name: shown, player: player, simulated: opened as? SimulatedDevice)

@@ -80,7 +80,7 @@ struct FollowOptions {
         jsonPath = args.value("--json")
         quiet = args.flag("--quiet")
         let inputLog = logPath.map { PathText.sibling(of: $0, named: FollowLog.inputName(forLog: $0)) }
-        try Arguments.refuseOverwriting([logPath, inputLog, jsonPath, device.recordPath], inputs: [from.hasPrefix("pw:") || Self.alsaCapture(from) != nil ? nil : from], command: command)
+        try Arguments.refuseOverwriting([logPath, inputLog, jsonPath, device.recordPath], inputs: [CaptureSpec(source: from) != nil ? nil : from], command: command)
     }
 
     private static func number(_ args: Arguments, _ name: String, _ fallback: Double) throws(CommandFailure) -> Double {
@@ -89,29 +89,14 @@ struct FollowOptions {
         return v
     }
 
-    /// The ALSA capture `--from` names, if it names one: `alsa:NAME`, or a name with an ALSA
-    /// plugin's prefix (`hw:`, `plughw:`, `default`, …) that is not a file here.
-    static func alsaCapture(_ text: String) -> String? {
-        if text.hasPrefix("alsa:") { return String(text.dropFirst(5)) }
-        let plugins = ["hw:", "plughw:", "dsnoop:", "sysdefault:", "pipewire:", "pulse:"]
-        guard text == "default" || text == "pipewire" || plugins.contains(where: text.hasPrefix) else { return nil }
-        return InputFile.exists(text) ? nil : text
-    }
-
-    /// The source: a PipeWire capture for `pw:…`, an ALSA capture (`alsaCapture`), else an audio file.
+    /// The source: a capture (`CaptureSpec(source:)`: `pw:…`, an ALSA capture name), else an audio file.
     func openSource() throws(CommandFailure) -> FollowSource {
         let command = FollowCommand.command
-        if sourceText.hasPrefix("pw:") || Self.alsaCapture(sourceText) != nil {
-            do throws(DeviceError) {
-                if let name = Self.alsaCapture(sourceText) {
-                    return .capture(try ALSACapture(name: name, channels: 2, rate: captureRate.hertz, periodFrames: period))
-                }
-                let capture = try PipeWireCapture(spec: String(sourceText.dropFirst(3)), channels: 2, rate: captureRate.hertz, latencyFrames: period)
-                return .capture(capture)
-            } catch .unsupported(let why), .disconnected(let why) {
-                throw CommandFailure(.unavailable, "\(command): --from \(sourceText): \(why)")
+        if let capture = CaptureSpec(source: sourceText) {
+            do throws(SessionError) {
+                return .capture(try capture.open(channels: 2, rate: captureRate.hertz, period: period))
             } catch {
-                throw CommandFailure(.unavailable, "\(command): --from \(sourceText): \(error)")
+                throw CommandFailure(.unavailable, "\(command): --from \(sourceText): \(error.description)")
             }
         }
         let decoded: DecodedAudio
@@ -128,11 +113,7 @@ struct FollowOptions {
     func openDevice(rate: Int, seconds: Double?) throws(CommandFailure) -> (OutputDevice, String) {
         let spec = device.isSimulated || deviceText != "auto" ? device : DeviceSpec.resolvedAuto()
         let recorded = self.device.recordPath == nil ? 0 : Int(min(seconds ?? 600, 3600) * Double(rate))
-        let (device, name) = spec.device { behaviour in
-            var b = behaviour
-            b.recordingCapacity = recorded
-            return SimulatedDevice(clock: SystemMonotonicClock(), behaviour: b)
-        }
+        let (device, name) = spec.device(clock: SessionClock(recordingFrames: recorded))
         do {
             _ = try device.open(DeviceConfiguration(sampleRate: SampleRate(rate)!, channels: layout.channelCount, periodFrames: period, bufferFrames: buffer))
         } catch {

@@ -79,11 +79,7 @@ enum LatencyCommand {
         do throws(SessionError) {
             // A simulated device asked to record (`sim:record=OUT.wav`) keeps the whole run.
             let recording = options.device.recordPath == nil ? 0 : Int((options.seconds + 10) * Double(options.rate.hertz))
-            session = try SessionEngine(request, monotonic: monotonic, simulated: { behaviour in
-                                            var b = behaviour
-                                            b.recordingCapacity = recording
-                                            return SimulatedDevice(clock: monotonic, behaviour: b)
-                                        },
+            session = try SessionEngine(request, clock: SessionClock(monotonic, recordingFrames: recording),
                                         fallback: DeviceChoice.fallbackNotice(command))
         } catch {
             throw error.failure(command, option: "--device")
@@ -126,17 +122,13 @@ enum LatencyCommand {
         return offset
     }
 
-    /// `pw:…` a PipeWire capture, anything else an ALSA capture device.
+    /// `pw:…` a PipeWire capture, anything else an ALSA capture device (`CaptureSpec`).
     private static func openCapture(_ spec: String, _ options: LatencyOptions) throws(CommandFailure) -> LatencyCapture {
-        do throws(DeviceError) {
-            if spec.hasPrefix("pw:") {
-                return try PipeWireCapture(spec: String(spec.dropFirst(3)), channels: 2, rate: options.rate.hertz, latencyFrames: options.period)
-            }
-            return try ALSACapture(name: spec, channels: 2, rate: options.rate.hertz, periodFrames: options.period)
-        } catch .unsupported(let why), .disconnected(let why) {
-            throw CommandFailure(.unavailable, "\(command): --capture \(MessageText.excerpt(spec)): \(why)")
+        do throws(SessionError) {
+            // Both kinds of capture the session layer opens are read as latency reads them.
+            return try CaptureSpec(parsing: spec).open(channels: 2, rate: options.rate.hertz, period: options.period) as! LatencyCapture
         } catch {
-            throw CommandFailure(.unavailable, "\(command): --capture \(MessageText.excerpt(spec)): \(error)")
+            throw CommandFailure(.unavailable, "\(command): --capture \(MessageText.excerpt(spec)): \(error.description)")
         }
     }
 }

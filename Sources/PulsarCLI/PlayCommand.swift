@@ -143,16 +143,13 @@ enum PlayCommand {
         let mixer = contents[0].mixer, rate = options.setup.rate
         ALSAErrorLog.shared.isVerbose = options.verbose
 
-        // The device: ALSA by name, the simulated one, or (auto) ALSA `default` falling back to it.
-        func simulated(_ b: SimulatedDevice.Behaviour) -> SimulatedDevice {
-            var behaviour = b
-            if options.logPath != nil || options.clockLogPath != nil || options.syncLogPath != nil || options.device.recordPath != nil
-                || options.hapticDevice?.recordPath != nil {
-                let once = contents.map { c in Double(c.mixer.timeline.isEndless ? c.mixer.timeline.segmentLength : c.mixer.frameCount) }.max()!
-                let seconds = min(once / Double(rate.hertz) + (options.script.last?.at ?? 0) / 1000 + 10, 3600)
-                behaviour.recordingCapacity = Int(seconds * Double(rate.hertz))
-            }
-            return SimulatedDevice(clock: monotonic, behaviour: behaviour)
+        // A simulated device keeps what it plays when anything is to be checked against it.
+        var clock = SessionClock(monotonic)
+        if options.logPath != nil || options.clockLogPath != nil || options.syncLogPath != nil || options.device.recordPath != nil
+            || options.hapticDevice?.recordPath != nil {
+            let once = contents.map { c in Double(c.mixer.timeline.isEndless ? c.mixer.timeline.segmentLength : c.mixer.frameCount) }.max()!
+            let seconds = min(once / Double(rate.hertz) + (options.script.last?.at ?? 0) / 1000 + 10, 3600)
+            clock.recordingFrames = Int(seconds * Double(rate.hertz))
         }
         let request = SessionEngine.Request(main: options.device, haptic: options.hapticDevice.map { ($0, options.hapticLayout ?? .haptic) },
                                             sampleRate: rate, channels: mixer.channelCount, periodFrames: options.period,
@@ -160,7 +157,7 @@ enum PlayCommand {
         let session: Session
         do throws(SessionError) {
             // The engine keeps its events for the summary's count and the clock log, logged or not.
-            session = try Session(request, logPath: options.logPath, keepsEvents: true, monotonic: monotonic, simulated: simulated,
+            session = try Session(request, logPath: options.logPath, keepsEvents: true, clock: clock,
                                   fallback: DeviceChoice.fallbackNotice(command))
         } catch {
             throw error.failure(command, option: "--device")

@@ -3,6 +3,7 @@ import Glibc
 import PulsarAudio
 import PulsarBundle
 import PulsarCore
+import PulsarSession
 import PulsarEngine
 import PulsarLottie
 import PulsarLottieRender
@@ -346,11 +347,10 @@ enum ViewCommand {
         }
         // Without audio the haptics follow the animation (PulsarLottie's default), unless asked.
         let mode = options.hapticMode ?? (prepared.mixer.audioFormat == nil ? .realtime : .pattern)
-        let simulated = { (b: SimulatedDevice.Behaviour) in SimulatedDevice(clock: monotonic, behaviour: b) }
         let haptic = options.two.flatMap { two in two.device.map { (spec: $0, layout: two.layout ?? .haptic) } }
         let opened = try options.choice.openPlayer(
-            mixer: prepared.mixer, monotonic: monotonic, period: options.period, buffer: options.buffer,
-            animationFrameRate: prepared.animation?.timing.frameRate, simulated: simulated, command: options.command, mode: mode,
+            mixer: prepared.mixer, clock: SessionClock(monotonic), period: options.period, buffer: options.buffer,
+            animationFrameRate: prepared.animation?.timing.frameRate, command: options.command, mode: mode,
             haptic: haptic, latency: options.two?.latency ?? (0, 0))
         let (player, name) = (opened.player, opened.name)
         return ViewerContent(title: prepared.title, player: player, animation: prepared.animation, renderer: renderer,

@@ -131,14 +131,14 @@ public enum DeviceSpec: Sendable {
         return nil
     }
 
-    /// The device itself, not opened, and its short name; `simulated` makes a simulated one from
-    /// its behaviour. `auto` is `resolvedAuto()` here (`open` is where it may fall back).
-    public func device(simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice) -> (OutputDevice, name: String) {
+    /// The device itself, not opened, and its short name; a simulated one runs on `clock`.
+    /// `auto` is `resolvedAuto()` here (`open` is where it may fall back).
+    public func device(clock: SessionClock) -> (OutputDevice, name: String) {
         switch self {
         case .alsa(let name): return (ALSADevice(name: name), name)
-        case .simulated(let spec): return (simulated(spec.behaviour), "sim")
+        case .simulated(let spec): return (clock.simulated(spec.behaviour), "sim")
         case .haptic(let card): return (ALSADevice(name: card.hwName), card.hwName)
-        case .auto: return Self.resolvedAuto().device(simulated: simulated)
+        case .auto: return Self.resolvedAuto().device(clock: clock)
         case .pipewire(let target): return (PipeWireDevice(target: target), "pw:" + (target ?? ""))
         case .pipewireHaptic(let card):
             let name = card.sink?.name ?? ""
@@ -163,20 +163,20 @@ public enum DeviceSpec: Sendable {
     /// What `make` builds on the device (a player, an engine), its device and short name. `auto`
     /// is `resolvedAuto()`; when that fails and `fallback` is given, the simulated device
     /// instead (paced by the system clock), and `fallback` is told why.
-    public func open<T>(simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice, fallback: ((DeviceError) -> Void)?,
+    public func open<T>(clock: SessionClock, fallback: ((DeviceError) -> Void)?,
                         _ make: (OutputDevice) throws(DeviceError) -> T) throws(SessionError) -> (T, device: OutputDevice, name: String) {
         do throws(DeviceError) {
             if case .auto = self, let fallback {
                 do throws(DeviceError) {
-                    let (device, name) = Self.resolvedAuto().device(simulated: simulated)
+                    let (device, name) = Self.resolvedAuto().device(clock: clock)
                     return (try make(device), device, name)
                 } catch {
                     fallback(error)
-                    let device = simulated(SimulatedDevice.Behaviour())
+                    let device = clock.simulated(SimulatedDevice.Behaviour())
                     return (try make(device), device, "sim")
                 }
             }
-            let (device, name) = device(simulated: simulated)
+            let (device, name) = device(clock: clock)
             return (try make(device), device, name)
         } catch {
             throw SessionError(.device, "\(error)")

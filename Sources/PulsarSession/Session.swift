@@ -32,16 +32,14 @@ public final class Session {
     private let rate: SampleRate
     public private(set) var isStopped = false
 
-    /// Opens `request`'s devices and an engine on them, not started. `simulated` makes a
-    /// simulated device from its behaviour (default: one on the system's clock); `fallback`, when
+    /// Opens `request`'s devices and an engine on them, not started, on `clock` (default: the
+    /// system's, a simulated device recording what its spec asks); `fallback`, when
     /// given, lets `auto` fall back to the simulated device and is told why. Without `logPath` the
     /// engine keeps no events unless `keepsEvents` says so: a session of any length stays in
     /// bounded memory.
     public init(_ request: SessionEngine.Request, logPath: String? = nil, keepsEvents: Bool? = nil,
-                monotonic: MonotonicClock = SystemMonotonicClock(), simulated: ((SimulatedDevice.Behaviour) -> SimulatedDevice)? = nil,
-                fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
-        let made = try SessionEngine(request, monotonic: monotonic,
-                                     simulated: simulated ?? { SimulatedDevice(clock: monotonic, behaviour: $0) }, fallback: fallback)
+                clock: SessionClock = SessionClock(), fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
+        let made = try SessionEngine(request, clock: clock, fallback: fallback)
         opened = made
         hapticLayout = request.haptic?.layout
         rate = request.sampleRate

@@ -42,12 +42,12 @@ public struct SessionEngine {
     public let hapticDevice: OutputDevice?
     public let hapticName: String?
 
-    /// Opens `request`'s devices and an engine on them, not started. `simulated` makes a simulated
-    /// device from its behaviour (the front end decides its clock and what it records);
-    /// `fallback`, when given, lets `auto` fall back to the simulated device and is told why.
-    public init(_ request: Request, monotonic: MonotonicClock, simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice,
-                fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
-        (engine, device, name, hapticDevice, hapticName) = try Self.open(request, simulated: simulated, fallback: fallback) {
+    /// Opens `request`'s devices and an engine on them, not started, on `clock` (a simulated
+    /// device's pace and what it records); `fallback`, when given, lets `auto` fall back to the
+    /// simulated device and is told why.
+    public init(_ request: Request, clock: SessionClock, fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
+        let monotonic = clock.monotonic
+        (engine, device, name, hapticDevice, hapticName) = try Self.open(request, clock: clock, fallback: fallback) {
             (device, haptic, realtime) throws(DeviceError) in
             try HapticEngine(device: device, sampleRate: request.sampleRate, channels: request.channels, monotonic: monotonic,
                              periodFrames: request.periodFrames, bufferFrames: request.bufferFrames, voiceLimit: request.voiceLimit,
@@ -59,16 +59,16 @@ public struct SessionEngine {
     /// player on them: the haptic device (two-device requests) as the output to it with both
     /// devices' latencies, the main device from its spec (`auto` falling back when `fallback` is
     /// given), and the scheduling rule (`SessionPolicy.wantsRealtime`).
-    static func open<T>(_ request: Request, simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice, fallback: ((DeviceError) -> Void)?,
+    static func open<T>(_ request: Request, clock: SessionClock, fallback: ((DeviceError) -> Void)?,
                         _ make: (OutputDevice, HapticDeviceOutput?, _ realtime: Bool) throws(DeviceError) -> T) throws(SessionError)
         -> (T, OutputDevice, String, OutputDevice?, String?) {
         let haptic = request.haptic.map { h in
-            let (device, name) = h.spec.device(simulated: simulated)
+            let (device, name) = h.spec.device(clock: clock)
             return (output: HapticDeviceOutput(device: device, layout: h.layout, sampleRate: request.sampleRate, periodFrames: request.periodFrames,
                                                bufferFrames: request.bufferFrames, latency: request.latency.haptic, mainLatency: request.latency.main),
                     name: name)
         }
-        let (made, device, name) = try request.main.open(simulated: simulated, fallback: fallback) { (device) throws(DeviceError) in
+        let (made, device, name) = try request.main.open(clock: clock, fallback: fallback) { (device) throws(DeviceError) in
             try make(device, haptic?.output, SessionPolicy.wantsRealtime(main: device, haptic: haptic?.output.device))
         }
         return (made, device, name, haptic?.output.device, haptic?.name)
@@ -91,9 +91,9 @@ public struct SessionPlayer {
     /// Opens `request`'s devices and a player of `mixer` on them, not started. The player's
     /// channels are the mixer's (`request.channels` is not read) and it has one voice.
     public init(_ request: SessionEngine.Request, mixer: PresetMixer, animationFrameRate: Double?, mode: HapticVoice.Mode = .pattern,
-                monotonic: MonotonicClock, simulated: (SimulatedDevice.Behaviour) -> SimulatedDevice,
-                fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
-        (player, device, name, hapticDevice, hapticName) = try SessionEngine.open(request, simulated: simulated, fallback: fallback) {
+                clock: SessionClock, fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
+        let monotonic = clock.monotonic
+        (player, device, name, hapticDevice, hapticName) = try SessionEngine.open(request, clock: clock, fallback: fallback) {
             (device, haptic, realtime) throws(DeviceError) in
             try HapticPlayer(mixer: mixer, device: device, monotonic: monotonic, periodFrames: request.periodFrames,
                              bufferFrames: request.bufferFrames, animationFrameRate: animationFrameRate, realtime: realtime,

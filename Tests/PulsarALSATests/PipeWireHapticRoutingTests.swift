@@ -41,7 +41,7 @@ extension ALSADeviceTests {
     /// in the capture of `sink` at `positions`.
     static func routedCapture(server: PipeWireServer, spec: DeviceSpec, sink: String, positions: [String]) throws -> [String] {
         server.exportEnvironment()
-        let (opened, _) = spec.device { SimulatedDevice(clock: SystemMonotonicClock(), behaviour: $0) }
+        let (opened, _) = spec.device(clock: SessionClock())
         let device = try #require(opened as? PipeWireDevice)
         _ = try device.open(Self.configuration(channels: 4, period: 256, buffer: 2048))
         defer { device.close() }

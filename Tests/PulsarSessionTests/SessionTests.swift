@@ -74,14 +74,14 @@ import Testing
     @Test("An engine on one and on two simulated devices: the request's period, buffer and voices; no SCHED_FIFO")
     func engines() throws {
         let clock = ManualClock()
-        let make = { (b: SimulatedDevice.Behaviour) in SimulatedDevice(clock: clock, behaviour: b) }
+        let make = SessionClock(clock)
         let one = try SessionEngine(.init(main: try DeviceSpec(parsing: "sim", rate: Self.rate), sampleRate: Self.rate, channels: 3, periodFrames: 64,
-                                          bufferFrames: 256, voiceLimit: 5), monotonic: clock, simulated: make)
+                                          bufferFrames: 256, voiceLimit: 5), clock: make)
         #expect(one.name == "sim" && one.hapticDevice == nil && !one.engine.realtime)
         #expect(one.engine.configuration.periodFrames == 64 && one.engine.configuration.bufferFrames == 256 && one.engine.voiceLimit == 5)
         let two = try SessionEngine(.init(main: try DeviceSpec(parsing: "sim", rate: Self.rate), haptic: (try DeviceSpec(parsing: "sim", rate: Self.rate), .haptic),
                                           sampleRate: Self.rate, channels: 3, periodFrames: 64, bufferFrames: 256, latency: (0.002, 0.004)),
-                                    monotonic: clock, simulated: make)
+                                    clock: make)
         #expect(two.hapticName == "sim" && two.hapticDevice is SimulatedDevice && !two.engine.realtime)
         #expect(two.engine.mainChannels == 2 && two.engine.hapticDeviceConfiguration?.channels == 1)
         one.engine.shutdown()
@@ -91,10 +91,10 @@ import Testing
     @Test("auto falls back to the simulated device only when the front end asks, and says why")
     func autoFallback() throws {
         let clock = ManualClock()
-        let make = { (b: SimulatedDevice.Behaviour) in SimulatedDevice(clock: clock, behaviour: b) }
+        let make = SessionClock(clock)
         let request = SessionEngine.Request(main: .alsa("no-such-pcm-name"), sampleRate: Self.rate, channels: 1, periodFrames: 64, bufferFrames: 256)
         do {
-            _ = try SessionEngine(request, monotonic: clock, simulated: make)
+            _ = try SessionEngine(request, clock: make)
             Issue.record("an unknown ALSA name opened")
         } catch {
             #expect(error.kind == .device)
@@ -102,7 +102,7 @@ import Testing
         var told: [String] = []
         var auto = request
         auto.main = .auto
-        if let opened = try? SessionEngine(auto, monotonic: clock, simulated: make, fallback: { told.append("\($0)") }) {
+        if let opened = try? SessionEngine(auto, clock: make, fallback: { told.append("\($0)") }) {
             // Where a PipeWire server answers with a sink, auto plays on it natively; else where
             // ALSA `default` opens, on that; elsewhere the simulated device plays and the reason
             // is given once.
@@ -116,7 +116,7 @@ import Testing
     @Test("A single player opens through the same path: its devices, its period and buffer, the same SCHED_FIFO rule as an engine's")
     func players() throws {
         let clock = ManualClock()
-        let make = { (b: SimulatedDevice.Behaviour) in SimulatedDevice(clock: clock, behaviour: b) }
+        let make = SessionClock(clock)
         let pattern = PatternData(continuousPattern: ContinuousPattern(amplitude: [ValuePoint(time: 0, value: 0.6), ValuePoint(time: 100, value: 0.6)],
                                                                        frequency: [ValuePoint(time: 0, value: 0.5)]))
         var settings = MixSettings(sampleRate: Self.rate, layout: .stereoHaptic)
@@ -124,19 +124,19 @@ import Testing
         let mixer = try PresetMixer(preset: PresetHandle(id: "p", name: "p", duration: 0, pattern: pattern), settings: settings)
         let sim = try DeviceSpec(parsing: "sim", rate: Self.rate)
         let two = SessionEngine.Request(main: sim, haptic: (sim, .haptic), sampleRate: Self.rate, channels: 3, periodFrames: 64, bufferFrames: 256)
-        let player = try SessionPlayer(two, mixer: mixer, animationFrameRate: nil, monotonic: clock, simulated: make)
+        let player = try SessionPlayer(two, mixer: mixer, animationFrameRate: nil, clock: make)
         #expect(player.name == "sim" && player.hapticName == "sim" && player.hapticDevice is SimulatedDevice && !player.player.asksRealtime)
         #expect(player.player.configuration.periodFrames == 64 && player.player.configuration.bufferFrames == 256)
         // A sound device among the two: both front ends' set-ups ask for SCHED_FIFO (ALSA's null
         // PCM, which needs no card).
         var withSound = two
         withSound.haptic = (.alsa("null"), .haptic)
-        let engine = try SessionEngine(withSound, monotonic: clock, simulated: make)
-        let soundPlayer = try SessionPlayer(withSound, mixer: mixer, animationFrameRate: nil, monotonic: clock, simulated: make)
+        let engine = try SessionEngine(withSound, clock: make)
+        let soundPlayer = try SessionPlayer(withSound, mixer: mixer, animationFrameRate: nil, clock: make)
         #expect(engine.engine.realtime && soundPlayer.player.asksRealtime)
         var mainSound = withSound
         (mainSound.main, mainSound.haptic) = (.alsa("null"), nil)
-        let mainPlayer = try SessionPlayer(mainSound, mixer: mixer, animationFrameRate: nil, monotonic: clock, simulated: make)
+        let mainPlayer = try SessionPlayer(mainSound, mixer: mixer, animationFrameRate: nil, clock: make)
         #expect(mainPlayer.name == "null" && mainPlayer.hapticDevice == nil && mainPlayer.player.asksRealtime)
         for p in [player, soundPlayer, mainPlayer] { p.player.shutdown() }
         engine.engine.shutdown()

@@ -6,7 +6,7 @@
 //
 // Each row is the best of 3 runs.
 import Foundation
-import PulsarCommandLine
+import PulsarSession
 import PulsarCore
 
 func now() -> Double { Date().timeIntervalSinceReferenceDate }
