@@ -240,7 +240,7 @@ double pulsar_engine_time(pulsar_engine *engine);
 /* 1 when no voice plays and no command is in flight, 0 otherwise. */
 int pulsar_engine_is_idle(pulsar_engine *engine);
 
-/* Ramps the gain on every voice's haptics to `value` (0...4) over `seconds` (0: at once). */
+/* Ramps the gain on every voice's haptics to `value` (0...4) over `seconds` (0: at once, a 4 ms ramp). */
 int pulsar_engine_set_master_gain(pulsar_engine *engine, double value, double seconds);
 
 /* Stops and joins the real-time thread and writes a simulated device's recording. Voices stay
@@ -275,13 +275,21 @@ int pulsar_voice_resume(pulsar_voice *voice);
 int pulsar_voice_stop(pulsar_voice *voice);
 int pulsar_voice_seek(pulsar_voice *voice, double to_ms);
 
-/* Live parameters, ramped per sample over `seconds` (0: 4 ms; at most 86400, the 24 h limit):
+/* Most points of one curve (pulsar_voice_set_intensity_curve): the engine's one limit, which the
+ * Python and C# bindings state too. */
+#define PULSAR_MAX_CURVE_POINTS 1024
+
+/* Live parameters, ramped per sample over `seconds` (at most 86400, the 24 h limit); 0 is "at
+ * once", a 4 ms ramp (192 frames), never a step — as the script's `over 0` and every binding's 0.
+ * Changes sent together all take effect, in the order sent: one that lands at the frame of the
+ * one before, or during that one's 4 ms at once, starts where it ends (docs/signal-model.md §13).
  * intensity multiplies the voice's haptics (0...4), sharpness moves its frequency (-1...1) — the
  * ranges of `pulsar play`'s script; outside them PULSAR_ERROR_ARGUMENT. A curve: `count` points,
- * 1 to 64 (the engine's limit), at strictly rising engine times (pulsar_engine_time) — two points
- * at one time, a time going back, a NaN, a count out of range or a NULL array is
- * PULSAR_ERROR_ARGUMENT, the message naming the point — each reached at its time; it needs the
- * device clock (PULSAR_ERROR_STATE before the engine's first position reading: poll first). */
+ * 1 to PULSAR_MAX_CURVE_POINTS (1024, the engine's limit), at strictly rising engine times
+ * (pulsar_engine_time) — two points at one time, a time going back, a NaN, a count out of range or
+ * a NULL array is PULSAR_ERROR_ARGUMENT, the message naming the point or the limit — each reached
+ * at its time; it needs the device clock (PULSAR_ERROR_STATE before the engine's first position
+ * reading: poll first). */
 int pulsar_voice_set_intensity(pulsar_voice *voice, double value, double seconds);
 int pulsar_voice_set_sharpness(pulsar_voice *voice, double value, double seconds);
 int pulsar_voice_set_intensity_curve(pulsar_voice *voice, const double *times, const double *values, int count);

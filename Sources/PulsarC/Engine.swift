@@ -193,7 +193,7 @@ public func pulsar_engine_set_master_gain(_ engine: OpaquePointer?, _ value: Dou
         _ = try Limits.number(value, "value", in: Limits.gain)
         _ = try Limits.seconds(seconds, "seconds")
     }) { return code }
-    return box.engine.setMasterHapticGain(value, over: seconds > 0 ? seconds : nil) ? 0 : Result.busy.failing("pulsar_engine_set_master_gain: the command queue is full")
+    return box.engine.setMasterHapticGain(value, over: seconds) ? 0 : Result.busy.failing("pulsar_engine_set_master_gain: the command queue is full")
 }
 
 @_cdecl("pulsar_engine_stop")
@@ -324,7 +324,7 @@ public func pulsar_voice_set_intensity(_ voice: OpaquePointer?, _ value: Double,
         _ = try Limits.number(value, "value", in: Limits.gain)
         _ = try Limits.seconds(seconds, "seconds")
     }) { return code }
-    return voiceCommand(voice, "pulsar_voice_set_intensity") { $0.setIntensity(value, over: seconds > 0 ? seconds : nil) }
+    return voiceCommand(voice, "pulsar_voice_set_intensity") { $0.setIntensity(value, over: seconds) }
 }
 
 @_cdecl("pulsar_voice_set_sharpness")
@@ -333,14 +333,14 @@ public func pulsar_voice_set_sharpness(_ voice: OpaquePointer?, _ value: Double,
         _ = try Limits.number(value, "value", in: Limits.sharpness)
         _ = try Limits.seconds(seconds, "seconds")
     }) { return code }
-    return voiceCommand(voice, "pulsar_voice_set_sharpness") { $0.setSharpness(value, over: seconds > 0 ? seconds : nil) }
+    return voiceCommand(voice, "pulsar_voice_set_sharpness") { $0.setSharpness(value, over: seconds) }
 }
 
-/// The points of `pulsar_voice_set_intensity_curve`, checked: 1…`HapticVoice.maximumCurvePoints`
+/// The points of `pulsar_voice_set_intensity_curve`, checked: 1…`Limits.maximumCurvePoints`
 /// (the engine's limit), values 0…4, times engine times within 24 h of `now` and strictly rising.
 func curvePoints(_ times: UnsafePointer<Double>?, _ values: UnsafePointer<Double>?, _ count: Int32,
                  now: Double) -> Swift.Result<[(time: MonotonicTime, value: Double)], CurveRefusal> {
-    let function = "pulsar_voice_set_intensity_curve", limit = HapticVoice.maximumCurvePoints
+    let function = "pulsar_voice_set_intensity_curve", limit = Limits.maximumCurvePoints
     guard let times, let values else { return .failure(CurveRefusal("\(function): times and values must not be NULL")) }
     guard count > 0, count <= limit else {
         return .failure(CurveRefusal("\(function): count \(count) is not in 1...\(limit) (the engine takes at most \(limit) points)"))

@@ -15,20 +15,21 @@ import Testing
 
     /// Runs one voice on a driven engine (a simulated device, 256-frame periods); `before` runs
     /// before the first step (one period), `during(period, …)` before each step.
-    static func run(periods: Int, before: (HapticEngine, HapticVoice) -> Void,
+    static func run(periods: Int, periodFrames: Int = 256, before: (HapticEngine, HapticVoice) -> Void,
                     during: (Int, HapticEngine, HapticVoice) -> Void = { _, _, _ in }) throws -> (played: [Float], events: [EngineEvent], start: Int) {
         let clock = ManualClock()
         var behaviour = SimulatedDevice.Behaviour()
-        behaviour.recordingCapacity = periods * 256 + 48_000
+        behaviour.recordingCapacity = periods * periodFrames + 48_000
         let device = SimulatedDevice(clock: clock, behaviour: behaviour)
-        let engine = try HapticEngine(device: device, sampleRate: rate, channels: 1, monotonic: clock, voiceLimit: 4)
+        let engine = try HapticEngine(device: device, sampleRate: rate, channels: 1, monotonic: clock, periodFrames: periodFrames,
+                                      bufferFrames: 4 * periodFrames, voiceLimit: 4)
         let voice = try engine.makeVoice(try LiveParameterTests.mixer())
         before(engine, voice)
         for period in 0..<periods {
             during(period, engine, voice)
             try engine.step()
             engine.poll()
-            clock.advance(seconds: 256.0 / 48_000)
+            clock.advance(seconds: Double(periodFrames) / 48_000)
         }
         let play = try #require(engine.loggedEvents.compactMap { e -> StreamFrame? in
             if case let .command(.play, _, _, frame, _) = e { return frame }
@@ -116,6 +117,49 @@ import Testing
         }
         let (worst, at) = try Self.departure(played, start: start, gain: gain)
         #expect(worst < 1e-6, "largest departure \(worst) at frame \(at) (a \(a), b \(b), c \(c))")
+        #expect(try Self.replayed(events, frames: played.count) == played)
+    }
+
+    @Test("intensity 0.1 at once, then one period (64 frames) later intensity 1 over 1.5 s: the second follows the first's smoothing, 0.1 → 1 from where it ends",
+          .timeLimit(.minutes(2)))
+    func changeDuringSmoothing() throws {
+        let (played, events, start) = try Self.run(periods: 1_200, periodFrames: 64, before: { _, voice in voice.play() }, during: { period, _, voice in
+            if period == 5 { voice.setIntensity(0.1) }
+            if period == 6 { voice.setIntensity(1.0, over: 1.5) }
+        })
+        let frames = LiveParameterTests.parameterFrames(events).map { Int($0.index) }
+        try #require(frames.count == 2)
+        let (e1, e2) = (frames[0], frames[1])
+        #expect(e2 > e1 && e2 < e1 + 192, "the second lands during the first's smoothing: \(frames)")
+        func gain(_ n: Int) -> Double {
+            if n < e1 { return 1 }
+            if n < e1 + 192 { return 1 - 0.9 * Double(n - e1) / 192 }
+            return n < e1 + 192 + 72_000 ? 0.1 + 0.9 * Double(n - e1 - 192) / 72_000 : 1
+        }
+        let (worst, at) = try Self.departure(played, start: start, gain: gain)
+        #expect(worst < 1e-6, "largest departure \(worst) at frame \(at) (e1 \(e1), e2 \(e2))")
+        #expect(try Self.replayed(events, frames: played.count) == played)
+    }
+
+    @Test("Changes at once every 64 frames (a slider faster than the smoothing): no step, no backlog — the last value is reached within 384 frames of its change",
+          .timeLimit(.minutes(2)))
+    func sliderStream() throws {
+        let values = (0..<30).map { 0.2 + 0.6 * Double($0 % 7) / 6 }
+        let (played, events, start) = try Self.run(periods: 120, periodFrames: 64, before: { _, voice in voice.play() }, during: { period, _, voice in
+            if period >= 10, period < 10 + values.count { voice.setIntensity(values[period - 10]) }
+        })
+        let frames = LiveParameterTests.parameterFrames(events).map { Int($0.index) }
+        try #require(frames.count == values.count)
+        let last = frames.last!
+        let render = try LiveParameterTests.alone(frames: played.count)
+        for n in (last + 384)..<min(played.count, last + 2_000) {
+            #expect(abs(Double(played[n]) - values.last! * Double(render[n - start])) < 1e-6, "frame \(n)")
+            if abs(Double(played[n]) - values.last! * Double(render[n - start])) >= 1e-6 { break }
+        }
+        // The gain between neighbouring samples moves by at most one smoothing step (0.6 / 192).
+        let toneStep = zip(render, render.dropFirst()).map { abs($0 - $1) }.max()!
+        let playedStep = zip(played[start...], played[(start + 1)...]).map { abs($0 - $1) }.max()!
+        #expect(playedStep <= toneStep + 0.6 / 192 + 1e-6)
         #expect(try Self.replayed(events, frames: played.count) == played)
     }
 

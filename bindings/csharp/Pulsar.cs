@@ -424,6 +424,7 @@ namespace Pulsar
         /// <summary>The engine's clock (CLOCK_MONOTONIC), seconds.</summary>
         public double Time { get { return Native.pulsar_engine_time(handle); } }
         public bool IsIdle { get { return Native.Check(Native.pulsar_engine_is_idle(handle)) == 1; } }
+        /// <summary>Ramps every voice's haptic gain to <paramref name="value"/> (0...4) over <paramref name="seconds"/> (0: at once, a 4 ms ramp).</summary>
         public void SetMasterGain(double value, double seconds = 0) { Native.Check(Native.pulsar_engine_set_master_gain(handle, value, seconds)); }
         /// <summary>Stops and joins the real-time thread; writes the log and a simulated recording.</summary>
         public void Stop() { Native.Check(Native.pulsar_engine_stop(handle)); }
@@ -458,14 +459,25 @@ namespace Pulsar
         public void Resume() { Native.Check(Native.pulsar_voice_resume(handle)); }
         public void Stop() { Native.Check(Native.pulsar_voice_stop(handle)); }
         public void Seek(double toMs) { Native.Check(Native.pulsar_voice_seek(handle, toMs)); }
+        /// <summary>Most points of one curve: the engine's limit (PULSAR_MAX_CURVE_POINTS).</summary>
+        public const int MaxCurvePoints = 1024;
+
+        /// <summary>Multiplies the voice's haptics (0...4), ramped per sample over <paramref name="seconds"/>;
+        /// 0 is "at once", a 4 ms ramp, never a step (as the script's <c>over 0</c>). Changes sent together
+        /// all take effect, in the order sent: one that lands at the frame of the one before, or during that
+        /// one's 4 ms at once, starts where it ends.</summary>
         public void SetIntensity(double value, double seconds = 0) { Native.Check(Native.pulsar_voice_set_intensity(handle, value, seconds)); }
+        /// <summary>Moves the voice's frequency (-1...1), ramped over <paramref name="seconds"/> (0: at once, a 4 ms ramp).</summary>
         public void SetSharpness(double value, double seconds = 0) { Native.Check(Native.pulsar_voice_set_sharpness(handle, value, seconds)); }
 
-        /// <summary>Points at strictly rising engine times (1 to 64), each value reached at its time.</summary>
+        /// <summary>Points at strictly rising engine times (1 to <see cref="MaxCurvePoints"/>, 1024), each value
+        /// reached at its time.</summary>
         public void SetIntensityCurve(double[] times, double[] values)
         {
             if (times == null || values == null || times.Length != values.Length)
                 throw new PulsarArgumentException(-1, "pulsar: a curve needs as many times as values");
+            if (times.Length > MaxCurvePoints)
+                throw Native.Refuse("pulsar: a curve of " + times.Length + " points: the engine takes at most " + MaxCurvePoints + " points");
             Native.Check(Native.pulsar_voice_set_intensity_curve(handle, times, values, times.Length));
         }
 

@@ -29,8 +29,12 @@ from ._errors import (ERRORS as _ERRORS, ArgumentError, BusyError, DataError, De
                       PulsarError, StateError)
 from ._native import ABI_VERSION, lib as _lib
 
-__all__ = ["ABI_VERSION", "Bundle", "Engine", "Follower", "Mix", "Pattern", "PulsarError", "ArgumentError",
+__all__ = ["ABI_VERSION", "MAX_CURVE_POINTS", "Bundle", "Engine", "Follower", "Mix", "Pattern", "PulsarError", "ArgumentError",
            "NotFoundError", "DataError", "OutputError", "DeviceError", "BusyError", "StateError", "Voice", "version"]
+
+MAX_CURVE_POINTS = 1024
+"""Most points of one curve (Voice.set_intensity_curve): the engine's limit, include/pulsar.h's
+PULSAR_MAX_CURVE_POINTS."""
 
 
 if TYPE_CHECKING:
@@ -301,17 +305,22 @@ class Voice(_Handle):
         _check(_lib.pulsar_voice_seek(self.handle, float(to_ms)))
 
     def set_intensity(self, value: float, seconds: float = 0.0) -> None:
-        """Multiplies the voice's haptics (0…4), ramped per sample over `seconds` (0: 4 ms)."""
+        """Multiplies the voice's haptics (0…4), ramped per sample over `seconds`; 0 is "at once",
+        a 4 ms ramp, never a step (as the script's `over 0`). Changes sent together all take effect,
+        in the order sent: one that lands at the frame of the one before, or during that one's 4 ms
+        at once, starts where it ends."""
         _check(_lib.pulsar_voice_set_intensity(self.handle, float(value), float(seconds)))
 
     def set_sharpness(self, value: float, seconds: float = 0.0) -> None:
-        """Moves the voice's frequency (-1…1), ramped over `seconds`."""
+        """Moves the voice's frequency (-1…1), ramped over `seconds` (0: at once, a 4 ms ramp)."""
         _check(_lib.pulsar_voice_set_sharpness(self.handle, float(value), float(seconds)))
 
     def set_intensity_curve(self, points: Iterable[Tuple[float, float]]) -> None:
-        """(engine time, value) points at strictly rising times, each reached at its time (1 to 64
-        points, the engine's limit)."""
+        """(engine time, value) points at strictly rising times, each reached at its time (1 to
+        MAX_CURVE_POINTS, 1024 points: the engine's limit)."""
         pairs = [(float(t), float(v)) for t, v in points]
+        if len(pairs) > MAX_CURVE_POINTS:
+            raise ArgumentError(f"set_intensity_curve: {len(pairs)} points: the engine takes at most {MAX_CURVE_POINTS} points")
         count = _integer(len(pairs), "the number of points")
         times = (ctypes.c_double * count)(*[t for t, _ in pairs])
         values = (ctypes.c_double * count)(*[v for _, v in pairs])
@@ -400,7 +409,7 @@ class Engine(_Handle):
         return _check(_lib.pulsar_engine_is_idle(self.handle)) == 1
 
     def set_master_gain(self, value: float, seconds: float = 0.0) -> None:
-        """Ramps every voice's haptic gain to `value` (0…4) over `seconds`."""
+        """Ramps every voice's haptic gain to `value` (0…4) over `seconds` (0: at once, a 4 ms ramp)."""
         _check(_lib.pulsar_engine_set_master_gain(self.handle, float(value), float(seconds)))
 
     def stop(self) -> None:

@@ -6,9 +6,10 @@ import PulsarCore
 /// (4 ms at 48 kHz): no step reaches an actuator. A curve is a ramp per point, each anchored
 /// where the one before reaches its value.
 ///
-/// Changes applied at the same frame are chained, in the order applied: each is anchored where
-/// the one before it reaches its value, from that value — so none of them is lost, and none
-/// steps (docs/signal-model.md §13).
+/// A change is chained after the last ramp — anchored where that ramp reaches its value, from
+/// that value — when the last ramp was made at the same frame, or is a change made at once still
+/// under way: so changes sent together all take effect, in order, and none steps
+/// (docs/signal-model.md §13).
 ///
 /// The value at a frame depends only on the ramps applied, in order, at their anchors — so the
 /// live engine, rewinding or not, and the replay of its log evaluate the same numbers.
@@ -17,9 +18,11 @@ import PulsarCore
 /// ramps fit the capacity given at `init` (the real-time thread's tracks), `init` allocates.
 public struct ParameterTrack: Sendable {
     /// One ramp: from `from` at stream frame `anchor` to `to` at `reach` (≥ anchor), made by a
-    /// change applied at `applied` (≤ anchor: later when chained after a change of that frame).
+    /// change applied at `applied` (≤ anchor: later when chained); `atOnce` when that change was
+    /// made at once (`Reach.smoothed`).
     package struct Ramp: Hashable, Sendable {
         var applied: StreamFrame
+        var atOnce: Bool
         var anchor: StreamFrame
         var reach: StreamFrame
         var from: Double
@@ -87,19 +90,21 @@ public struct ParameterTrack: Sendable {
     }
 
     /// Applies `target` at stream frame `frame` and returns the ramp it makes:
-    /// - ramps anchored after `frame` that a change at another frame made are replaced (a
+    /// - ramps anchored after `frame` are replaced unless a change at `frame` made them (a
     ///   rewound tail never sounded, a curve's points still ahead, a chained ramp not yet begun);
-    /// - when the last ramp left was applied at `frame` too, the new one is chained after it:
-    ///   anchored at its `reach`, from its target (two changes at one frame both take effect, in
-    ///   order, and neither steps);
-    /// - otherwise it is anchored at `frame`, from the value there.
+    /// - the new ramp is chained after the last one left — anchored at its `reach`, from its
+    ///   target — when that one was applied at `frame` too, or was made at once and has not
+    ///   reached its value by `frame` (changes sent together all take effect, in order; none
+    ///   steps, and a change made at once is held back 4 ms at most);
+    /// - otherwise it is anchored at `frame`, from the value there (a ramp under way is taken
+    ///   over from where it stands).
     /// Its reach counts from its anchor: `smoothingFrames` after it, `after` frames after it, or
     /// an `at` frame (the anchor when that has passed).
     @discardableResult
     mutating func apply(_ target: Target, at frame: StreamFrame) -> Ramp {
         while let last = ramps.last, last.anchor > frame, last.applied != frame { ramps.removeLast() }
         let anchor: StreamFrame, from: Double
-        if let last = ramps.last, last.applied == frame {
+        if let last = ramps.last, last.applied == frame || (last.atOnce && frame < last.reach) {
             anchor = last.reach
             from = last.to
         } else {
@@ -112,7 +117,7 @@ public struct ParameterTrack: Sendable {
         case .after(let frames): reach = anchor + max(frames, 0)
         case .at(let at): reach = max(at, anchor)
         }
-        let ramp = Ramp(applied: frame, anchor: anchor, reach: reach, from: from, to: target.value)
+        let ramp = Ramp(applied: frame, atOnce: target.reach == .smoothed, anchor: anchor, reach: reach, from: from, to: target.value)
         if ramps.count >= capacity, capacity > 0 { ramps.removeFirst() }
         ramps.append(ramp)
         return ramp
