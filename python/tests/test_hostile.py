@@ -155,8 +155,8 @@ def test_curves_at_equal_times_and_past_the_engine_limit_are_refused():
             voice.set_intensity_curve([(now + 0.1, 0.5), (now + 0.1, 1.0)])
         assert "point 1" in one_line(error) and "rise strictly" in str(error.value)
         with pytest.raises(pulsar.ArgumentError) as error:
-            voice.set_intensity_curve([(now + 0.1 + i * 0.001, 0.5) for i in range(65)])
-        assert "at most 64" in one_line(error)
+            voice.set_intensity_curve([(now + 0.1 + i * 0.001, 0.5) for i in range(pulsar.MAX_CURVE_POINTS + 1)])
+        assert "at most 1024" in one_line(error)
 
 
 def test_follower_sound_of_a_bad_shape_is_refused():
