@@ -84,9 +84,33 @@ public struct ParameterTrack: Sendable {
 
     /// The value at stream frame `frame`.
     func value(at frame: StreamFrame) -> Double {
-        var i = ramps.count - 1
-        while i >= 0, ramps[i].anchor > frame { i -= 1 }
+        let i = rampIndex(at: frame)
         return i < 0 ? initial : ramps[i].value(at: frame)
+    }
+
+    /// The index of the last ramp anchored at or before `frame` (−1: none), by bisection: a
+    /// curve keeps up to `Limits.maximumCurvePoints` ramps ahead, which a walk back from the
+    /// last would cross at every sample.
+    @inline(__always)
+    private func rampIndex(at frame: StreamFrame) -> Int {
+        var low = 0, high = ramps.count  // the first ramp anchored after `frame` lies in low...high
+        while low < high {
+            let mid = (low + high) / 2
+            if ramps[mid].anchor <= frame { low = mid + 1 } else { high = mid }
+        }
+        return low - 1
+    }
+
+    /// The value at each frame of `frame ..< frame + count`, in order, to `body`: the same
+    /// numbers as `value(at:)`, found with one bisection and a walk forward.
+    @inline(__always)
+    private func forEachValue(from frame: StreamFrame, count: Int, _ body: (Int, Double) -> Void) {
+        var i = rampIndex(at: frame)
+        for k in 0..<count {
+            let f = frame + FrameIndex(k)
+            while i + 1 < ramps.count, ramps[i + 1].anchor <= f { i += 1 }
+            body(k, i < 0 ? initial : ramps[i].value(at: f))
+        }
     }
 
     /// Applies `target` at stream frame `frame` and returns the ramp it makes:
@@ -136,11 +160,11 @@ public struct ParameterTrack: Sendable {
     /// Adds the values at frames `frame ..< frame + buffer.count` into `buffer`.
     func add(_ buffer: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
         guard !isUntouched else { return }
-        for i in 0..<buffer.count { buffer[i] += Float(value(at: frame + FrameIndex(i))) }
+        forEachValue(from: frame, count: buffer.count) { i, v in buffer[i] += Float(v) }
     }
 
     /// Writes the values at frames `frame ..< frame + buffer.count`, multiplied into `buffer`.
     func multiply(_ buffer: UnsafeMutableBufferPointer<Float>, from frame: StreamFrame) {
-        for i in 0..<buffer.count { buffer[i] *= Float(value(at: frame + FrameIndex(i))) }
+        forEachValue(from: frame, count: buffer.count) { i, v in buffer[i] *= Float(v) }
     }
 }
