@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "PulsarLottiePlayer", targets: ["PulsarLottiePlayer"]),
         .library(name: "PulsarViewer", targets: ["PulsarViewer"]),
         .library(name: "PulsarPlot", targets: ["PulsarPlot"]),
+        .library(name: "PulsarLint", targets: ["PulsarLint"]),
         .library(name: "PulsarCommandLine", targets: ["PulsarCommandLine"]),
         .library(name: "PulsarDrift", targets: ["PulsarDrift"]),
         .library(name: "PulsarDerive", targets: ["PulsarDerive"]),
@@ -128,6 +129,8 @@ let package = Package(
         .target(name: "PulsarLottieRender", dependencies: ["PulsarCore", "PulsarLottie", "CRlottie", "CRlottieShim", "CPNG"]),
         .target(name: "PulsarLottiePlayer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie"]),
         .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarPlot", "CSDL2"]),
+        // `pulsar lint` and `pulsar_lint`: what a device cannot do with a design (docs/actuators.md).
+        .target(name: "PulsarLint", dependencies: ["PulsarCore"]),
         .target(name: "PulsarPlot", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "CCairo"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         .target(name: "PulsarPipeWire", dependencies: ["PulsarCore", "PulsarEngine", "CPipeWireShim"]),
@@ -144,14 +147,14 @@ let package = Package(
         .target(name: "PulsarFuzzing", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarLottie", "PulsarCommandLine", "PulsarSession", "PulsarPipeWire", "PulsarLottieRender", "PulsarVideo"]),
         .target(
             name: "PulsarC",
-            dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarDerive"],
+            dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarDerive", "PulsarLint"],
             exclude: ["exports.map"],
             // Only `pulsar_*` leaves the library, and it names itself for the loader; the Swift
             // runtime is linked in and kept local: the library needs nothing of Swift at run time.
             linkerSettings: [.unsafeFlags(libraryLinkFlags)]
         ),
         // The Makefile links the Swift runtime in (--static-swift-stdlib); lld keeps it small.
-        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarDerive", "PulsarPipeWire", "PulsarVideo"],
+        .executableTarget(name: "PulsarCLI", dependencies: ["PulsarCommandLine", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarSession", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarViewer", "PulsarDrift", "PulsarPlot", "PulsarLint", "PulsarDerive", "PulsarPipeWire", "PulsarVideo"],
                           linkerSettings: [.unsafeFlags(compactLinkFlags)]),
         .testTarget(name: "PulsarFuzzingTests", dependencies: ["PulsarFuzzing"]),
         // The C API through `cc`: it needs the built libPulsarC.so, not the module.

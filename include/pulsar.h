@@ -78,8 +78,16 @@ int pulsar_pattern_open(const char *path, pulsar_pattern **out);
 /* The same from `length` bytes in memory (at most 64 MiB); the bytes are copied. */
 int pulsar_pattern_from_memory(const void *bytes, size_t length, pulsar_pattern **out);
 
-/* The time of the pattern's last point, ms; -1 for a bad handle. */
+/* How long the pattern sounds, ms: its render on the default device (wideband at 48 kHz) to its
+ * last sample that can be non-zero — a lone transient's burst included, so never less than the
+ * time of its last point; -1 for a bad handle. */
 double pulsar_pattern_duration_ms(const pulsar_pattern *pattern);
+
+/* The warnings met reading the pattern (what `pulsar` prints on stderr: an ignored AHAP key, a
+ * value clamped): how many (a negative pulsar_result for a bad handle), and warning `index`
+ * (0-based) as one line, owned by the pattern; NULL for a bad handle or index. */
+int pulsar_pattern_warning_count(const pulsar_pattern *pattern);
+const char *pulsar_pattern_warning(const pulsar_pattern *pattern, int index);
 
 void pulsar_pattern_free(pulsar_pattern *pattern);
 
@@ -95,6 +103,11 @@ int pulsar_bundle_preset_count(const pulsar_bundle *bundle);
 
 /* The id of preset `index` (0-based), owned by the bundle; NULL for a bad handle or index. */
 const char *pulsar_bundle_preset_id(const pulsar_bundle *bundle, int index);
+
+/* The warnings met opening the bundle (an unknown manifest key, …): how many, and warning
+ * `index` as one line owned by the bundle, as pulsar_pattern_warning. */
+int pulsar_bundle_warning_count(const pulsar_bundle *bundle);
+const char *pulsar_bundle_warning(const pulsar_bundle *bundle, int index);
 
 void pulsar_bundle_free(pulsar_bundle *bundle);
 
@@ -120,6 +133,14 @@ typedef struct pulsar_mix_options {
 } pulsar_mix_options;
 
 #define PULSAR_MIX_OPTIONS_INIT { sizeof(pulsar_mix_options), 0, NULL, NULL, 0, 0, 0, NULL }
+
+/* What a device cannot do with the pattern, as `pulsar lint --json` says it (docs/actuators.md,
+ * "Lint"): the findings as one JSON object, on the device `options` name (its profile or
+ * actuator, its sample_rate and haptic_gain; NULL: wideband at 48 kHz; layout and loops are not
+ * read). Writes at most `capacity` bytes into `json`, NUL included (json may be NULL when
+ * capacity is 0), and returns the text's length without the NUL — as snprintf, the text is whole
+ * when that is less than capacity — or a negative pulsar_result. */
+int pulsar_pattern_lint(const pulsar_pattern *pattern, const pulsar_mix_options *options, char *json, size_t capacity);
 
 /* A mix of a pattern alone, or of a bundle preset with its audio (decoded now, in full).
  * `options` may be NULL. */

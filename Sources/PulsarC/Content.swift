@@ -8,10 +8,28 @@ import PulsarSession
 final class PatternBox {
     let loaded: LoadedPattern
     let origin: ContentOrigin
+    /// The warnings met reading it, one line each, as C strings it owns.
+    let warnings: CStrings
     var pattern: PatternData { loaded.pattern }
     init(_ loaded: LoadedPattern, origin: ContentOrigin) {
         self.loaded = loaded
         self.origin = origin
+        warnings = CStrings(loaded.warnings.map { MessageText.line($0.description) })
+    }
+}
+
+/// C strings owned by a handle, freed with it.
+final class CStrings {
+    let pointers: [UnsafeMutablePointer<CChar>]
+    init(_ texts: [String]) { pointers = texts.map { strdup($0)! } }
+    deinit { pointers.forEach { free($0) } }
+    /// String `index`, or nil (the thread's last error set, naming `function`) when out of range.
+    func at(_ index: Int32, _ function: String) -> UnsafePointer<CChar>? {
+        guard index >= 0, Int(index) < pointers.count else {
+            _ = Result.argument.failing("\(function): index \(index) is not in 0..<\(pointers.count)")
+            return nil
+        }
+        return UnsafePointer(pointers[Int(index)])
     }
 }
 
@@ -19,9 +37,12 @@ final class PatternBox {
 final class BundleBox {
     let bundle: PresetBundle
     let ids: [UnsafeMutablePointer<CChar>]
+    /// The warnings met opening it, one line each.
+    let warnings: CStrings
     init(_ bundle: PresetBundle) {
         self.bundle = bundle
         ids = bundle.presets.map { strdup($0.id)! }
+        warnings = CStrings(bundle.warnings.map { MessageText.line($0.description) })
     }
     deinit { ids.forEach { free($0) } }
 }
@@ -89,7 +110,10 @@ public func pulsar_pattern_duration_ms(_ pattern: OpaquePointer?) -> Double {
         _ = Result.argument.failing("pulsar_pattern_duration_ms: not a live pulsar_pattern")
         return -1
     }
-    return box.pattern.lastPointTime
+    // As long as it sounds: frames until the last that can be non-zero on the default device
+    // (a lone transient's burst counted), not the time of its last point.
+    guard let renderer = try? PatternRenderer(pattern: box.pattern, sampleRate: SampleRate(48_000)!) else { return box.pattern.lastPointTime }
+    return Double(renderer.frameCount) * 1000 / 48_000
 }
 
 @_cdecl("pulsar_pattern_free")
@@ -209,7 +233,14 @@ func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, failur
     }
     if o.hapticGain != 0 {
         guard o.hapticGain.isFinite, o.hapticGain > 0, o.hapticGain <= 16 else { _ = Result.argument.failing("pulsar_mix_options: haptic_gain must be in (0, 16]"); return nil }
-        settings.profile.gain = o.hapticGain
+        // The gain of the device named: an actuator's (its render, envelope or burst), as the
+        // command line's --gain sets it, else the profile's.
+        if var actuator = settings.actuator {
+            actuator.gain = o.hapticGain
+            (settings.actuator, settings.profile) = (actuator, actuator.profile)
+        } else {
+            settings.profile.gain = o.hapticGain
+        }
     }
     if o.audioGain != 0 {
         guard o.audioGain.isFinite, o.audioGain > 0, o.audioGain <= 16 else { _ = Result.argument.failing("pulsar_mix_options: audio_gain must be in (0, 16]"); return nil }

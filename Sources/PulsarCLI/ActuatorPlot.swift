@@ -1,11 +1,12 @@
 import PulsarCore
+import PulsarLint
 import PulsarPlot
 
 /// `pulsar plot PATTERN --actuator A`: the pattern as the config's renderer reads it, the
 /// config's band in Hz, the haptic channel it draws, and what `pulsar lint` finds there, each
 /// finding a shaded span named by its rule (docs/actuators.md, "Lint").
 struct ActuatorPlot {
-    let lint: LintCommand.ActuatorLint
+    let lint: LintAnalysis.ActuatorLint
     let width: Int
     let height: Int
     /// The span drawn, ms.

@@ -1,6 +1,7 @@
 import PulsarAudio
 import PulsarCommandLine
 import PulsarCore
+import PulsarLint
 import PulsarPlot
 
 /// `pulsar plot INPUT -o OUT.png|OUT.svg`: one picture of a pattern or preset on one time axis

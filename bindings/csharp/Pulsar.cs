@@ -100,6 +100,11 @@ namespace Pulsar
         [DllImport(Lib)] public static extern int pulsar_pattern_from_memory(byte[] data, UIntPtr size, out PatternHandle pattern);
         [DllImport(Lib)] public static extern double pulsar_pattern_duration_ms(PatternHandle pattern);
         [DllImport(Lib)] public static extern void pulsar_pattern_free(IntPtr pattern);
+        [DllImport(Lib)] public static extern int pulsar_pattern_warning_count(PatternHandle pattern);
+        [DllImport(Lib)] public static extern IntPtr pulsar_pattern_warning(PatternHandle pattern, int index);
+        [DllImport(Lib)] public static extern int pulsar_pattern_lint(PatternHandle pattern, ref MixOptions options, byte[] json, UIntPtr capacity);
+        [DllImport(Lib)] public static extern int pulsar_bundle_warning_count(BundleHandle bundle);
+        [DllImport(Lib)] public static extern IntPtr pulsar_bundle_warning(BundleHandle bundle, int index);
         [DllImport(Lib)] public static extern int pulsar_bundle_open(byte[] path, out BundleHandle bundle);
         [DllImport(Lib)] public static extern int pulsar_bundle_preset_count(BundleHandle bundle);
         [DllImport(Lib)] public static extern IntPtr pulsar_bundle_preset_id(BundleHandle bundle, int index);
@@ -282,8 +287,36 @@ namespace Pulsar
             return new Pattern(h);
         }
 
-        /// <summary>The pattern's length, ms.</summary>
+        /// <summary>How long the pattern sounds, ms: its render on the default device (wideband at
+        /// 48 kHz), a lone transient's burst included.</summary>
         public double DurationMs { get { return Native.pulsar_pattern_duration_ms(handle); } }
+
+        /// <summary>The warnings met reading the pattern (what pulsar prints on stderr), one line each.</summary>
+        public string[] Warnings
+        {
+            get
+            {
+                int count = Native.Check(Native.pulsar_pattern_warning_count(handle));
+                var lines = new string[count];
+                for (int i = 0; i < count; i++) lines[i] = Native.Utf8(Native.pulsar_pattern_warning(handle, i));
+                return lines;
+            }
+        }
+
+        /// <summary>What a device cannot do with the pattern (docs/actuators.md, "Lint"): the JSON
+        /// object pulsar lint --json prints, on the device settings name (Profile or Actuator,
+        /// SampleRate; null: wideband at 48 kHz).</summary>
+        public string Lint(MixSettings settings = null)
+        {
+            using (var strings = new Native.Strings())
+            {
+                var options = (settings ?? new MixSettings()).ToNative(strings);
+                int size = Native.Check(Native.pulsar_pattern_lint(handle, ref options, null, UIntPtr.Zero));
+                var text = new byte[size + 1];
+                Native.Check(Native.pulsar_pattern_lint(handle, ref options, text, (UIntPtr)text.Length));
+                return Encoding.UTF8.GetString(text, 0, size);
+            }
+        }
         /// <summary>The pattern mixed alone (settings may be null).</summary>
         public Mix Mix(MixSettings settings = null)
         {
@@ -313,6 +346,18 @@ namespace Pulsar
                 var ids = new string[count];
                 for (int i = 0; i < count; i++) ids[i] = Native.Utf8(Native.pulsar_bundle_preset_id(handle, i));
                 return ids;
+            }
+        }
+
+        /// <summary>The warnings met opening the bundle, one line each.</summary>
+        public string[] Warnings
+        {
+            get
+            {
+                int count = Native.Check(Native.pulsar_bundle_warning_count(handle));
+                var lines = new string[count];
+                for (int i = 0; i < count; i++) lines[i] = Native.Utf8(Native.pulsar_bundle_warning(handle, i));
+                return lines;
             }
         }
 

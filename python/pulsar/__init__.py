@@ -179,11 +179,29 @@ class Pattern(_Handle):
 
     @property
     def duration_ms(self) -> float:
-        """The pattern's length, ms."""
+        """How long the pattern sounds, ms: its render on the default device (wideband at 48 kHz),
+        a lone transient's burst included."""
         value = _lib.pulsar_pattern_duration_ms(self.handle)
         if math.isnan(value):
             _check(-1)
         return value
+
+    @property
+    def warnings(self) -> list[str]:
+        """The warnings met reading the pattern (what `pulsar` prints on stderr), one line each."""
+        count = _check(_lib.pulsar_pattern_warning_count(self.handle))
+        return [_lib.pulsar_pattern_warning(self.handle, i).decode() for i in range(count)]
+
+    def lint(self, profile: Optional[str] = None, actuator: Optional[str] = None, rate: int = 48000) -> dict:
+        """What a device cannot do with the pattern (docs/actuators.md, "Lint"): the object
+        `pulsar lint --json` prints — `device`, and `findings`, each with `fromMs`, `toMs`, `rule`,
+        `message`, `value` and `bound`. The device: `profile` ("wideband" by default) or `actuator`."""
+        import json
+        options = _mix_options(rate, None, profile, 0.0, 0.0, 0, actuator)
+        size = _check(_lib.pulsar_pattern_lint(self.handle, ctypes.byref(options), None, 0))
+        text = ctypes.create_string_buffer(size + 1)
+        _check(_lib.pulsar_pattern_lint(self.handle, ctypes.byref(options), text, size + 1))
+        return json.loads(text.value.decode())
 
     def mix(self, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
             haptic_gain: float = 1.0, loop_count: int = 1, actuator: Optional[str] = None) -> Mix:
@@ -217,6 +235,12 @@ class Bundle(_Handle):
         """The presets' ids, in the manifest's order."""
         count = _check(_lib.pulsar_bundle_preset_count(self.handle))
         return [_lib.pulsar_bundle_preset_id(self.handle, i).decode() for i in range(count)]
+
+    @property
+    def warnings(self) -> list[str]:
+        """The warnings met opening the bundle, one line each."""
+        count = _check(_lib.pulsar_bundle_warning_count(self.handle))
+        return [_lib.pulsar_bundle_warning(self.handle, i).decode() for i in range(count)]
 
     def mix(self, preset: str, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
             haptic_gain: float = 1.0, audio_gain: float = 1.0, loop_count: int = 1, actuator: Optional[str] = None) -> Mix:

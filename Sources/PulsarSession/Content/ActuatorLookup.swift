@@ -48,7 +48,8 @@ public enum ActuatorLookup {
         }
         let catalog = shipped
         guard let path = catalog.path(of: value) else {
-            throw SessionError(.usage, "\(MessageText.quoted(value)) is no shipped actuator config (\(catalog.list); $PULSAR_ACTUATORS names their folder); give a .acf file")
+            // The name short enough that the whole line (the list of names included) fits 300 characters.
+            throw SessionError(.usage, "\"\(MessageText.excerpt(value, limit: 48))\" is no shipped actuator config (\(catalog.list); $PULSAR_ACTUATORS names their folder); give a .acf file")
         }
         return path
     }

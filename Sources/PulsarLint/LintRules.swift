@@ -1,38 +1,42 @@
 import Glibc
 import PulsarCore
-import PulsarPlot
 
 /// One thing a device cannot do with a pattern: where, which rule, and the figure against its bound.
-struct LintFinding: Sendable, Equatable {
-    var fromMs: Double
-    var toMs: Double
-    var rule: String
-    var message: String
+public struct LintFinding: Sendable, Equatable {
+    public var fromMs: Double
+    public var toMs: Double
+    public var rule: String
+    public var message: String
     /// The figure (dB, ms) and its bound, for `--json`.
-    var value: Double
-    var bound: Double
+    public var value: Double
+    public var bound: Double
 }
 
 /// What `pulsar lint` checks a design against (docs/actuators.md, "Lint"): the device's band and
 /// how long it takes to play one transient; the rendered haptic channel of the design on it.
-struct LintDevice {
-    var name: String
-    var minimumHertz: Double
-    var maximumHertz: Double
+public struct LintDevice {
+    public var name: String
+    public var minimumHertz: Double
+    public var maximumHertz: Double
     /// The transients (ms), how long each sounds on this device (ms) and at what frequency (Hz).
-    var transients: [(ms: Double, lengthMs: Double, hertz: Double)]
+    public var transients: [(ms: Double, lengthMs: Double, hertz: Double)]
     /// The haptic channel as this device is driven, and its rate.
-    var samples: [Float]
-    var rate: Int
+    public var samples: [Float]
+    public var rate: Int
     /// A config that band-limits its bursts: the limit, and the share of each burst's power the
     /// limit keeps (by `BurstWaveform.keptShare`) — what drawing them whole would add.
-    var bandLimit: (hertz: Double, keptShares: [Double])? = nil
+    public var bandLimit: (hertz: Double, keptShares: [Double])? = nil
     /// The device's own figures; a rule whose figure is nil is not checked.
-    var limits = Actuator.Limits()
+    public var limits = Actuator.Limits()
     /// The amplitude curve the device's renderer reads (ms, value), its silent ends included, and
     /// the shortest time in which that renderer moves it (the signal model's 8 ms tent; a sample for Meta's ramps).
-    var amplitude: [(ms: Double, value: Double)] = []
-    var shortestMoveMs = 0.0
+    public var amplitude: [(ms: Double, value: Double)] = []
+    public var shortestMoveMs = 0.0
+
+    public init(name: String, minimumHertz: Double, maximumHertz: Double, transients: [(ms: Double, lengthMs: Double, hertz: Double)],
+                samples: [Float], rate: Int) {
+        (self.name, self.minimumHertz, self.maximumHertz, self.transients, self.samples, self.rate) = (name, minimumHertz, maximumHertz, transients, samples, rate)
+    }
 }
 
 /// The rules of `pulsar lint`. Each looks at the design on one device and reports spans:
@@ -53,14 +57,14 @@ struct LintDevice {
 /// hardly reaches) are not judged; nor is the band's low side when it lies under the window's
 /// resolution (40 Hz). Consecutive windows with one finding
 /// merge into one span; its figure is the worst window's.
-enum LintRules {
+public enum LintRules {
     static let windowMs = 50.0, hopMs = 25.0
     static let clickBoundDB = -40.0, bandBoundDB = -10.0, quietDBFS = -60.0
     /// How far past its edges energy counts as outside the band: half an octave (a 50 ms Hann
     /// window spreads a steady tone ±40 Hz; a tone at the band's edge is not outside it).
     static let bandMargin = 2.0.squareRoot()
 
-    static func check(_ device: LintDevice) -> [LintFinding] {
+    public static func check(_ device: LintDevice) -> [LintFinding] {
         (transientsMerge(device) + spectral(device) + steps(device) + limitRules(device)).sorted { ($0.fromMs, $0.rule) < ($1.fromMs, $1.rule) }
     }
 
@@ -218,11 +222,11 @@ enum LintRules {
         return p
     }
 
-    static func format(_ v: Double) -> String { String(printf: "%.1f", v) }
+    public static func format(_ v: Double) -> String { String(printf: "%.1f", v) }
 
     /// What a band limit costs, in one line (nil without one, or without bursts): the bursts'
     /// power kept, least and most, in dB of the whole waveforms Meta's renderer draws.
-    static func bandLimitNote(_ device: LintDevice) -> (text: String, leastDB: Double, mostDB: Double, bursts: Int)? {
+    public static func bandLimitNote(_ device: LintDevice) -> (text: String, leastDB: Double, mostDB: Double, bursts: Int)? {
         guard let limit = device.bandLimit, let least = limit.keptShares.min(), let most = limit.keptShares.max() else { return nil }
         let (low, high) = (10 * log10(least), 10 * log10(most))
         let span = abs(high - low) < 0.005 ? String(printf: "%.2f dB", low) : String(printf: "%.2f to %.2f dB", low, high)
