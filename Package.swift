@@ -131,15 +131,16 @@ let package = Package(
         .target(name: "PulsarViewer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie", "PulsarLottieRender", "PulsarLottiePlayer", "PulsarPlot", "CSDL2"]),
         // `pulsar lint` and `pulsar_lint`: what a device cannot do with a design (docs/actuators.md).
         .target(name: "PulsarLint", dependencies: ["PulsarCore"]),
-        .target(name: "PulsarPlot", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "CCairo"]),
+        .target(name: "PulsarPlot", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "PulsarLint", "CCairo"]),
         .target(name: "PulsarALSA", dependencies: ["PulsarCore", "PulsarEngine", "CAlsa", "CAlsaShim"]),
         .target(name: "PulsarPipeWire", dependencies: ["PulsarCore", "PulsarEngine", "CPipeWireShim"]),
         // What every front end (the CLI, libpulsar) sets a session up with: device specs, defaults,
         // the scheduling policy, one- and two-device engines, what the devices played.
         .target(name: "PulsarSession", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarDerive"]),
         .target(name: "PulsarCommandLine", dependencies: ["PulsarCore"]),
-        // `pulsar drift`'s measurement (docs/drift.md).
-        .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation"]),
+        // `pulsar drift`'s and `pulsar latency`'s measurements and figures (docs/drift.md); the
+        // latency run reads PipeWire and ALSA captures.
+        .target(name: "PulsarDrift", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarPlot"]),
         // Haptics from audio (docs/derive.md): the envelope analysis and Android's HapticGenerator.
         .target(name: "PulsarDerive", dependencies: ["PulsarCore", "PulsarBundle", "PulsarAudio"]),
         // `pulsar video`: the frame schedule on the sample clock, the frame sources, the encoder.

@@ -9,6 +9,7 @@ import PulsarCore
 import PulsarSession
 import PulsarDrift
 import PulsarEngine
+import PulsarPlot
 import PulsarSimulation
 import Synchronization
 
@@ -92,12 +93,34 @@ enum DriftCommand {
         let complete: Bool
         if case .complete = outcome { complete = true } else { complete = false }
         let results = rig.probes.map { $0.result(complete: complete) }
-        try DriftOutputs.write(results, probes: rig.probes, options: options)
+        try write(results, probes: rig.probes, options: options)
         if !options.quiet {
-            DriftSummary.print(results, simulatedTime: rig.isSimulatedTime,
-                               machineSeconds: SystemMonotonicClock().now().seconds(since: started))
+            Console.out(DriftSummary.text(results, simulatedTime: rig.isSimulatedTime,
+                                          machineSeconds: SystemMonotonicClock().now().seconds(since: started)))
         }
         try finish(outcome, options: options)
+    }
+
+    /// `--json` and `--plot`, each whole or not at all.
+    private static func write(_ results: [DriftResult], probes: [DriftProbe], options: DriftOptions) throws(CommandFailure) {
+        if let path = options.jsonPath {
+            do {
+                try OutputFile.write(Array(DriftJSON.text(results).utf8), to: path)
+            } catch {
+                throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
+            }
+        }
+        if let path = options.plotPath {
+            guard let figure = DriftPlot.figure(results, probes: probes) else {
+                if !options.quiet { Console.error("pulsar drift: warning: too few position readings to plot; \(path) not written") }
+                return
+            }
+            do {
+                try figure.write(to: path)
+            } catch {
+                throw CommandFailure(.ioError, "pulsar: error: \(error)")
+            }
+        }
     }
 
     /// The exit for a run that did not complete; nothing for one that did.

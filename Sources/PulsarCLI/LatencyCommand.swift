@@ -8,6 +8,7 @@ import PulsarCore
 import PulsarDrift
 import PulsarEngine
 import PulsarPipeWire
+import PulsarPlot
 import PulsarSession
 import PulsarSimulation
 
@@ -71,7 +72,13 @@ enum LatencyCommand {
         do { click = try TriggerProbe.click(layout: layout, rate: options.rate) } catch {
             throw CommandFailure(.software, "\(command): the click does not render: \(error)")
         }
-        let offset = try clickOnsetOffset(click)
+        let offset: Int64
+        do throws(LatencyRun.ClickError) { offset = try LatencyRun.clickOffset(of: click) } catch {
+            switch error {
+            case .render(let why): throw CommandFailure(.software, "\(command): the click does not render: \(why)")
+            case .silent: throw CommandFailure(.software, "\(command): the click is silent")
+            }
+        }
         let request = SessionEngine.Request(main: options.device, sampleRate: options.rate, channels: layout.channelCount,
                                             periodFrames: options.period, bufferFrames: options.buffer, voiceLimit: 8)
         let monotonic = SystemMonotonicClock()
@@ -90,7 +97,7 @@ enum LatencyCommand {
         let outcome = run.measure(seconds: options.seconds) { interrupt.isSet }
         interrupt.restore()
         let report = run.report(device: session.name, period: options.period, quantum: (session.device as? PipeWireDevice)?.quantum)
-        try LatencyOutputs.write(report, run: run, options: options)
+        try write(report, options: options)
         if let path = options.device.recordPath, let sim = PlayedFrames.recorder(session.device) {
             do {
                 _ = try WAVExporter().export(sim.recording, to: path, sampleRate: options.rate, channels: layout.channelCount)
@@ -98,7 +105,7 @@ enum LatencyCommand {
                 throw CommandFailure(.ioError, "pulsar: error: \(MessageText.excerpt(path)): \(error)")
             }
         }
-        if !options.quiet { Console.out(LatencyOutputs.summary(report)) }
+        if !options.quiet { Console.out(report.summary) }
         switch outcome {
         case .complete: return
         case .interrupted: throw CommandFailure(.interrupted, "\(command): interrupted")
@@ -106,20 +113,26 @@ enum LatencyCommand {
         }
     }
 
-    /// Where a click's captured onset lies after its first frame (the same detector, on the
-    /// click rendered alone).
-    private static func clickOnsetOffset(_ click: PresetMixer) throws(CommandFailure) -> Int64 {
-        let frames = Int(min(click.frameCount, 48_000)) + 2048
-        var samples = [Float](repeating: 0, count: frames * click.channelCount)
-        do {
-            _ = try samples.withUnsafeMutableBufferPointer { (b) throws(AudioFileError) in try click.render(into: b, from: .zero) }
-        } catch {
-            throw CommandFailure(.software, "\(command): the click does not render: \(error)")
+    /// `--json` and `--plot`, each whole or not at all.
+    private static func write(_ report: LatencyReport, options: LatencyOptions) throws(CommandFailure) {
+        if let path = options.jsonPath {
+            do {
+                try OutputFile.write(Array(report.json.utf8), to: path)
+            } catch {
+                throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
+            }
         }
-        guard let offset = OnsetDetector.offset(ofRendered: samples, channels: click.channelCount) else {
-            throw CommandFailure(.software, "\(command): the click is silent")
+        if let path = options.plotPath {
+            guard report.hasMeasurements else {
+                if !options.quiet { Console.error("\(command): warning: no trigger was measured; \(path) not written") }
+                return
+            }
+            do {
+                try report.figure().write(to: path)
+            } catch {
+                throw CommandFailure(.ioError, "pulsar: error: \(error)")
+            }
         }
-        return offset
     }
 
     /// `pw:…` a PipeWire capture, anything else an ALSA capture device (`CaptureSpec`).

@@ -1,20 +1,26 @@
 import PulsarCore
 import PulsarLint
-import PulsarPlot
 
 /// `pulsar plot PATTERN --actuator A`: the pattern as the config's renderer reads it, the
 /// config's band in Hz, the haptic channel it draws, and what `pulsar lint` finds there, each
 /// finding a shaded span named by its rule (docs/actuators.md, "Lint").
-struct ActuatorPlot {
-    let lint: LintAnalysis.ActuatorLint
-    let width: Int
-    let height: Int
+public struct ActuatorPlot {
+    public let lint: LintAnalysis.ActuatorLint
+    public let width: Int
+    public let height: Int
     /// The span drawn, ms.
-    let span: ClosedRange<Double>
+    public let span: ClosedRange<Double>
 
-    static let findingColor = PlotColor.vermilion
+    public static let findingColor = PlotColor.vermilion
 
-    func figure() -> Figure {
+    public init(lint: LintAnalysis.ActuatorLint, width: Int, height: Int, span: ClosedRange<Double>) {
+        self.lint = lint
+        self.width = width
+        self.height = height
+        self.span = span
+    }
+
+    public func figure() -> Figure {
         let device = lint.device
         let findings = LintRules.check(device)
         var figure = Figure(width: width, height: height, title: "\(lint.input) through \(device.name)",

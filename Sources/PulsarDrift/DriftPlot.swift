@@ -1,6 +1,4 @@
-import Glibc
-import PulsarCommandLine
-import PulsarDrift
+import PulsarCore
 import PulsarPlot
 
 /// `pulsar drift --plot`: one picture of a run on one time axis in seconds. Per device, the
@@ -10,10 +8,11 @@ import PulsarPlot
 /// the readings and the fitted line, whose slope is the ppm.
 ///
 /// Thread rules: plain functions of values; any thread.
-enum DriftPlot {
-    static let width = 1600
+public enum DriftPlot {
+    public static let width = 1600
 
-    static func figure(_ results: [DriftResult], probes: [DriftProbe]) -> Figure? {
+    /// The picture of a run: nil when no device has enough readings to draw.
+    public static func figure(_ results: [DriftResult], probes: [DriftProbe]) -> Figure? {
         let runs = zip(results, probes).compactMap { r, p in r.report.flatMap { report in p.meter.series().map { (r, report, $0) } } }
         guard !runs.isEmpty else { return nil }
         let span = max(runs.map { $0.1.seconds }.max() ?? 1, 1e-3)

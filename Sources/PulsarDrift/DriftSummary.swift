@@ -1,49 +1,29 @@
-import Glibc
-import PulsarCommandLine
 import PulsarCore
-import PulsarDrift
-import PulsarPlot
 
-/// What `pulsar drift` writes: `--json` and `--plot`, each whole or not at all.
-enum DriftOutputs {
-    static func write(_ results: [DriftResult], probes: [DriftProbe], options: DriftOptions) throws(CommandFailure) {
-        if let path = options.jsonPath {
-            try writing(path) { try OutputFile.write(Array(DriftJSON.text(results).utf8), to: path) }
-        }
-        if let path = options.plotPath {
-            guard let figure = DriftPlot.figure(results, probes: probes) else {
-                if !options.quiet { Console.error("pulsar drift: warning: too few position readings to plot; \(path) not written") }
-                return
-            }
-            do {
-                try figure.write(to: path)
-            } catch {
-                throw CommandFailure(.ioError, "pulsar: error: \(error)")
-            }
-        }
+/// The figures of a drift run as a person reads them (`pulsar drift` prints them).
+///
+/// Thread rules: plain functions of values; any thread.
+public enum DriftSummary {
+    /// The whole text, without a final newline: every device's lines (`lines`), then for two
+    /// devices their ratio (`ratioLine`). `machineSeconds`: how long the run took on the machine.
+    public static func text(_ results: [DriftResult], simulatedTime: Bool, machineSeconds: Double) -> String {
+        var out = results.flatMap { lines($0, simulatedTime: simulatedTime, machineSeconds: machineSeconds) }
+        if let ratio = ratioLine(results) { out.append(ratio) }
+        return out.joined(separator: "\n")
     }
 
-    private static func writing(_ path: String, _ write: () throws -> Void) throws(CommandFailure) {
-        do {
-            try write()
-        } catch {
-            throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
-        }
-    }
-}
-
-/// The figures of a drift run as a person reads them, on standard output.
-enum DriftSummary {
-    static func print(_ results: [DriftResult], simulatedTime: Bool, machineSeconds: Double) {
-        for r in results { Console.out(lines(r, simulatedTime: simulatedTime, machineSeconds: machineSeconds).joined(separator: "\n")) }
-        guard results.count == 2, let a = results[0].report, let b = results[1].report else { return }
+    /// Two devices' rate ratio, when both were measured.
+    public static func ratioLine(_ results: [DriftResult]) -> String? {
+        guard results.count == 2, let a = results[0].report, let b = results[1].report else { return nil }
         let ratio = DriftSession.ratio(a, b)
-        Console.out(String(printf: "ratio     %@ against %@: %+.2f ppm (95 %%: %+.2f … %+.2f): %.1f ms apart after an hour",
-                           results[0].device, results[1].device, ratio.ppm, ratio.interval95.low, ratio.interval95.high,
-                           ratio.ppm * 3.6))
+        return String(printf: "ratio     %@ against %@: %+.2f ppm (95 %%: %+.2f … %+.2f): %.1f ms apart after an hour",
+                      results[0].device, results[1].device, ratio.ppm, ratio.interval95.low, ratio.interval95.high,
+                      ratio.ppm * 3.6)
     }
 
-    static func lines(_ r: DriftResult, simulatedTime: Bool, machineSeconds: Double) -> [String] {
+    /// One device's figures, a line each: the run, the rate, the wall clock, the jitter, the
+    /// clock, the truth (simulated), the slips, the device.
+    public static func lines(_ r: DriftResult, simulatedTime: Bool, machineSeconds: Double) -> [String] {
         let c = r.configuration
         let rate = Double(c.sampleRate.hertz)
         var out: [String] = []

@@ -1,15 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PulsarALSA
 import PulsarAudio
 import PulsarCore
-import PulsarDrift
 import PulsarEngine
-import PulsarALSA
 import PulsarPipeWire
 
 /// A capture `pulsar latency` reads: its frames and where they stood at the edge.
-protocol LatencyCapture: AnyObject {
+public protocol LatencyCapture: AnyObject {
     var channels: Int { get }
     /// Frames captured since the last call (the capture frame of the first) and the readings
     /// that time them.
@@ -19,53 +18,53 @@ protocol LatencyCapture: AnyObject {
 }
 
 extension PipeWireCapture: LatencyCapture {
-    func drain() throws(DeviceError) -> (first: Int64, samples: [Float], readings: [CaptureTimeline.Reading]) {
+    public func drain() throws(DeviceError) -> (first: Int64, samples: [Float], readings: [CaptureTimeline.Reading]) {
         if isGone { throw .disconnected("the PipeWire capture stream ended") }
         let readings = self.readings().map { CaptureTimeline.Reading(firstFrame: $0.firstFrame, frames: $0.frames, time: $0.time, delayFrames: $0.delayFrames) }
         let (first, samples) = read()
         return (first, samples, readings)
     }
 
-    var lost: Int { overrun }
+    public var lost: Int { overrun }
 }
 
 extension ALSACapture: LatencyCapture {
-    func drain() throws(DeviceError) -> (first: Int64, samples: [Float], readings: [CaptureTimeline.Reading]) {
+    public func drain() throws(DeviceError) -> (first: Int64, samples: [Float], readings: [CaptureTimeline.Reading]) {
         guard let (first, samples, reading) = try readAvailable() else { return (0, [], []) }
         let readings = reading.map { [CaptureTimeline.Reading(firstFrame: $0.firstFrame, frames: $0.frames, time: $0.time, delayFrames: $0.delayFrames)] }
         return (first, samples, readings ?? [])
     }
 
-    var lost: Int { overruns }
+    public var lost: Int { overruns }
 }
 
 /// One `pulsar latency` run: the engine started, clicks fired at random instants, the capture
 /// (if any) drained as it comes — its onsets found and timed at once, so nothing of it is kept.
 ///
 /// Thread rules: the control thread only.
-struct LatencyRun {
-    enum Outcome {
+public struct LatencyRun {
+    public enum Outcome {
         case complete, interrupted
         case failed(String)
     }
 
-    let engine: HapticEngine
-    let probe: TriggerProbe
-    let capture: LatencyCapture?
-    /// Frames from a click's first sample to its detected onset.
-    let clickOffset: Int64
+    public let engine: HapticEngine
+    public let probe: TriggerProbe
+    public let capture: LatencyCapture?
+    /// Frames from a click's first sample to its detected onset (`clickOffset(of:)`).
+    public let clickOffset: Int64
     private var rng: SplitMix64
     private var detector = OnsetDetector()
     private var timeline: CaptureTimeline
     /// The capture's onsets, as monotonic times of their click's first sample at the edge.
-    private(set) var onsetTimes: [MonotonicTime] = []
-    private(set) var captureOverrun = 0
+    public private(set) var onsetTimes: [MonotonicTime] = []
+    public private(set) var captureOverrun = 0
     /// Why the capture stopped, when it did.
-    private(set) var captureFailure: DeviceError?
+    public private(set) var captureFailure: DeviceError?
     /// When the run began triggering (the plot's zero).
-    private(set) var start = MonotonicTime(nanoseconds: 0)
+    public private(set) var start = MonotonicTime(nanoseconds: 0)
 
-    init(engine: HapticEngine, click: PresetMixer, capture: LatencyCapture?, clickOffset: Int64, seed: UInt64) {
+    public init(engine: HapticEngine, click: PresetMixer, capture: LatencyCapture?, clickOffset: Int64, seed: UInt64) {
         self.engine = engine
         engine.keepsEventLog = false
         probe = TriggerProbe(engine: engine, click: click)
@@ -77,7 +76,7 @@ struct LatencyRun {
 
     /// Triggers for `seconds` after half a second for the clock to settle, then lets the last
     /// click play out; stops early when `stop` says so or the device fails.
-    mutating func measure(seconds: Double, stop: () -> Bool) -> Outcome {
+    public mutating func measure(seconds: Double, stop: () -> Bool) -> Outcome {
         engine.start()
         defer {
             engine.shutdown()
@@ -135,6 +134,28 @@ struct LatencyRun {
         }
     }
 
+    /// Why a click cannot be timed in a capture.
+    public enum ClickError: Error {
+        /// The click would not render alone.
+        case render(AudioFileError)
+        /// The click rendered alone has no onset the detector finds.
+        case silent
+    }
+
+    /// Where a click's captured onset lies after its first frame: the same detector, on the
+    /// click rendered alone. What `init`'s `clickOffset` takes.
+    public static func clickOffset(of click: PresetMixer) throws(ClickError) -> Int64 {
+        let frames = Int(min(click.frameCount, 48_000)) + 2048
+        var samples = [Float](repeating: 0, count: frames * click.channelCount)
+        do {
+            _ = try samples.withUnsafeMutableBufferPointer { (b) throws(AudioFileError) in try click.render(into: b, from: .zero) }
+        } catch {
+            throw .render(error)
+        }
+        guard let offset = OnsetDetector.offset(ofRendered: samples, channels: click.channelCount) else { throw .silent }
+        return offset
+    }
+
     /// The figures: by the clock, by the capture (each trigger's first onset from 5 ms before its
     /// call to 200 ms after), and their difference per trigger.
     ///
@@ -144,7 +165,7 @@ struct LatencyRun {
     /// lands in it. On a sink with no delay of its own (a null sink) that is up to one cycle
     /// before the call; the clock says the same (capture minus clock stays within 0.1 ms).
     /// Clicks are 150 ms apart at least, so the window never takes the previous one's onset.
-    func report(device: String, period: Int, quantum: Int?) -> LatencyReport {
+    public func report(device: String, period: Int, quantum: Int?) -> LatencyReport {
         let rate = engine.configuration.sampleRate
         var pairs: [(time: Double, clock: Double?, capture: Double?)] = []
         for trigger in probe.triggers {
@@ -160,26 +181,4 @@ struct LatencyRun {
                              captureOverrun: captureOverrun, underruns: engine.underruns, heldUp: probe.heldUp(),
                              clockTimelineMoves: engine.clockTimelineMoves, series: pairs)
     }
-}
-
-/// What `pulsar latency` reports.
-struct LatencyReport {
-    var device: String
-    var period: Int
-    var quantum: Int?
-    var triggers: Int
-    var refused: Int
-    var clock: LatencySummary?
-    var capture: LatencySummary?
-    var captured: Bool
-    var captureMinusClock: (min: Double, p50: Double, max: Double)?
-    var captureOverrun: Int
-    var underruns: Int
-    /// Triggers whose call the machine held up (over 0.5 ms): their latency includes it.
-    var heldUp: Int
-    /// Times the engine's clock saw the device's time line move (a sound server held up, its
-    /// cycles late): the clock's figures near one are off until it has started over.
-    var clockTimelineMoves: Int
-    /// Per trigger: seconds into the run, and its latency by the clock and by the capture.
-    var series: [(time: Double, clock: Double?, capture: Double?)]
 }

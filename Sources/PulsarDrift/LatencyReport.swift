@@ -1,37 +1,40 @@
-import Glibc
-import PulsarCommandLine
 import PulsarCore
-import PulsarDrift
 import PulsarPlot
 
-/// What `pulsar latency` writes: the summary, `--json` and `--plot`, each whole or not at all.
-enum LatencyOutputs {
-    static func write(_ report: LatencyReport, run: LatencyRun, options: LatencyOptions) throws(CommandFailure) {
-        if let path = options.jsonPath {
-            do {
-                try OutputFile.write(Array(json(report).utf8), to: path)
-            } catch {
-                throw CommandFailure(.ioError, "pulsar: error: cannot write \(error)")
-            }
-        }
-        if let path = options.plotPath {
-            guard report.series.contains(where: { $0.clock != nil }) else {
-                if !options.quiet { Console.error("\(LatencyCommand.command): warning: no trigger was measured; \(path) not written") }
-                return
-            }
-            do {
-                try figure(report).write(to: path)
-            } catch {
-                throw CommandFailure(.ioError, "pulsar: error: \(error)")
-            }
-        }
-    }
+/// What `pulsar latency` reports.
+public struct LatencyReport: Sendable {
+    public var device: String
+    public var period: Int
+    public var quantum: Int?
+    public var triggers: Int
+    public var refused: Int
+    public var clock: LatencySummary?
+    public var capture: LatencySummary?
+    public var captured: Bool
+    public var captureMinusClock: (min: Double, p50: Double, max: Double)?
+    public var captureOverrun: Int
+    public var underruns: Int
+    /// Triggers whose call the machine held up (over 0.5 ms): their latency includes it.
+    public var heldUp: Int
+    /// Times the engine's clock saw the device's time line move (a sound server held up, its
+    /// cycles late): the clock's figures near one are off until it has started over.
+    public var clockTimelineMoves: Int
+    /// Per trigger: seconds into the run, and its latency by the clock and by the capture.
+    public var series: [(time: Double, clock: Double?, capture: Double?)]
+}
 
-    static func json(_ r: LatencyReport) -> String {
+extension LatencyReport {
+    /// `pulsar latency --json`: one object, ending in a newline. `clockLatencyMs` (and, with a
+    /// capture, `captureLatencyMs`) `{min, p50, p99, max, count}`, `captureMinusClockMs`
+    /// `{min, p50, max}` and `captureOverrunFrames`; the device, period, quantum, trigger count
+    /// (`count`), `refused`, `underruns`, `heldUp` and `clockTimelineMoves`. Milliseconds to
+    /// three decimals; a figure nothing was measured for is `null`.
+    public var json: String {
         func summary(_ s: LatencySummary?) -> JSONValue {
             guard let s else { return JSONValue(.null) }
             return .obj(["min": round3(s.min), "p50": round3(s.p50), "p99": round3(s.p99), "max": round3(s.max), "count": .num(Double(s.count))])
         }
+        let r = self
         var object: [(key: String, value: JSONValue)] = [
             ("device", .str(r.device)), ("period", .num(Double(r.period))), ("quantum", r.quantum.map { .num(Double($0)) } ?? JSONValue(.null)),
             ("count", .num(Double(r.triggers))), ("refused", .num(Double(r.refused))), ("underruns", .num(Double(r.underruns))), ("heldUp", .num(Double(r.heldUp))),
@@ -47,13 +50,16 @@ enum LatencyOutputs {
         return JSONWriter(indent: 2).write(JSONValue(.object(object))) + "\n"
     }
 
-    private static func round3(_ v: Double) -> JSONValue { .num((v * 1000).rounded() / 1000) }
+    private func round3(_ v: Double) -> JSONValue { .num((v * 1000).rounded() / 1000) }
 
-    static func summary(_ r: LatencyReport) -> String {
+    /// The figures as a person reads them: a line for the run, one for the clock's, and with a
+    /// capture one for the capture's and one for their difference per click.
+    public var summary: String {
         func line(_ s: LatencySummary?) -> String {
             guard let s else { return "nothing measured" }
             return String(printf: "min %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d clicks)", s.min, s.p50, s.p99, s.max, s.count)
         }
+        let r = self
         let quantum = r.quantum.map { ", quantum \($0)" } ?? ""
         var held = r.heldUp > 0 ? ", \(r.heldUp) calls held up over 0.5 ms by the machine" : ""
         if r.clockTimelineMoves > 0 { held += ", the device's time line moved \(r.clockTimelineMoves)× (a sound server held up)" }
@@ -68,8 +74,13 @@ enum LatencyOutputs {
         return lines.joined(separator: "\n")
     }
 
-    /// Each click's latency over the run: by the clock, and by the capture when there is one.
-    static func figure(_ r: LatencyReport) -> Figure {
+    /// Whether any trigger was measured by the clock: a figure needs one.
+    public var hasMeasurements: Bool { series.contains { $0.clock != nil } }
+
+    /// `pulsar latency --plot`: each click's latency over the run, by the clock, and by the
+    /// capture when there is one.
+    public func figure() -> Figure {
+        let r = self
         let span = max(r.series.map(\.time).max() ?? 1, 1e-3)
         let values = r.series.flatMap { [$0.clock, $0.capture].compactMap { $0 } }
         let top = max(values.max() ?? 1, 1) * 1.15, bottom = min(values.min() ?? 0, 0) * 1.15
@@ -84,7 +95,7 @@ enum LatencyOutputs {
             panel.add(.horizontal(ReferenceLine(p99, color: .ink, label: String(printf: "clock p99 %.2f ms", p99))))
         }
         return Figure(width: 1600, height: 700, title: "pulsar latency: \(r.device), period \(r.period)" + (r.quantum.map { ", quantum \($0)" } ?? ""),
-                      subtitles: [summary(r).split(separator: "\n").dropFirst().map { $0.trimmedOfBlanks }.joined(separator: " · ")],
+                      subtitles: [summary.split(separator: "\n").dropFirst().map { $0.trimmedOfBlanks }.joined(separator: " · ")],
                       xAxis: Axis("time", unit: "s", range: .fixed(0...span)), panels: [panel])
     }
 }
