@@ -119,8 +119,9 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
 
     /// Ramps the voice's intensity — the multiplier on its haptics, 0…4, clamped — to `value`:
     /// at once (nil, or `seconds` 0: over `ParameterTrack.smoothingFrames`, so no step reaches
-    /// the actuator) or linearly over `seconds`, from its effective frame. Changes taking effect
-    /// at one frame follow one another in order (docs/signal-model.md §13). False when the queue
+    /// the actuator) or linearly over `seconds`, from its effective frame. Changes sent together
+    /// follow one another in order: one that lands at the frame of the one before, or during that
+    /// one's 4 ms at once, starts where it ends (docs/signal-model.md §13). False when the queue
     /// is full or the voice has left.
     @discardableResult
     public func setIntensity(_ value: Double, over seconds: Double? = nil) -> Bool {
@@ -143,9 +144,11 @@ public final class HapticVoice: TransportControls, @unchecked Sendable {
     /// An intensity curve on the engine's clock (Core Haptics' parameter curve): from where the
     /// intensity is when it takes effect, linearly to each point's value at its time, holding
     /// the last. Points at or before the device clock's reading of now are reached at once;
-    /// before the clock's first reading, nothing is sent. At most `maximumCurvePoints`, in time
-    /// order. False when the queue was full part way (the points before stand) or the voice has
-    /// left.
+    /// before the clock's first reading, nothing is sent. At most `maximumCurvePoints` (1024), in
+    /// time order: one command a point, which the engine's queue (4096 commands) and the voice's
+    /// tracks take without allocating on the real-time thread. False when the queue was full part
+    /// way (the points before stand; a curve sent again replaces what they planned) or the voice
+    /// has left.
     @discardableResult
     public func setIntensityCurve(_ points: [(time: MonotonicTime, value: Double)]) -> Bool {
         setCurve(.intensity, points)
