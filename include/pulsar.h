@@ -130,9 +130,18 @@ typedef struct pulsar_mix_options {
                              library (PREFIX/share/pulsar/actuators); NULL: profile, or a bundle
                              preset's own actuator. Read only when size covers it (grown at the
                              struct's end) */
+    /* Grown at the end too; each read only when size covers it: */
+    int derive;           /* non-zero: a preset of audio alone (an audio file, a bundle preset
+                             without haptics) gets haptics derived from its audio (docs/derive.md);
+                             0: its haptics are silent, with a warning */
+    double from_ms;       /* the segment of the content that plays: from (default 0) ... */
+    double to_ms;         /* ... to, ms (0: the content's end), as `pulsar render --from/--to` */
+    double haptic_offset_ms; /* haptics later (positive) or earlier than audio and animation, ms,
+                             within 24 h either way (`--offset`); default 0 */
+    int reverse;          /* non-zero: boomerang, every second iteration runs backwards */
 } pulsar_mix_options;
 
-#define PULSAR_MIX_OPTIONS_INIT { sizeof(pulsar_mix_options), 0, NULL, NULL, 0, 0, 0, NULL }
+#define PULSAR_MIX_OPTIONS_INIT { sizeof(pulsar_mix_options), 0, NULL, NULL, 0, 0, 0, NULL, 0, 0, 0, 0, 0 }
 
 /* What a device cannot do with the pattern, as `pulsar lint --json` says it (docs/actuators.md,
  * "Lint"): the findings as one JSON object, on the device `options` name (its profile or
@@ -147,6 +156,21 @@ int pulsar_pattern_lint(const pulsar_pattern *pattern, const pulsar_mix_options 
 int pulsar_mix_from_pattern(const pulsar_pattern *pattern, const pulsar_mix_options *options, pulsar_mix **out);
 int pulsar_mix_from_preset(const pulsar_bundle *bundle, const char *preset_id, const pulsar_mix_options *options,
                            pulsar_mix **out);
+
+/* A mix of any input as `pulsar render INPUT` reads it — one content layer for every front end:
+ * a bundle (`.pulsar` or a folder; `preset_id` names the preset, NULL: its only one), a pattern
+ * file (Pulsar JSON, AHAP, .haptic), or an audio file (.wav, .flac, .ogg, .opus, .mp3, .aif: a
+ * preset of audio alone, which `options->derive` gives haptics). Defaults as the command's: the
+ * device named in options, else a preset's own actuator, else wideband; the layout "haptic" for
+ * a pattern, "stereo+haptic" for an audio file, "mix" for a bundle's preset. A missing input or
+ * preset is PULSAR_ERROR_NOT_FOUND (a preset not named in a bundle of several:
+ * PULSAR_ERROR_ARGUMENT), a broken one PULSAR_ERROR_DATA. The warnings met are the mix's. */
+int pulsar_mix_open(const char *path, const char *preset_id, const pulsar_mix_options *options, pulsar_mix **out);
+
+/* The warnings met making the mix (pulsar_mix_open: the input's, the actuator's, derive's), as
+ * pulsar_pattern_warning. */
+int pulsar_mix_warning_count(const pulsar_mix *mix);
+const char *pulsar_mix_warning(const pulsar_mix *mix, int index);
 
 /* Frames of the whole mix (-1 for an endless loop; a negative pulsar_result for a bad handle),
  * its channels and its sample rate. */

@@ -52,9 +52,12 @@ final class BundleBox {
 final class MixBox {
     let content: SessionContent
     let lock = Lock()
+    /// The warnings met making it (`pulsar_mix_open`), one line each.
+    let warnings: CStrings
     var mixer: PresetMixer { content.mixer }
-    init(_ content: SessionContent) {
+    init(_ content: SessionContent, warnings: [String] = []) {
         self.content = content
+        self.warnings = CStrings(warnings)
     }
 }
 
@@ -192,6 +195,23 @@ func actuatorMember(_ options: UnsafeRawPointer, size: UInt) -> UnsafePointer<CC
     return options.load(fromByteOffset: actuatorOffset, as: UnsafePointer<CChar>?.self)
 }
 
+/// `pulsar_mix_options`' members after `actuator` (derive, the segment, the offset, reverse), as C
+/// lays them out from the 8-aligned offset after it.
+struct CMixOptionsTail {
+    var derive: Int32
+    var fromMs: Double
+    var toMs: Double
+    var hapticOffsetMs: Double
+    var reverse: Int32
+}
+
+/// The tail when the caller's `size` covers it, else nil (an older, smaller struct).
+func tailMembers(_ options: UnsafeRawPointer, size: UInt) -> CMixOptionsTail? {
+    let offset = actuatorOffset + MemoryLayout<UnsafePointer<CChar>?>.stride
+    guard size >= offset + MemoryLayout<CMixOptionsTail>.size else { return nil }
+    return options.load(fromByteOffset: offset, as: CMixOptionsTail.self)
+}
+
 /// Whether `options` name the device (a profile or an actuator).
 func namesDevice(_ options: UnsafeRawPointer?) -> Bool {
     guard let options, case .some(.some(let (o, size))) = mixOptions(options) else { return false }
@@ -249,6 +269,15 @@ func settings(_ options: UnsafeRawPointer?, defaultLayout: ChannelLayout, failur
     if o.loopCount != 0 {
         guard o.loopCount > 0 || o.loopCount == -1 else { _ = Result.argument.failing("pulsar_mix_options: loop_count is a count > 0, or -1 for endless"); return nil }
         range.loopCount = o.loopCount == -1 ? PlaybackTimeline.endless : Int(o.loopCount)
+    }
+    if let tail = tailMembers(options!, size: size) {
+        let checked = refusal("pulsar_mix_options") { () throws(RangeError) in
+            if tail.fromMs != 0 { range.from = try Limits.contentMilliseconds(tail.fromMs, "from_ms") }
+            if tail.toMs != 0 { range.to = try Limits.contentMilliseconds(tail.toMs, "to_ms") }
+            if tail.hapticOffsetMs != 0 { settings.hapticOffset = try Limits.milliseconds(tail.hapticOffsetMs, "haptic_offset_ms", signed: true) }
+        }
+        if checked != nil { return nil }
+        range.reverse = tail.reverse != 0
     }
     return (settings, range)
 }

@@ -72,6 +72,7 @@ namespace Pulsar
         {
             public UIntPtr size; public int sample_rate; public IntPtr layout; public IntPtr profile;
             public double haptic_gain; public double audio_gain; public int loop_count; public IntPtr actuator;
+            public int derive; public double from_ms; public double to_ms; public double haptic_offset_ms; public int reverse;
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -117,6 +118,9 @@ namespace Pulsar
         [DllImport(Lib)] public static extern int pulsar_mix_render(MixHandle mix, long fromFrame, [Out] float[] buffer, long frames);
         [DllImport(Lib)] public static extern int pulsar_mix_write_wav(MixHandle mix, byte[] path);
         [DllImport(Lib)] public static extern void pulsar_mix_free(IntPtr mix);
+        [DllImport(Lib)] public static extern int pulsar_mix_open(byte[] path, byte[] preset, ref MixOptions options, out MixHandle mix);
+        [DllImport(Lib)] public static extern int pulsar_mix_warning_count(MixHandle mix);
+        [DllImport(Lib)] public static extern IntPtr pulsar_mix_warning(MixHandle mix, int index);
         [DllImport(Lib)] public static extern int pulsar_follower_create(ref FollowerOptions options, out FollowerHandle follower);
         [DllImport(Lib)] public static extern int pulsar_follower_process(FollowerHandle follower, float[] input, int channels, long frames, [Out] float[] haptics);
         [DllImport(Lib)] public static extern long pulsar_follower_onsets(FollowerHandle follower);
@@ -243,6 +247,10 @@ namespace Pulsar
         public double AudioGain;        // (0, 16]; default 1
         public int LoopCount;           // iterations; -1 endless; default 1
         public string Actuator;         // an actuator config instead of Profile: a .acf path or a shipped name
+        public bool Derive;             // Mix.Open: a preset of audio alone gets haptics derived from its audio
+        public double FromMs, ToMs;     // the segment that plays (0: the start, 0: the end)
+        public double HapticOffsetMs;   // haptics later (+) or earlier (-) than the audio
+        public bool Reverse;            // boomerang: every second iteration runs backwards
 
         internal Native.MixOptions ToNative(Native.Strings strings)
         {
@@ -250,6 +258,7 @@ namespace Pulsar
             o.size = (UIntPtr)Marshal.SizeOf(typeof(Native.MixOptions));
             o.sample_rate = SampleRate; o.layout = strings.Add(Layout); o.profile = strings.Add(Profile);
             o.haptic_gain = HapticGain; o.audio_gain = AudioGain; o.loop_count = LoopCount; o.actuator = strings.Add(Actuator);
+            o.derive = Derive ? 1 : 0; o.from_ms = FromMs; o.to_ms = ToMs; o.haptic_offset_ms = HapticOffsetMs; o.reverse = Reverse ? 1 : 0;
             return o;
         }
 
@@ -375,6 +384,27 @@ namespace Pulsar
     {
         internal readonly MixHandle Handle;
         internal Mix(MixHandle handle) { Handle = handle; }
+
+        /// <summary>Any input as pulsar render INPUT reads it: a bundle (preset, or its only one;
+        /// null for the only one), a pattern file, or an audio file (which settings.Derive gives
+        /// haptics); defaults as the command's.</summary>
+        public static Mix Open(string path, string preset = null, MixSettings settings = null)
+        {
+            byte[] p = Native.Bytes(path), id = preset == null ? null : Native.Bytes(preset);
+            return MixSettings.Make(settings, (ref Native.MixOptions o, out MixHandle h) => Native.pulsar_mix_open(p, id, ref o, out h));
+        }
+
+        /// <summary>The warnings met making the mix (Open), one line each.</summary>
+        public string[] Warnings
+        {
+            get
+            {
+                int count = Native.Check(Native.pulsar_mix_warning_count(Handle));
+                var lines = new string[count];
+                for (int i = 0; i < count; i++) lines[i] = Native.Utf8(Native.pulsar_mix_warning(Handle, i));
+                return lines;
+            }
+        }
         /// <summary>Frames of the whole mix; -1 for an endless loop.</summary>
         public long Frames { get { return Native.pulsar_mix_frames(Handle); } }
         public int Channels { get { return Native.Check(Native.pulsar_mix_channels(Handle)); } }

@@ -101,10 +101,12 @@ class _Handle:
 
 
 def _mix_options(rate: int, layout: Optional[str], profile: Optional[str], haptic_gain: float, audio_gain: float,
-                 loop_count: int, actuator: Optional[str] = None) -> _native.MixOptions:
+                 loop_count: int, actuator: Optional[str] = None, derive: bool = False, from_ms: Optional[float] = None,
+                 to_ms: Optional[float] = None, haptic_offset_ms: float = 0.0, reverse: bool = False) -> _native.MixOptions:
     return _native.MixOptions(ctypes.sizeof(_native.MixOptions), _integer(rate, "rate"), _native.encode(layout, "layout"),
                               _native.encode(profile, "profile"), float(haptic_gain), float(audio_gain),
-                              _integer(loop_count, "loop_count"), _native.encode(actuator, "actuator"))
+                              _integer(loop_count, "loop_count"), _native.encode(actuator, "actuator"), 1 if derive else 0,
+                              float(from_ms or 0.0), float(to_ms or 0.0), float(haptic_offset_ms), 1 if reverse else 0)
 
 
 class Mix(_Handle):
@@ -112,6 +114,28 @@ class Mix(_Handle):
     at a sample rate. Any frame may start a render; the samples equal a render from 0."""
 
     _free = _lib.pulsar_mix_free
+
+    @classmethod
+    def open(cls, path: str, preset: Optional[str] = None, rate: int = 48000, layout: Optional[str] = None,
+             profile: Optional[str] = None, actuator: Optional[str] = None, haptic_gain: Optional[float] = None,
+             audio_gain: Optional[float] = None, loop_count: int = 1, derive: bool = False, from_ms: Optional[float] = None,
+             to_ms: Optional[float] = None, haptic_offset_ms: float = 0.0, reverse: bool = False) -> "Mix":
+        """Any input as `pulsar render INPUT` reads it: a bundle (`preset`, or its only one), a pattern
+        file, or an audio file (a preset of audio alone, which `derive` gives haptics from its sound).
+        The device: `actuator` or `profile`, else a preset's own actuator, else wideband; the layout:
+        "haptic" for a pattern, "stereo+haptic" for audio, "mix" for a bundle's preset; `from_ms` /
+        `to_ms` a segment, `haptic_offset_ms` the haptics against the audio, `reverse` boomerang loops
+        (`loop_count` -1 endless). What was warned on the way is `warnings`."""
+        options = _mix_options(rate, layout, profile, haptic_gain or 0.0, audio_gain or 0.0, loop_count, actuator, derive,
+                               from_ms, to_ms, haptic_offset_ms, reverse)
+        return cls(_made(_lib.pulsar_mix_open, _native.encode(path, "path"), _native.encode(preset, "preset"),
+                         ctypes.byref(options)))
+
+    @property
+    def warnings(self) -> list[str]:
+        """The warnings met making the mix (by `open`), one line each."""
+        count = _check(_lib.pulsar_mix_warning_count(self.handle))
+        return [_lib.pulsar_mix_warning(self.handle, i).decode() for i in range(count)]
 
     @property
     def frames(self) -> Optional[int]:

@@ -61,6 +61,9 @@ for name, args, result in [
     ("pulsar_bundle_free", [handle_t], None),
     ("pulsar_mix_from_pattern", [handle_t, ctypes.c_void_p, _P(handle_t)], _int),
     ("pulsar_mix_from_preset", [handle_t, _str, ctypes.c_void_p, _P(handle_t)], _int),
+    ("pulsar_mix_open", [_str, _str, ctypes.c_void_p, _P(handle_t)], _int),
+    ("pulsar_mix_warning_count", [handle_t], _int),
+    ("pulsar_mix_warning", [handle_t, _int], _str),
     ("pulsar_mix_frames", [handle_t], _i64),
     ("pulsar_mix_channels", [handle_t], _int),
     ("pulsar_mix_sample_rate", [handle_t], _int),
@@ -106,7 +109,8 @@ COMPLETION = ctypes.CFUNCTYPE(None, handle_t, ctypes.c_int, ctypes.c_void_p)
 class MixOptions(ctypes.Structure):
     """pulsar_mix_options (include/pulsar.abi records its layout)."""
     _fields_ = [("size", ctypes.c_size_t), ("sample_rate", ctypes.c_int), ("layout", _str), ("profile", _str),
-                ("haptic_gain", _dbl), ("audio_gain", _dbl), ("loop_count", ctypes.c_int), ("actuator", _str)]
+                ("haptic_gain", _dbl), ("audio_gain", _dbl), ("loop_count", ctypes.c_int), ("actuator", _str),
+                ("derive", ctypes.c_int), ("from_ms", _dbl), ("to_ms", _dbl), ("haptic_offset_ms", _dbl), ("reverse", ctypes.c_int)]
 
 
 class FollowerOptions(ctypes.Structure):
