@@ -84,12 +84,12 @@ enum DeriveCommand {
             throw CommandFailure(.usage, "\(command): missing -o OUTPUT (see '\(command) --help')")
         }
         let settings = try settings(args)
-        let target = try Target(output, method: settings.method, args: args)
+        let target = try target(output, method: settings.method, args: args)
         try Arguments.refuseOverwriting([output], inputs: [input], command: command)
         let quiet = args.flag("--quiet")
         let derived = try derive(input, preset: args.value("--preset"), settings: settings, quiet: quiet)
         if !quiet { WarningPrinter.print(derived.warnings) }
-        try target.write(derived, quiet: quiet, input: input)
+        try write(derived, to: target, quiet: quiet, input: input)
     }
 
     /// The analysis the options ask for, checked (64 with the setting's range when out of it).
@@ -135,94 +135,65 @@ enum DeriveCommand {
 
     /// Derives from an audio file or a bundle's preset.
     static func derive(_ input: String, preset id: String?, settings: DeriveSettings, quiet: Bool) throws(CommandFailure) -> DeriveOutput {
-        do {
-            guard PresetInput.looksLikeBundle(input) else {
-                if id != nil { throw CommandFailure(.usage, "\(command): --preset takes a bundle INPUT") }
+        guard PresetInput.looksLikeBundle(input) else {
+            if id != nil { throw CommandFailure(.usage, "\(command): --preset takes a bundle INPUT") }
+            do {
                 return try AudioDeriver.derive(contentsOf: input, settings: settings)
+            } catch {
+                throw CommandFailure(error)
             }
-            let setup = try RenderSetup(quiet: quiet)
-            let preset = try PresetInput(input, setup: setup, strict: false).select(id, command: command)
-            guard let audio = preset.audio else {
-                throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input)): preset \(MessageText.quoted(preset.id)) has no audio to derive haptics from [no-audio]")
-            }
-            if settings.method == .android {
-                return try AudioDeriver.derive(bytes: audio.bytes, name: audio.source, settings: settings)
-            }
-            return .pattern(try PresetDeriver.pattern(of: preset, settings: settings))
-        } catch let error as DeriveError {
-            throw CommandFailure(error)
-        } catch let error as CommandFailure {
-            throw error
+        }
+        let preset = try PresetInput(input, setup: RenderSetup(quiet: quiet), strict: false).select(id, command: command)
+        do {
+            return try DeriveRun.derive(preset: preset, settings: settings)
         } catch {
-            throw CommandFailure(.software, "pulsar: error: \(error)")
+            switch error {
+            case .noAudio(let id):
+                throw CommandFailure(.dataError, "pulsar: error: \(MessageText.oneLine(input)): preset \(MessageText.quoted(id)) has no audio to derive haptics from [no-audio]")
+            case .derive(let error):
+                throw CommandFailure(error)
+            }
         }
     }
 
     /// Where the result goes: a pattern file or a WAV, by extension and method.
-    struct Target {
-        enum Kind {
-            case pattern(PatternFormat)
-            case wav(SampleFormat)
-        }
-        var path: String
-        var kind: Kind
-
-        init(_ path: String, method: DeriveSettings.Method, args: Arguments) throws(CommandFailure) {
-            self.path = path
-            let isWAV = path.lowercased().hasSuffix(".wav")
-            switch method {
-            case .envelope:
-                guard let format = PatternFormat.forPath(path), format.isWritable, !isWAV else {
-                    throw CommandFailure(.usage, "\(DeriveCommand.command): the envelope method writes a pattern: give OUT.json or OUT.ahap (--method android writes a .wav), not '\(MessageText.excerpt(path))'")
-                }
-                if args.value("--format") != nil {
-                    throw CommandFailure(.usage, "\(DeriveCommand.command): --format is the android method's WAV sample format")
-                }
-                kind = .pattern(format)
-            case .android:
-                guard isWAV else {
-                    throw CommandFailure(.usage, "\(DeriveCommand.command): the android method writes a haptic channel: give OUT.wav, not '\(MessageText.excerpt(path))'")
-                }
-                kind = .wav(try args.choice("--format", default: SampleFormat.float, command: DeriveCommand.command))
+    static func target(_ path: String, method: DeriveSettings.Method, args: Arguments) throws(CommandFailure) -> DeriveTarget {
+        var target: DeriveTarget
+        do {
+            target = try DeriveTarget(path, method: method, sampleFormatGiven: args.value("--format") != nil)
+        } catch {
+            switch error {
+            case .notPattern(let path):
+                throw CommandFailure(.usage, "\(command): the envelope method writes a pattern: give OUT.json or OUT.ahap (--method android writes a .wav), not '\(MessageText.excerpt(path))'")
+            case .formatNotEnvelopes:
+                throw CommandFailure(.usage, "\(command): --format is the android method's WAV sample format")
+            case .notWAV(let path):
+                throw CommandFailure(.usage, "\(command): the android method writes a haptic channel: give OUT.wav, not '\(MessageText.excerpt(path))'")
             }
         }
+        if target.isWAV { target.sampleFormat = try args.choice("--format", default: SampleFormat.float, command: command) }
+        return target
+    }
 
-        func write(_ output: DeriveOutput, quiet: Bool, input: String) throws(CommandFailure) {
-            switch (kind, output) {
-            case (.pattern(let format), .pattern(let derived)):
-                do {
-                    try PatternWriter.write(derived.pattern, as: format, to: path)
-                } catch {
-                    throw CommandFailure(.ioError, "pulsar: error: \(error)")
-                }
-                if !quiet { Console.error(DeriveCommand.summary(derived, path: path, format: format)) }
-            case (.wav(let format), .haptics(let haptics)):
-                InterruptCleanup.arm(WAVExporter.temporaryPath(for: path))
-                defer { InterruptCleanup.disarm() }
-                let report: WAVExporter.Report
-                do {
-                    report = try WAVExporter(format: format).export(haptics.samples, to: path, sampleRate: SampleRate(haptics.sampleRate)!, channels: 1)
-                } catch {
-                    throw CommandFailure(error, input: input)
-                }
-                if !quiet {
-                    let ms = Double(report.frames) * 1000 / Double(haptics.sampleRate)
-                    Console.error("wrote \(path): HapticGenerator channel, \(report.frames) frames (\(String(printf: "%.3f", ms)) ms) at \(haptics.sampleRate) Hz, \(format.rawValue), peak \(String(printf: "%.3f", report.peak))")
-                }
-            default:
-                throw CommandFailure(.software, "pulsar: error: the method made a result of the other kind")
+    /// Writes the result, removing a half-written WAV on an interrupt, and says what was written.
+    static func write(_ output: DeriveOutput, to target: DeriveTarget, quiet: Bool, input: String) throws(CommandFailure) {
+        if target.isWAV { InterruptCleanup.arm(WAVExporter.temporaryPath(for: target.path)) }
+        defer { if target.isWAV { InterruptCleanup.disarm() } }
+        let written: DeriveTarget.Written
+        do {
+            written = try target.write(output)
+        } catch {
+            switch error {
+            case .pattern(let error): throw CommandFailure(.ioError, "pulsar: error: \(error)")
+            case .wav(let error): throw CommandFailure(error, input: input)
+            case .mismatch: throw CommandFailure(.software, "pulsar: error: the method made a result of the other kind")
             }
         }
+        if !quiet { Console.error(written.summary(path: target.path)) }
     }
 
     /// "N amplitude and M frequency points, K transients".
-    static func counts(_ p: PatternData) -> String {
-        "\(p.continuousPattern.amplitude.count) amplitude and \(p.continuousPattern.frequency.count) frequency points, \(p.discretePattern.count) transient\(p.discretePattern.count == 1 ? "" : "s")"
-    }
-
-    static func summary(_ derived: DerivedPattern, path: String, format: PatternFormat) -> String {
-        "wrote \(path): \(format.displayName), \(counts(derived.pattern)) from \(String(printf: "%.3f", derived.durationMilliseconds)) ms of sound (curves within \(String(printf: "%.4f", derived.amplitudeError)) and \(String(printf: "%.4f", derived.frequencyError)))"
-    }
+    static func counts(_ p: PatternData) -> String { DeriveRun.counts(p) }
 }
 
 extension CommandFailure {
