@@ -190,6 +190,17 @@ int pulsar_mix_write_wav(pulsar_mix *mix, const char *path);
 
 void pulsar_mix_free(pulsar_mix *mix);
 
+/* What a logged session's device played, rebuilt from its event log (pulsar_engine_options'
+ * log_path) as `pulsar render --replay` rebuilds it — bit for bit what the device was given, each
+ * logged input opened again as pulsar_mix_open opens it. `haptic_device` non-zero: the haptic
+ * device of two. Always tells the stream's `frames`, `channels` and `sample_rate`; with `buffer`
+ * NULL nothing more (a first call sizes the buffer), else writes its frames × channels floats,
+ * interleaved, into `buffer`, which holds `capacity_frames` frames (at least `frames`; at most
+ * 2^31 - 1 samples in all: a longer session is `pulsar render --replay`'s). A log that cannot be
+ * replayed exactly is PULSAR_ERROR_DATA, a missing one PULSAR_ERROR_NOT_FOUND. */
+int pulsar_replay(const char *log_path, int haptic_device, float *buffer, int64_t capacity_frames, int64_t *frames, int *channels,
+                  int *sample_rate);
+
 /* ---- Followers: touch from a game's own sound --------------------------------------------- */
 
 /* A follower turns sound into an actuator's input as it comes (docs/derive.md, "Following live

@@ -49,48 +49,15 @@ enum ReplayRender {
         }
     }
 
-    /// The log at `path` read and rebuilt, each logged input opened once as `render` opens an
-    /// INPUT.
+    /// The log at `path` read and rebuilt by the session layer, each logged input opened once as
+    /// `render` opens an INPUT (its warnings printed).
     private static func read(_ path: String) throws(CommandFailure) -> SessionReplay {
-        let data: [UInt8]
+        var warnings: [ContentWarning] = []
+        defer { WarningPrinter.print(warnings) }
         do {
-            data = try InputFile.read(path, limit: EngineLog.maximumSize)
+            return try SessionReplay.read(logAt: path, warnings: &warnings)
         } catch {
-            throw CommandFailure(error.reason.isTooLarge ? .dataError : .noInput, "pulsar: error: \(error)")
-        }
-        let command = "pulsar render"
-        var inputs: [String: PresetInput] = [:]
-        let open: SessionReplay.Opener = { try Self.open($0, preset: $1, derive: $2, device: $3, inputs: &inputs, log: path) }
-        do {
-            return try SessionReplay(logText: String(decoding: data, as: UTF8.self), path: path, open: open)
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch let error as SessionError {
-            throw error.failure(command, option: "--replay")
-        } catch {
-            throw CommandFailure(.software, "pulsar: error: \(path): \(error)")
-        }
-    }
-
-    /// A logged voice's preset, its input opened once (`inputs`) as `render` opens an INPUT.
-    private static func open(_ input: String, preset: String?, derive: Bool, device: Actuator, inputs: inout [String: PresetInput],
-                             log path: String) throws(CommandFailure) -> PresetHandle {
-        let command = "pulsar render"
-        let opened: PresetInput
-        if let known = inputs[input] {
-            opened = known
-        } else {
-            var setup = try RenderSetup(try Arguments([], options: [], command: command), command: command)
-            (setup.content.profile, setup.content.actuator) = (device.profile, device.source == nil ? nil : device)
-            opened = try PresetInput(input, setup: setup, strict: false)
-            inputs[input] = opened
-        }
-        do {
-            return try opened.select(preset, command: command, derive: derive, profile: device.profile, quiet: true)
-        } catch {
-            guard error.code == .usage else { throw error }
-            // The log's data, not the command line, names the preset: a data error.
-            throw CommandFailure(.dataError, "pulsar: error: \(path): a logged voice plays preset '\(MessageText.excerpt(preset ?? "", limit: 200))', which \(MessageText.excerpt(input, limit: 200)) does not have")
+            throw error.kind == .missing || error.kind == .data ? error.failure : error.failure("pulsar render", option: "--replay")
         }
     }
 }

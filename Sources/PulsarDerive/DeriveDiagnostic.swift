@@ -2,7 +2,7 @@ import PulsarCore
 
 /// A problem found while deriving haptics from audio — a setting out of range, an unreadable
 /// file — or a finding that did not stop it (silence, a part cut short), as the one
-/// `Diagnostic` type every reader reports with (docs/ARCHITECTURE.md rule 6). Callers decide
+/// `Diagnostic` type every reader reports with (docs/decisions.md, "Rules the code keeps", rule 10). Callers decide
 /// which problem happened by `rule`, never by the words.
 public typealias DeriveDiagnostic = Diagnostic<DeriveRule>
 

@@ -27,7 +27,7 @@ public enum SessionPolicy {
     }
 
     /// What paces the engine's steps: a PipeWire stream alone renders in its process callback
-    /// (a command is heard within about a quantum; ARCHITECTURE.md, "PipeWire"); everything else,
+    /// (a command is heard within about a quantum; docs/decisions.md, "PipeWire"); everything else,
     /// two devices included, by the engine's own timer.
     public static func wakeSource(main: OutputDevice, haptic: OutputDevice?) -> HapticEngine.WakeSource {
         main is PipeWireDevice && haptic == nil ? .callback : .timer

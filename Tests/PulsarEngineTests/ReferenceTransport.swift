@@ -4,7 +4,7 @@ import PulsarCore
 import PulsarEngine
 
 /// What a haptic-only stream (one channel, 48 kHz) must sound like, computed from a player's
-/// logged commands by the transport's rules as docs/ARCHITECTURE.md and the fade tests state
+/// logged commands by the transport's rules as docs/mixing.md and the fade tests state
 /// them — written here again, sharing no code with `TransportState`, `TransportRenderer`,
 /// `PlaybackTimeline`, `PresetMixer` or `Replay`. The only code of the project it uses is the
 /// pattern synthesis (`PatternRenderer`, checked on its own against `ReferenceSignal`) and the

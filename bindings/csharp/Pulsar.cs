@@ -119,6 +119,7 @@ namespace Pulsar
         [DllImport(Lib)] public static extern int pulsar_mix_write_wav(MixHandle mix, byte[] path);
         [DllImport(Lib)] public static extern void pulsar_mix_free(IntPtr mix);
         [DllImport(Lib)] public static extern int pulsar_mix_open(byte[] path, byte[] preset, ref MixOptions options, out MixHandle mix);
+        [DllImport(Lib)] public static extern int pulsar_replay(byte[] log, int hapticDevice, float[] buffer, long capacityFrames, out long frames, out int channels, out int sampleRate);
         [DllImport(Lib)] public static extern int pulsar_mix_warning_count(MixHandle mix);
         [DllImport(Lib)] public static extern IntPtr pulsar_mix_warning(MixHandle mix, int index);
         [DllImport(Lib)] public static extern int pulsar_follower_create(ref FollowerOptions options, out FollowerHandle follower);
@@ -273,6 +274,22 @@ namespace Pulsar
                 Native.Check(make(ref options, out h));
                 return new Mix(h);
             }
+        }
+    }
+
+    /// <summary>What a logged session played, rebuilt from its event log.</summary>
+    public static class Replay
+    {
+        /// <summary>The samples the device (or, with hapticDevice, the haptic device of two) was
+        /// given, interleaved, as pulsar render --replay rebuilds them; their channels and rate.</summary>
+        public static float[] Read(string logPath, bool hapticDevice, out int channels, out int sampleRate)
+        {
+            byte[] path = Native.Bytes(logPath);
+            long frames;
+            Native.Check(Native.pulsar_replay(path, hapticDevice ? 1 : 0, null, 0, out frames, out channels, out sampleRate));
+            var samples = new float[checked(frames * channels)];
+            Native.Check(Native.pulsar_replay(path, hapticDevice ? 1 : 0, samples, frames, out frames, out channels, out sampleRate));
+            return samples;
         }
     }
 

@@ -30,7 +30,7 @@ from ._errors import (ERRORS as _ERRORS, ArgumentError, BusyError, DataError, De
 from ._native import ABI_VERSION, lib as _lib
 
 __all__ = ["ABI_VERSION", "MAX_CURVE_POINTS", "Bundle", "Engine", "Follower", "Mix", "Pattern", "PulsarError", "ArgumentError",
-           "NotFoundError", "DataError", "OutputError", "DeviceError", "BusyError", "StateError", "Voice", "version"]
+           "NotFoundError", "DataError", "OutputError", "DeviceError", "BusyError", "StateError", "Voice", "replay", "version"]
 
 MAX_CURVE_POINTS = 1024
 """Most points of one curve (Voice.set_intensity_curve): the engine's limit, include/pulsar.h's
@@ -68,6 +68,21 @@ def _made(function, *arguments) -> ctypes.c_void_p:
 def version() -> str:
     """libpulsar's version, e.g. "0.1.0"."""
     return _lib.pulsar_version().decode()
+
+
+def replay(log_path: str, haptic_device: bool = False) -> Tuple["np.ndarray", int]:
+    """What a logged session's device played, rebuilt from its event log (`Engine(log_path=…)`) as
+    `pulsar render --replay` rebuilds it, bit for bit: the samples, shape (frames, channels), and
+    the sample rate. `haptic_device`: the haptic device of two."""
+    np = _numpy()
+    path = _native.encode(log_path, "log_path")
+    frames, channels, rate = ctypes.c_int64(), ctypes.c_int(), ctypes.c_int()
+    _check(_lib.pulsar_replay(path, 1 if haptic_device else 0, None, 0, ctypes.byref(frames), ctypes.byref(channels),
+                              ctypes.byref(rate)))
+    out = np.empty((frames.value, channels.value), dtype=np.float32)
+    _check(_lib.pulsar_replay(path, 1 if haptic_device else 0, out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), frames.value,
+                              ctypes.byref(frames), ctypes.byref(channels), ctypes.byref(rate)))
+    return out, rate.value
 
 
 class _Handle:

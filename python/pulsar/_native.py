@@ -62,6 +62,7 @@ for name, args, result in [
     ("pulsar_mix_from_pattern", [handle_t, ctypes.c_void_p, _P(handle_t)], _int),
     ("pulsar_mix_from_preset", [handle_t, _str, ctypes.c_void_p, _P(handle_t)], _int),
     ("pulsar_mix_open", [_str, _str, ctypes.c_void_p, _P(handle_t)], _int),
+    ("pulsar_replay", [_str, _int, _P(ctypes.c_float), _i64, _P(_i64), _P(_int), _P(_int)], _int),
     ("pulsar_mix_warning_count", [handle_t], _int),
     ("pulsar_mix_warning", [handle_t, _int], _str),
     ("pulsar_mix_frames", [handle_t], _i64),

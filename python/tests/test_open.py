@@ -67,3 +67,15 @@ def test_refusals():
         pulsar.Mix.open(os.path.join(ROOT, "no-such-file.json"))
     with pytest.raises(pulsar.ArgumentError, match="to_ms"):
         pulsar.Mix.open(DEMO, to_ms=1e12)
+
+
+def test_replay_equals_what_the_device_recorded(tmp_path):
+    log, recorded, rendered = tmp_path / "l.jsonl", tmp_path / "rec.wav", tmp_path / "r.wav"
+    run_pulsar("play", DEMO, "--device", f"sim:record={recorded}", "--log", str(log), "--quiet")
+    run_pulsar("render", "--replay", str(log), "-o", str(rendered), "--quiet")
+    samples, rate = pulsar.replay(str(log))
+    rec_rate, rec = read_wav(recorded)
+    _, ren = read_wav(rendered)
+    assert rate == rec_rate and samples.shape == rec.shape and np.array_equal(samples, rec) and np.array_equal(samples, ren)
+    with pytest.raises(pulsar.NotFoundError):
+        pulsar.replay(str(tmp_path / "none.jsonl"))
