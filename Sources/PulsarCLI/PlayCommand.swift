@@ -47,7 +47,8 @@ enum PlayCommand {
     parameter; a pattern voice's), gain master G [over MS] (0…4, on every voice's haptics),
     position MS (a realtime voice's content position); `#` starts a comment. An intensity,
     sharpness or master gain change ramps linearly from its effective frame, over MS or,
-    without one, over 4 ms. A voice number may
+    without one or with over 0, over 4 ms; one sent while such a change is under way follows
+    it (docs/signal-model.md §13). A voice number may
     follow any command's name (`at 500 start 2`, `at 900 pause 2`, `at 950 seek 2 300`; `play`
     takes one only before a time: `play 2 300`); without one a line is voice 1's. Loop, offset,
     haptics and gain changes take effect at a device frame like the rest, continuing the
