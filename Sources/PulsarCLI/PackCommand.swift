@@ -97,40 +97,19 @@ enum PackCommand {
     /// A pattern for each preset of the folder that has audio and no haptics.
     static func derive(_ folder: String, args: Arguments) throws(CommandFailure) -> [BundlePacker.DerivedHaptics] {
         let settings = try DeriveCommand.settings(args, command: "pulsar pack")
-        let bundle: PresetBundle
+        let quiet = args.flag("--quiet")
         do {
-            bundle = try PresetBundle.open(folder)
+            return try BundleDeriver.derive(folder: folder, settings: settings) { id, audio, result in
+                guard !quiet else { return }
+                WarningPrinter.print(result.warnings)
+                if !result.pattern.isEmpty { Console.error("derived preset \(id) from \(audio): " + DeriveRun.counts(result.pattern)) }
+            }
         } catch {
-            throw CommandFailure(exitCode(for: error.rule), "pulsar: error: \(error)")
+            switch error {
+            case .bundle(let error): throw CommandFailure(exitCode(for: error.rule), "pulsar: error: \(error)")
+            case .derive(let error): throw CommandFailure(error)
+            }
         }
-        var derived: [BundlePacker.DerivedHaptics] = []
-        for preset in bundle.presets where !preset.hasPattern {
-            guard let audio = preset.audio else { continue }
-            let result: DerivedPattern
-            do {
-                result = try PresetDeriver.pattern(of: preset, settings: settings)
-            } catch {
-                var e = error
-                e.file = "\(folder): \(audio.source)"
-                throw CommandFailure(e)
-            }
-            if !args.flag("--quiet") { WarningPrinter.print(result.warnings) }
-            // No bundle may hold an empty pattern (nothing to play): silent audio stays alone.
-            guard !result.pattern.isEmpty else { continue }
-            if !args.flag("--quiet") {
-                Console.error("derived preset \(preset.id) from \(audio.source): " + DeriveCommand.counts(result.pattern))
-            }
-            let text = (try? PatternWriter.text(for: result.pattern, as: .pulsarJSON)) ?? ""
-            var name = "haptics/\(preset.id).derived.json"
-            var n = 2
-            while bundle.hasFile(name) {
-                name = "haptics/\(preset.id).derived-\(n).json"
-                n += 1
-            }
-            derived.append(BundlePacker.DerivedHaptics(presetID: preset.id, name: name, content: Array(text.utf8), method: "envelope",
-                                                       from: audio.source, settings: PresetDeriver.record(settings)))
-        }
-        return derived
     }
 
     /// 66 when the input is missing or unreadable, 74 when writing failed, 65 for every bundle rule.
