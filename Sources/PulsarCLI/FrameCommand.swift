@@ -64,46 +64,23 @@ enum FrameCommand {
         let (width, height) = try CanvasOptions.size(args, command: command) ?? (Int(animation.width), Int(animation.height))
         let mode = try CanvasOptions.contentMode(args, command: command)
 
-        // Dynamic properties: each --set resolved against the animation before anything is drawn.
-        var properties = LottieDynamicProperties()
-        for assignment in args.repeatedValues("--set") {
-            guard let eq = assignment.lastIndex(of: "=") else {
-                throw CommandFailure(.usage, "\(command): --set takes KEYPATH=VALUE, not '\(assignment)'")
-            }
-            let keypath = AnimationKeypath(String(assignment[..<eq]))
-            let text = String(assignment[assignment.index(after: eq)...])
-            let targets: [RlottieOverrideTarget]
-            do {
-                targets = try animation.rlottieTargets(for: keypath)
-            } catch {
-                throw CommandFailure(.dataError, "pulsar: error: \(input): --set \(MessageText.oneLine(assignment)): \(error)")
-            }
-            let type = targets[0].property.valueType
-            guard let value = LottieValue.parse(text, as: type) else {
-                throw CommandFailure(.usage, "\(command): --set \(MessageText.oneLine(assignment)): \(targets[0].property.rawValue) takes a \(type.rawValue), not '\(MessageText.oneLine(text))'")
-            }
-            properties.setValue(value, keypath: keypath)
-        }
-        let overrides: [RlottieOverride]
         do {
-            overrides = try properties.resolve(in: animation).overrides(atFrame: LottieFrame(frame))
+            // Dynamic properties: each --set resolved against the animation before anything is drawn.
+            let properties = try LottieFrameExport.properties(args.repeatedValues("--set"), in: animation)
+            try LottieFrameExport.write(animation, source: input, frame: frame, width: width, height: height, mode: mode,
+                                        properties: properties, to: output)
         } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(input): \(error)")
+            throw failure(error, input: input, command: command)
         }
+    }
 
-        do {
-            let renderer = try LottieRenderer(jsonData: animation.json, source: input)
-            try renderer.animation.setOverrides(overrides)
-            let index = Int((frame - timing.inPoint.value).rounded(.down))
-            let image = try renderer.render(frame: index, width: width, height: height, contentMode: mode)
-            try PNGWriter.write(image, to: output)
-        } catch let error as PNGError {
-            throw CommandFailure(.ioError, "pulsar: error: \(error)")
-        } catch RlottieError.invalidProperty(let keypath, let property, let value, let reason) {
-            // A --set value out of range: the option's fault.
-            throw CommandFailure(.usage, "\(command): --set \(MessageText.excerpt(keypath)) \(property.rawValue) = \(value): \(reason)")
-        } catch {
-            throw CommandFailure(.dataError, "pulsar: error: \(input): \(error)")
+    /// The exit and message of a frame not written: a bad --set is the option's fault (64), a
+    /// PNG not written 74, the animation's refusals 65.
+    static func failure(_ error: LottieFrameExport.Failure, input: String, command: String) -> CommandFailure {
+        switch error {
+        case .notAnAssignment, .badValue, .invalidProperty: CommandFailure(.usage, "\(command): \(error)")
+        case .keypath, .resolve, .render: CommandFailure(.dataError, "pulsar: error: \(input): \(error)")
+        case .png: CommandFailure(.ioError, "pulsar: error: \(error)")
         }
     }
 }
