@@ -86,10 +86,6 @@ enum VideoCommand {
 
     static let command = "pulsar video"
 
-    /// The audio tracks and the mixer channels (stereo+haptic: L, R, H) each takes.
-    static let tracks = [VideoAudioTrack(channels: 2, title: "audio"), VideoAudioTrack(channels: 1, title: "haptics")]
-    static let routing = [[0, 1], [2]]
-
     static func run(_ words: [String]) throws(CommandFailure) {
         let args = try Arguments(words, options: options, command: command)
         guard let output = args.value("--output") else {
@@ -171,14 +167,10 @@ enum VideoCommand {
         }
     }
 
-    /// The frame: `--size` (checked already), else `natural` with each side rounded up to even
-    /// (yuv420p), refused beyond `VideoPicture`'s limits.
+    /// The frame: `--size` (checked already), else `natural` rounded up to even and checked.
     static func frameSize(given: (width: Int, height: Int)?, natural: (width: Int, height: Int), origin: String, input: VideoInput,
                           checked: VideoOptions) throws(CommandFailure) -> (Int, Int) {
-        if let given { return (given.width, given.height) }
-        let size = (natural.width + natural.width % 2, natural.height + natural.height % 2)
-        try refusing { () throws(VideoRefusal) in try checked.checkPicture(width: size.0, height: size.1, given: false, input: input.path, origin: origin) }
-        return size
+        try refusing { () throws(VideoRefusal) in try checked.frameSize(given: given, natural: natural, origin: origin, input: input.path) }
     }
 
     static func videoSettings(_ args: Arguments, container: VideoContainer, input: VideoInput, source: any VideoFrameSource,
@@ -187,7 +179,7 @@ enum VideoCommand {
         let quality = try args.integer("--quality", default: container.defaultQuality, in: range, command: command)
         let background = try backgroundColour(args)
         return VideoSettings(container: container, width: source.width, height: source.height, sampleRate: rate, frameRate: fps,
-                             quality: quality, background: background, audioTracks: input.isSilent ? [] : tracks)
+                             quality: quality, background: background, audioTracks: input.isSilent ? [] : VideoAudioTrack.mixTracks)
     }
 
     /// `--background RRGGBB` (a leading # allowed), default F2F2F2.
@@ -207,14 +199,14 @@ enum VideoCommand {
         defer { InterruptCleanup.disarm() }
         let report: VideoReport
         do {
-            report = try VideoExporter(settings: settings, routing: settings.audioTracks.isEmpty ? [] : routing)
+            report = try VideoExporter(settings: settings, routing: settings.audioTracks.isEmpty ? [] : VideoAudioTrack.mixRouting)
                 .export(schedule: schedule, source: source, mixer: mixer, to: output) { bar.update($0) }
         } catch {
             bar.finish()
             throw failure(error, input: input, output: output)
         }
         bar.finish()
-        if !quiet { Console.error(summary(report, settings: settings, output: output)) }
+        if !quiet { Console.error(report.summary(settings: settings, output: output)) }
     }
 
     static func failure(_ error: VideoExportError, input: String, output: String) -> CommandFailure {
@@ -224,21 +216,6 @@ enum VideoCommand {
         case .video(let e): return CommandFailure(.ioError, "pulsar: error: cannot write \(MessageText.oneLine(output)): \(e)")
         case .output(let e): return CommandFailure(.ioError, "pulsar: error: cannot write \(e)")
         }
-    }
-
-    static func summary(_ report: VideoReport, settings: VideoSettings, output: String) -> String {
-        let codecs: String
-        switch settings.container {
-        case .mp4: codecs = "H.264, AAC"
-        case .mkv: codecs = "H.264, FLAC"
-        case .webm: codecs = "VP9, Opus"
-        }
-        let ms = Double(report.samples) * 1000 / Double(settings.sampleRate)
-        let audio = settings.audioTracks.isEmpty ? "no audio" : settings.audioTracks.map { "\($0.title) (\($0.channels) ch)" }.joined(separator: ", ")
-        var line = "wrote \(output): \(report.frames) frames at \(settings.frameRate) fps, \(settings.width)×\(settings.height), "
-            + "\(String(printf: "%.3f", ms)) ms, \(codecs); \(audio) at \(settings.sampleRate) Hz"
-        if report.limitedSamples > 0 { line += ", \(report.limitedSamples) samples limited" }
-        return line
     }
 }
 
