@@ -307,9 +307,10 @@ int pulsar_engine_stop(pulsar_engine *engine);
  * outlives its engine only as a handle (its commands fail). */
 void pulsar_engine_free(pulsar_engine *engine);
 
-/* A new voice playing `mix`, stopped until played. The mix must be at the engine's rate and its
- * layout have the engine's channels: PULSAR_ERROR_ARGUMENT otherwise (nothing is converted: a
- * mix at another rate would play too fast or slow). `priority`:
+/* A new voice playing `mix`, stopped until played. A mix made without a layout (options->layout
+ * NULL) plays in the engine's layout; one made with a layout must have the engine's channels, and
+ * every mix the engine's rate: PULSAR_ERROR_ARGUMENT otherwise (a mix at another rate would play
+ * too fast or slow). `priority`:
  * when voice_limit voices play, a new one steals the lowest priority, oldest first, with a 1 ms
  * fade. `realtime` non-zero: the app moves its content (pulsar_voice_set_content_time) and
  * the transients it passes fire, either way. PULSAR_ERROR_BUSY when every voice has a higher

@@ -54,10 +54,21 @@ final class MixBox {
     let lock = Lock()
     /// The warnings met making it (`pulsar_mix_open`), one line each.
     let warnings: CStrings
+    /// The same content in another layout, when the caller gave none: a voice then plays it in
+    /// its engine's layout (the layout is chosen from where it plays, as the command's is).
+    let relaid: ((ChannelLayout) throws(SessionError) -> SessionContent)?
     var mixer: PresetMixer { content.mixer }
-    init(_ content: SessionContent, warnings: [String] = []) {
+    init(_ content: SessionContent, warnings: [String] = [], relaid: ((ChannelLayout) throws(SessionError) -> SessionContent)? = nil) {
         self.content = content
         self.warnings = CStrings(warnings)
+        self.relaid = relaid
+    }
+
+    /// What a voice on an engine of `layout` plays: this content, or (its layout not given, the
+    /// engine's another) the same in the engine's layout.
+    func content(for layout: ChannelLayout) throws(SessionError) -> SessionContent {
+        guard let relaid, content.mixer.settings.layout.channels != layout.channels else { return content }
+        return try relaid(layout)
     }
 }
 
@@ -218,6 +229,12 @@ func namesDevice(_ options: UnsafeRawPointer?) -> Bool {
     return o.profile != nil || actuatorMember(options, size: size) != nil
 }
 
+/// Whether `options` name a layout.
+func layoutGiven(_ options: UnsafeRawPointer?) -> Bool {
+    guard let options, case .some(.some(let (o, _))) = mixOptions(options) else { return false }
+    return o.layout != nil
+}
+
 /// `pulsar_mix_options.haptic_gain` when set (not 0), else nil.
 func hapticGainGiven(_ options: UnsafeRawPointer?) -> Double? {
     guard let options, case .some(.some(let (o, _))) = mixOptions(options), o.hapticGain != 0 else { return nil }
@@ -287,15 +304,25 @@ func makeMix(_ preset: PresetHandle, _ options: UnsafeRawPointer?, defaultLayout
              _ out: UnsafeMutablePointer<OpaquePointer?>, function: String) -> Int32 {
     var failure = Result.argument
     guard let chosen = settings(options, defaultLayout: defaultLayout, failure: &failure) else { return failure.rawValue }
-    return makeMix(preset, settings: chosen, origin: origin, out, function: function)
+    return makeMix(preset, settings: chosen, origin: origin, layoutGiven: layoutGiven(options), out, function: function)
 }
 
 /// A mixer of `preset` with settings already read, as a new handle in `out`.
-func makeMix(_ preset: PresetHandle, settings chosen: (MixSettings, PlaybackRange), origin: ContentOrigin,
+func makeMix(_ preset: PresetHandle, settings chosen: (MixSettings, PlaybackRange), origin: ContentOrigin, layoutGiven: Bool,
              _ out: UnsafeMutablePointer<OpaquePointer?>, function: String) -> Int32 {
     let (base, range) = chosen
+    let relaid = { (layout: ChannelLayout) throws(SessionError) -> SessionContent in
+        var settings = base
+        settings.layout = layout
+        do throws(PresetMixer.SetupError) {
+            return try SessionContent(preset: preset, settings: settings, range: range, origin: origin)
+        } catch {
+            throw SessionError(error)
+        }
+    }
     do {
-        out.pointee = Handles.make(MixBox(try SessionContent(preset: preset, settings: base, range: range, origin: origin)))
+        out.pointee = Handles.make(MixBox(try SessionContent(preset: preset, settings: base, range: range, origin: origin),
+                                          relaid: layoutGiven ? nil : relaid))
         return Result.ok.rawValue
     } catch {
         return Result.data.failing("\(function): \(error)")
@@ -315,7 +342,7 @@ public func pulsar_mix_from_pattern(_ pattern: OpaquePointer?, _ options: Unsafe
     var device = ContentDevice(rate: base.sampleRate)
     (device.profile, device.actuator) = (base.profile, base.actuator)
     let preset = ContentInput.preset(of: box.loaded, named: "pattern", device: device)
-    return makeMix(preset, settings: (base, range), origin: box.origin, out, function: "pulsar_mix_from_pattern")
+    return makeMix(preset, settings: (base, range), origin: box.origin, layoutGiven: layoutGiven(options), out, function: "pulsar_mix_from_pattern")
 }
 
 @_cdecl("pulsar_mix_from_preset")
@@ -343,7 +370,8 @@ public func pulsar_mix_from_preset(_ bundle: OpaquePointer?, _ presetID: UnsafeP
         }
         if device.actuator != nil { (chosen.0.actuator, chosen.0.profile) = (device.actuator, device.profile) }
     }
-    return makeMix(preset, settings: chosen, origin: .file(path: absolutePath(box.bundle.path), preset: id), out, function: "pulsar_mix_from_preset")
+    return makeMix(preset, settings: chosen, origin: .file(path: absolutePath(box.bundle.path), preset: id), layoutGiven: layoutGiven(options),
+                   out, function: "pulsar_mix_from_preset")
 }
 
 @_cdecl("pulsar_mix_frames")

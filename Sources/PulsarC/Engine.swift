@@ -11,6 +11,8 @@ import PulsarSimulation
 /// side (poll, making voices, clock queries) callable from any C thread.
 final class EngineBox {
     let session: Session
+    /// The main device's layout: a voice's mix whose layout was not given is played in it.
+    let layout: ChannelLayout
     var engine: HapticEngine { session.engine }
     /// Recursive: a completion callback, called from `pulsar_engine_poll` under it, may query
     /// its voice or the engine.
@@ -20,8 +22,9 @@ final class EngineBox {
     /// handles are freed (a fire-and-forget effect still reports). Under `lock`.
     var pending: [ObjectIdentifier: VoiceBox] = [:]
 
-    init(session: Session) {
+    init(session: Session, layout: ChannelLayout) {
         self.session = session
+        self.layout = layout
     }
 
     /// Stops the real-time thread (joined) and writes the recordings and the log; the first failure.
@@ -157,7 +160,7 @@ public func pulsar_engine_create(_ options: UnsafeRawPointer?, _ out: UnsafeMuta
         return (error.kind == .device ? Result.device : Result.argument).failing("pulsar_engine_create: device \(echoed(deviceName!)): \(error)")
     }
     session.start()
-    out.pointee = Handles.make(EngineBox(session: session))
+    out.pointee = Handles.make(EngineBox(session: session, layout: layout))
     return Result.ok.rawValue
 }
 
@@ -221,7 +224,13 @@ public func pulsar_engine_voice(_ engine: OpaquePointer?, _ mix: OpaquePointer?,
     defer { box.lock.unlock() }
     guard !box.stopped else { return Result.state.failing("pulsar_engine_voice: the engine was stopped") }
     do {
-        let voice = try box.session.voice(mixBox.content, priority: Int(priority), realtime: realtime != 0)
+        let content: SessionContent
+        do throws(SessionError) {
+            content = try mixBox.content(for: box.layout)
+        } catch {
+            return error.libraryResult.failing("pulsar_engine_voice: the mix in the engine's layout \(box.layout.name): \(error.description)")
+        }
+        let voice = try box.session.voice(content, priority: Int(priority), realtime: realtime != 0)
         let voiceBox = VoiceBox(voice: voice, engine: box)
         let handle = Handles.make(voiceBox)
         voiceBox.handle = handle

@@ -451,7 +451,8 @@ class Engine(_Handle):
         super().__init__(_made(_lib.pulsar_engine_create, ctypes.byref(self._options)))
 
     def voice(self, mix: Mix, priority: int = 0, realtime: bool = False) -> Voice:
-        """A new voice playing `mix` (at the engine's rate and channels), stopped until played."""
+        """A new voice playing `mix`, stopped until played: a mix made without a layout plays in the
+        engine's; one made with a layout must have the engine's channels, and every mix its rate."""
         handle = _made(_lib.pulsar_engine_voice, self.handle, mix.handle, _integer(priority, "priority"), 1 if realtime else 0)
         voice = Voice(handle, self, mix)
         self._voices.append(voice)
