@@ -1,6 +1,7 @@
 import PulsarCommandLine
 import Glibc
 import PulsarCore
+import PulsarSession
 
 /// `pulsar info INPUT [--json]`: what a pattern file or a bundle holds.
 enum InfoCommand {
@@ -45,49 +46,12 @@ enum InfoCommand {
         }
         let loaded = try setup.load(input)
         let renderer = try setup.renderer(for: loaded.pattern)
-        let summary = PatternSummary(loaded.pattern)
-        let renderedMs = setup.rate.milliseconds(atFrame: renderer.frameCount)
-
+        let description = PatternDescription(path: input, loaded: loaded, frames: renderer.frameCount, rate: setup.rate, profile: setup.profile)
         if args.flag("--json") {
-            func range(_ r: ClosedRange<Double>?) -> JSONValue {
-                guard let r else { return JSONValue(.null) }
-                return .arr([.num(r.lowerBound), .num(r.upperBound)])
-            }
-            let doc: JSONValue = .obj([
-                "file": .str(input),
-                "format": .str(loaded.format.rawValue),
-                "durationMs": .num(summary.lastPointTime),
-                "continuousEndMs": .num(summary.continuousEnd),
-                "renderedMs": .num(renderedMs),
-                "renderedFrames": .num(Double(renderer.frameCount)),
-                "sampleRate": .num(Double(setup.rate.hertz)),
-                "profile": .str(setup.profile.name),
-                "amplitudePoints": .num(Double(summary.amplitudePoints)),
-                "frequencyPoints": .num(Double(summary.frequencyPoints)),
-                "transients": .num(Double(summary.transients)),
-                "amplitudeRange": range(summary.amplitudeRange),
-                "frequencyRange": range(summary.frequencyRange),
-                "transientAmplitudeRange": range(summary.transientAmplitudeRange),
-                "transientFrequencyRange": range(summary.transientFrequencyRange),
-                "scaledFromSeconds": JSONValue(.bool(loaded.scaledFromSeconds)),
-                "warnings": .arr(loaded.warnings.map { .str($0.description) }),
-            ])
-            Console.out(JSONWriter().write(doc), terminator: "")
+            Console.out(JSONWriter().write(description.json), terminator: "")
             return
         }
-        func short(_ v: Double) -> String { String(printf: "%.6g", v) }
-        func show(_ r: ClosedRange<Double>?) -> String {
-            guard let r else { return "–" }
-            return "\(short(r.lowerBound)) … \(short(r.upperBound))"
-        }
-        Console.out("file:        \(input)")
-        Console.out("format:      \(loaded.format.displayName)\(loaded.scaledFromSeconds ? " (times read as seconds)" : "")")
-        Console.out("duration:    \(short(summary.lastPointTime)) ms (continuous part \(short(summary.continuousEnd)) ms)")
-        Console.out("rendered:    \(renderer.frameCount) frames = \(String(printf: "%.3f", renderedMs)) ms at \(setup.rate.hertz) Hz, profile \(setup.profile)")
-        Console.out("amplitude:   \(summary.amplitudePoints) points, values \(show(summary.amplitudeRange))")
-        Console.out("frequency:   \(summary.frequencyPoints) points, values \(show(summary.frequencyRange))")
-        Console.out("transients:  \(summary.transients), amplitude \(show(summary.transientAmplitudeRange)), frequency \(show(summary.transientFrequencyRange))")
-        Console.out("warnings:    \(loaded.warnings.count)")
+        for line in description.lines { Console.out(line) }
         WarningPrinter.print(loaded.warnings, prefix: "  - ", to: { Console.out($0) })
     }
 }
