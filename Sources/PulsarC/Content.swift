@@ -54,21 +54,10 @@ final class MixBox {
     let lock = Lock()
     /// The warnings met making it (`pulsar_mix_open`), one line each.
     let warnings: CStrings
-    /// The same content in another layout, when the caller gave none: a voice then plays it in
-    /// its engine's layout (the layout is chosen from where it plays, as the command's is).
-    let relaid: ((ChannelLayout) throws(SessionError) -> SessionContent)?
     var mixer: PresetMixer { content.mixer }
-    init(_ content: SessionContent, warnings: [String] = [], relaid: ((ChannelLayout) throws(SessionError) -> SessionContent)? = nil) {
+    init(_ content: SessionContent, warnings: [String] = []) {
         self.content = content
         self.warnings = CStrings(warnings)
-        self.relaid = relaid
-    }
-
-    /// What a voice on an engine of `layout` plays: this content, or (its layout not given, the
-    /// engine's another) the same in the engine's layout.
-    func content(for layout: ChannelLayout) throws(SessionError) -> SessionContent {
-        guard let relaid, content.mixer.settings.layout.channels != layout.channels else { return content }
-        return try relaid(layout)
     }
 }
 
@@ -311,18 +300,9 @@ func makeMix(_ preset: PresetHandle, _ options: UnsafeRawPointer?, defaultLayout
 func makeMix(_ preset: PresetHandle, settings chosen: (MixSettings, PlaybackRange), origin: ContentOrigin, layoutGiven: Bool,
              _ out: UnsafeMutablePointer<OpaquePointer?>, function: String) -> Int32 {
     let (base, range) = chosen
-    let relaid = { (layout: ChannelLayout) throws(SessionError) -> SessionContent in
-        var settings = base
-        settings.layout = layout
-        do throws(PresetMixer.SetupError) {
-            return try SessionContent(preset: preset, settings: settings, range: range, origin: origin)
-        } catch {
-            throw SessionError(error)
-        }
-    }
     do {
-        out.pointee = Handles.make(MixBox(try SessionContent(preset: preset, settings: base, range: range, origin: origin),
-                                          relaid: layoutGiven ? nil : relaid))
+        // A layout left to its default is the engine's when the mix becomes a voice.
+        out.pointee = Handles.make(MixBox(try SessionContent(preset: preset, settings: base, range: range, origin: origin, layoutChosen: layoutGiven)))
         return Result.ok.rawValue
     } catch {
         return Result.data.failing("\(function): \(error)")

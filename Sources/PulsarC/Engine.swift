@@ -226,7 +226,7 @@ public func pulsar_engine_voice(_ engine: OpaquePointer?, _ mix: OpaquePointer?,
     do {
         let content: SessionContent
         do throws(SessionError) {
-            content = try mixBox.content(for: box.layout)
+            content = try mixBox.content.inLayout(box.layout)
         } catch {
             return error.libraryResult.failing("pulsar_engine_voice: the mix in the engine's layout \(box.layout.name): \(error.description)")
         }

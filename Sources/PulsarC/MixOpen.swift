@@ -40,13 +40,7 @@ public func pulsar_mix_open(_ path: UnsafePointer<CChar>?, _ presetID: UnsafePoi
     guard let request = contentRequest(path, preset: preset, options, failure: &failure) else { return failure.rawValue }
     do {
         let resolved = try request.resolve()
-        let relaid = { (layout: ChannelLayout) throws(SessionError) -> SessionContent in
-            var again = request
-            again.layout = layout
-            return try again.resolve().content
-        }
-        out.pointee = Handles.make(MixBox(resolved.content, warnings: resolved.warnings.map { MessageText.line($0.description) },
-                                          relaid: request.layout == nil ? relaid : nil))
+        out.pointee = Handles.make(MixBox(resolved.content, warnings: resolved.warnings.map { MessageText.line($0.description) }))
         return Result.ok.rawValue
     } catch {
         // A preset the input does not have is not found, as a missing file is.

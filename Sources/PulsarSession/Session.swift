@@ -26,6 +26,9 @@ public final class Session {
     public var hapticDevice: OutputDevice? { opened.hapticDevice }
     public var hapticName: String? { opened.hapticName }
     public let hapticLayout: ChannelLayout?
+    /// The main device's layout, when the session was opened with one: content whose layout was
+    /// left to its default plays in it (`SessionContent.inLayout`).
+    public let layout: ChannelLayout?
     /// The event log written at `stop`, when one was asked for.
     public let log: SessionLog?
     private let recordings: [(device: SimulatedDevice, path: String, channels: Int)]
@@ -38,9 +41,10 @@ public final class Session {
     /// engine keeps no events unless `keepsEvents` says so: a session of any length stays in
     /// bounded memory.
     public init(_ request: SessionEngine.Request, logPath: String? = nil, keepsEvents: Bool? = nil,
-                clock: SessionClock = SessionClock(), fallback: ((DeviceError) -> Void)? = nil) throws(SessionError) {
+                clock: SessionClock = SessionClock(), fallback: ((DeviceError) -> Void)? = nil, layout: ChannelLayout? = nil) throws(SessionError) {
         let made = try SessionEngine(request, clock: clock, fallback: fallback)
         opened = made
+        self.layout = layout
         hapticLayout = request.haptic?.layout
         rate = request.sampleRate
         var recordings: [(SimulatedDevice, String, Int)] = []
@@ -53,15 +57,17 @@ public final class Session {
         engine.keepsEventLog = keepsEvents ?? (logPath != nil)
     }
 
-    /// A session on the device `device` names (`DeviceSpec`: `sim`, `auto`, an ALSA name …) with
+    /// A session on the device `device` names (`DeviceSpec`: `auto`, `sim`, an ALSA name …) with
     /// `layout`'s channels at `sampleRate`, the policy's period, buffer and voice limit; started.
-    public convenience init(device: String = "sim", layout: ChannelLayout = .mix, sampleRate: Int = 48_000,
+    /// The defaults are every front end's: `auto` (PipeWire's default sink, else ALSA `default`),
+    /// the haptic channel alone, 48 kHz.
+    public convenience init(device: String = "auto", layout: ChannelLayout = .haptic, sampleRate: Int = 48_000,
                             logPath: String? = nil) throws(SessionError) {
         guard let rate = SampleRate(sampleRate) else { throw SessionError(.usage, "sample rate \(sampleRate) is not in 8000...192000") }
         let spec = try DeviceSpec(parsing: device, rate: rate)
         let period = SessionPolicy.defaultPeriod(simulated: spec.isSimulated)
         try self.init(SessionEngine.Request(main: spec, sampleRate: rate, channels: layout.channelCount, periodFrames: period,
-                                            bufferFrames: period * SessionPolicy.defaultBufferPeriods), logPath: logPath)
+                                            bufferFrames: period * SessionPolicy.defaultBufferPeriods), logPath: logPath, layout: layout)
         start()
     }
 
@@ -71,6 +77,7 @@ public final class Session {
     /// A new voice playing `content`, stopped until its `play` (see `HapticEngine.makeVoice`:
     /// a voice past the limit steals the lowest-priority one). Logged when the session logs.
     public func voice(_ content: SessionContent, priority: Int = 0, realtime: Bool = false) throws(VoiceError) -> HapticVoice {
+        let content = try inSessionLayout(content)
         let voice = try engine.makeVoice(content.mixer, priority: priority, animationFrameRate: content.animationFrameRate,
                                          mode: realtime ? .realtime : .pattern)
         log?.made(voice, content: content, priority: priority, mode: realtime ? .realtime : .pattern)
@@ -129,6 +136,18 @@ public final class Session {
             try log.write(engine: engine, played: played, hapticLayout: hapticLayout?.name)
         } catch {
             throw SessionError(.io, "cannot write the event log: \(error)")
+        }
+    }
+}
+
+extension Session {
+    /// `content` in this session's layout when its own was left to its default.
+    func inSessionLayout(_ content: SessionContent) throws(VoiceError) -> SessionContent {
+        guard let layout else { return content }
+        do {
+            return try content.inLayout(layout)
+        } catch {
+            throw .unsupported(.unsupported("the content in the session's layout \(layout.name): \(error.description)"))
         }
     }
 }

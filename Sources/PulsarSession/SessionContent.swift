@@ -18,14 +18,23 @@ public struct SessionContent: @unchecked Sendable {
     /// The preset's animation frame rate, for a voice's animation clock.
     public let animationFrameRate: Double?
     public let origin: ContentOrigin
+    /// Whether the caller chose the layout. Content whose layout was left to its default plays in
+    /// the layout of the session it plays in (`inLayout`), as every front end's does.
+    public let layoutChosen: Bool
+    /// What it was made of, to make it again in another layout.
+    private let source: (preset: PresetHandle, settings: MixSettings, range: PlaybackRange)?
 
     /// `preset` mixed with `settings` over `range`; the audio is preloaded whatever `settings` say.
-    public init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange = PlaybackRange(), origin: ContentOrigin) throws(PresetMixer.SetupError) {
+    /// `layoutChosen` false: `settings.layout` is a default, which a session may replace.
+    public init(preset: PresetHandle, settings: MixSettings, range: PlaybackRange = PlaybackRange(), origin: ContentOrigin,
+                layoutChosen: Bool = true) throws(PresetMixer.SetupError) {
         var s = settings
         s.preloadAudio = true
         mixer = try PresetMixer(preset: preset, settings: s, range: range)
         animationFrameRate = preset.animation?.effectiveFrameRate
         self.origin = origin
+        self.layoutChosen = layoutChosen
+        source = (preset, s, range)
     }
 
     /// `mixer` as it is (it must preload its audio to play in an engine), with where it came from.
@@ -33,30 +42,49 @@ public struct SessionContent: @unchecked Sendable {
         self.mixer = mixer
         self.animationFrameRate = animationFrameRate
         self.origin = origin
+        layoutChosen = true
+        source = nil
     }
 
-    /// The pattern file at `path` (Pulsar JSON, AHAP or `.haptic`) in `settings`' layout (default:
-    /// the haptic channel alone), as every front end reads one (`ContentInput`): a `.haptic`
-    /// clip through `settings.actuator`'s laws, its raw clip kept for a burst model.
-    public static func pattern(at path: String, settings: MixSettings = MixSettings(layout: .haptic),
+    /// This content to play where `layout` is wanted: itself when its layout was chosen or has
+    /// `layout`'s channels; else the same mixed again in `layout`.
+    public func inLayout(_ layout: ChannelLayout) throws(SessionError) -> SessionContent {
+        guard !layoutChosen, mixer.settings.layout.channels != layout.channels, let source else { return self }
+        var settings = source.settings
+        settings.layout = layout
+        do {
+            return try SessionContent(preset: source.preset, settings: settings, range: source.range, origin: origin, layoutChosen: false)
+        } catch {
+            throw SessionError(error)
+        }
+    }
+
+    /// The pattern file at `path` (Pulsar JSON, AHAP or `.haptic`) in `settings`' layout (nil:
+    /// the haptic channel alone, or the layout of the session it plays in), as every front end
+    /// reads one (`ContentInput`): a `.haptic` clip through `settings.actuator`'s laws, its raw
+    /// clip kept for a burst model.
+    public static func pattern(at path: String, settings given: MixSettings? = nil,
                                range: PlaybackRange = PlaybackRange()) throws(SessionError) -> SessionContent {
+        let settings = given ?? MixSettings(layout: .haptic)
         var warnings: [ContentWarning] = []
         let loaded = try ContentInput.pattern(at: path, warnings: &warnings)
         var device = ContentDevice(rate: settings.sampleRate)
         (device.profile, device.actuator) = (settings.profile, settings.actuator)
         do {
             return try SessionContent(preset: ContentInput.preset(of: loaded, named: "pattern", device: device),
-                                      settings: settings, range: range, origin: .file(path: absolutePath(path), preset: nil))
+                                      settings: settings, range: range, origin: .file(path: absolutePath(path), preset: nil), layoutChosen: given != nil)
         } catch {
             throw SessionError(error)
         }
     }
 
     /// The preset `id` (default: the bundle's first) of the `.pulsar` bundle at `path`, with its
-    /// audio, in `settings`' layout (default: audio and haptics as two channels), on the actuator
-    /// its manifest names unless `settings` names one (`ContentDevice.applying`).
-    public static func preset(_ id: String? = nil, inBundle path: String, settings: MixSettings = MixSettings(layout: .mix),
+    /// audio, in `settings`' layout (nil: audio and haptics as two channels, or the layout of the
+    /// session it plays in), on the actuator its manifest names unless `settings` names one
+    /// (`ContentDevice.applying`).
+    public static func preset(_ id: String? = nil, inBundle path: String, settings given: MixSettings? = nil,
                               range: PlaybackRange = PlaybackRange()) throws(SessionError) -> SessionContent {
+        let settings = given ?? MixSettings(layout: .mix)
         var warnings: [ContentWarning] = []
         var device = ContentDevice(rate: settings.sampleRate)
         (device.profile, device.actuator, device.isNamed) = (settings.profile, settings.actuator, settings.actuator != nil)
@@ -67,7 +95,8 @@ public struct SessionContent: @unchecked Sendable {
         var s = settings
         (s.profile, s.actuator) = (own.profile, own.actuator)
         do {
-            return try SessionContent(preset: preset, settings: s, range: range, origin: .file(path: absolutePath(input.bundle!.path), preset: preset.id))
+            return try SessionContent(preset: preset, settings: s, range: range, origin: .file(path: absolutePath(input.bundle!.path), preset: preset.id),
+                                      layoutChosen: given != nil)
         } catch {
             throw SessionError(error)
         }

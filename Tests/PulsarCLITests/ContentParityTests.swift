@@ -1,6 +1,7 @@
 import Foundation
 import PulsarAudio
 import PulsarCore
+import PulsarEngine
 import PulsarSession
 import PulsarTestSupport
 import Testing
@@ -129,5 +130,24 @@ struct ContentParityTests {
         #expect(kind(ContentRequest(input: "/nonexistent/p.json")) == .missing)
         #expect(kind(ContentRequest(input: demo, preset: "nope")) == .usage)
         #expect(kind(ContentRequest(input: demo)) == nil)
+    }
+
+    @Test("A session's defaults are every front end's (auto, the haptic channel, 48 kHz); content whose layout was left to its default plays in the session's",
+          .enabled(if: SharedCorpus.available("bundles/demo.pulsar")), .timeLimit(.minutes(2)))
+    func sessionLayout() throws {
+        let bundle = try SharedCorpus.path("bundles/demo.pulsar")
+        let session = try Session(device: "sim")
+        defer { try? session.stop() }
+        #expect(session.layout == .haptic && session.engine.mainChannels == 1)
+        let content = try SessionContent.preset("verified", inBundle: bundle)
+        #expect(content.mixer.channelCount == 2 && !content.layoutChosen)
+        let voice = try session.voice(content)
+        #expect(voice.mixer.channelCount == 1, "the preset plays in the session's layout")
+        let chosen = try SessionContent.preset("verified", inBundle: bundle, settings: MixSettings(layout: .mix))
+        #expect(throws: VoiceError.self) { _ = try session.voice(chosen) }
+        var request = ContentRequest(input: bundle, preset: "verified")
+        #expect(try session.voice(request.resolve().content).mixer.channelCount == 1)
+        request.layout = .stereoHaptic
+        #expect(throws: VoiceError.self) { _ = try session.voice(request.resolve().content) }
     }
 }

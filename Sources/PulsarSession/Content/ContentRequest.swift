@@ -66,7 +66,7 @@ public struct ContentRequest: Sendable {
         let origin: ContentOrigin = .file(path: absolutePath(input.bundle?.path ?? self.input), preset: input.isBundle ? preset.id : nil)
         let content: SessionContent
         do {
-            content = try SessionContent(preset: preset, settings: settings, range: range, origin: origin)
+            content = try SessionContent(preset: preset, settings: settings, range: range, origin: origin, layoutChosen: layout != nil)
         } catch {
             throw SessionError(error)
         }
