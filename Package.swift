@@ -38,6 +38,8 @@ let package = Package(
         .library(name: "PulsarVideo", targets: ["PulsarVideo"]),
         // The entry points `make fuzz` builds its targets on, and `make test` replays findings through.
         .library(name: "PulsarFuzzing", targets: ["PulsarFuzzing"]),
+        // The onset material the benchmarks score aubio on, as the tests score derive.
+        .library(name: "PulsarTestMaterial", targets: ["PulsarTestMaterial"]),
         .executable(name: "pulsar", targets: ["PulsarCLI"]),
         // libpulsar for C, C++, C# and Python: include/pulsar.h over these `pulsar_*` symbols.
         .library(name: "PulsarC", type: .dynamic, targets: ["PulsarC"]),
@@ -125,6 +127,8 @@ let package = Package(
         .target(name: "PulsarSimulation", dependencies: ["PulsarCore", "PulsarEngine"]),
         // Optimized even in debug builds: its FFT measures whole corpus renders in the tests.
         .target(name: "PulsarTestSupport", dependencies: ["PulsarCore"], swiftSettings: [.unsafeFlags(["-O"])]),
+        // Sounds whose onsets are known by construction: the derive tests and the derive benchmark score on them.
+        .target(name: "PulsarTestMaterial", dependencies: ["PulsarCore"]),
         .target(name: "PulsarLottie", dependencies: ["PulsarCore", "PulsarBundle"]),
         .target(name: "PulsarLottieRender", dependencies: ["PulsarCore", "PulsarLottie", "CRlottie", "CRlottieShim", "CPNG"]),
         .target(name: "PulsarLottiePlayer", dependencies: ["PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarLottie"]),
@@ -171,7 +175,7 @@ let package = Package(
         .testTarget(name: "PulsarDriftTests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarSimulation", "PulsarDrift", "PulsarTestSupport"]),
         .testTarget(name: "PulsarPlotTests", dependencies: ["PulsarPlot", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottieRender", "PulsarTestSupport"]),
         .testTarget(name: "PulsarVideoTests", dependencies: ["PulsarVideo", "PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarLottie", "PulsarLottieRender", "PulsarTestSupport"]),
-        .testTarget(name: "PulsarDeriveTests", dependencies: ["PulsarDerive", "PulsarCore", "PulsarAudio", "PulsarTestSupport"]),
+        .testTarget(name: "PulsarDeriveTests", dependencies: ["PulsarDerive", "PulsarCore", "PulsarAudio", "PulsarTestSupport", "PulsarTestMaterial"]),
         .testTarget(name: "PulsarSessionTests", dependencies: ["PulsarSession", "PulsarCore", "PulsarDerive", "PulsarEngine", "PulsarSimulation", "PulsarALSA", "PulsarPipeWire", "PulsarAudio", "PulsarBundle"]),
         .testTarget(name: "PulsarALSATests", dependencies: ["PulsarCore", "PulsarEngine", "PulsarALSA", "PulsarPipeWire", "CPipeWireCardTwin", "PulsarSession", "PulsarSimulation", "PulsarTestSupport"]),
     ]

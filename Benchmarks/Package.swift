@@ -46,6 +46,6 @@ let package = Package(
         benchmark("trigger-latency", "TriggerLatency",
                   ["BenchSupport"] + pulsar("PulsarCore", "PulsarBundle", "PulsarAudio", "PulsarEngine", "PulsarALSA", "PulsarPipeWire", "PulsarDrift")),
         benchmark("follow-clock", "FollowClock", pulsar("PulsarCore", "PulsarAudio", "PulsarEngine", "PulsarSimulation", "PulsarSession", "PulsarDerive")),
-        benchmark("derive-throughput", "DeriveThroughput", ["CAllocationCounter"] + pulsar("PulsarCore", "PulsarAudio", "PulsarDerive")),
+        benchmark("derive-throughput", "DeriveThroughput", ["CAllocationCounter"] + pulsar("PulsarCore", "PulsarAudio", "PulsarDerive", "PulsarTestMaterial")),
     ]
 )

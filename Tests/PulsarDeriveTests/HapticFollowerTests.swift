@@ -1,5 +1,6 @@
 import Foundation
 import PulsarCore
+import PulsarTestMaterial
 @testable import PulsarDerive
 import PulsarTestSupport
 import Testing

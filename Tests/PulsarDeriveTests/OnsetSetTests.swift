@@ -1,5 +1,6 @@
 import Foundation
 import PulsarCore
+import PulsarTestMaterial
 import Testing
 @testable import PulsarDerive
 

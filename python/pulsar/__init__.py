@@ -115,11 +115,13 @@ class _Handle:
         self.close()
 
 
-def _mix_options(rate: int, layout: Optional[str], profile: Optional[str], haptic_gain: float, audio_gain: float,
+def _mix_options(rate: int, layout: Optional[str], profile: Optional[str], haptic_gain: Optional[float], audio_gain: Optional[float],
                  loop_count: int, actuator: Optional[str] = None, derive: bool = False, from_ms: Optional[float] = None,
                  to_ms: Optional[float] = None, haptic_offset_ms: float = 0.0, reverse: bool = False) -> _native.MixOptions:
     return _native.MixOptions(ctypes.sizeof(_native.MixOptions), _integer(rate, "rate"), _native.encode(layout, "layout"),
-                              _native.encode(profile, "profile"), float(haptic_gain), float(audio_gain),
+                              # None: the device's own gain (an actuator's config, else 1), as the command's default.
+                              _native.encode(profile, "profile"), 0.0 if haptic_gain is None else float(haptic_gain),
+                              0.0 if audio_gain is None else float(audio_gain),
                               _integer(loop_count, "loop_count"), _native.encode(actuator, "actuator"), 1 if derive else 0,
                               float(from_ms or 0.0), float(to_ms or 0.0), float(haptic_offset_ms), 1 if reverse else 0)
 
@@ -141,7 +143,7 @@ class Mix(_Handle):
         "haptic" for a pattern, "stereo+haptic" for audio, "mix" for a bundle's preset; `from_ms` /
         `to_ms` a segment, `haptic_offset_ms` the haptics against the audio, `reverse` boomerang loops
         (`loop_count` -1 endless). What was warned on the way is `warnings`."""
-        options = _mix_options(rate, layout, profile, haptic_gain or 0.0, audio_gain or 0.0, loop_count, actuator, derive,
+        options = _mix_options(rate, layout, profile, haptic_gain, audio_gain, loop_count, actuator, derive,
                                from_ms, to_ms, haptic_offset_ms, reverse)
         return cls(_made(_lib.pulsar_mix_open, _native.encode(path, "path"), _native.encode(preset, "preset"),
                          ctypes.byref(options)))
@@ -243,7 +245,7 @@ class Pattern(_Handle):
         return json.loads(text.value.decode())
 
     def mix(self, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
-            haptic_gain: float = 1.0, loop_count: int = 1, actuator: Optional[str] = None) -> Mix:
+            haptic_gain: Optional[float] = None, loop_count: int = 1, actuator: Optional[str] = None) -> Mix:
         """The pattern mixed alone: `layout` "haptic" (the default), "stereo+haptic", "quad", a channel
         map like "L+H,R+H,0"; `profile` "wideband" (default), "lra", "lra:HZ" or "FMIN:FMAX", or
         `actuator` an actuator config instead (a .acf path, or a shipped name found in
@@ -252,7 +254,7 @@ class Pattern(_Handle):
         return Mix(_made(_lib.pulsar_mix_from_pattern, self.handle, ctypes.byref(options)))
 
     def render(self, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
-               haptic_gain: float = 1.0, loop_count: int = 1, always_2d: bool = False,
+               haptic_gain: Optional[float] = None, loop_count: int = 1, always_2d: bool = False,
                actuator: Optional[str] = None) -> np.ndarray:
         """The whole pattern rendered: the samples `pulsar render` writes with the same options."""
         with self.mix(rate, layout, profile, haptic_gain, loop_count, actuator) as mix:
@@ -282,7 +284,7 @@ class Bundle(_Handle):
         return [_lib.pulsar_bundle_warning(self.handle, i).decode() for i in range(count)]
 
     def mix(self, preset: str, rate: int = 48000, layout: Optional[str] = None, profile: Optional[str] = None,
-            haptic_gain: float = 1.0, audio_gain: float = 1.0, loop_count: int = 1, actuator: Optional[str] = None) -> Mix:
+            haptic_gain: Optional[float] = None, audio_gain: Optional[float] = None, loop_count: int = 1, actuator: Optional[str] = None) -> Mix:
         """The preset with its audio (decoded now, in full); `layout` defaults to "mix"; `actuator`
         an actuator config (path or shipped name) instead of `profile`; with neither, the preset's
         own actuator when its manifest names one."""

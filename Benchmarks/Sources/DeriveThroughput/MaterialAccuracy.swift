@@ -1,6 +1,7 @@
 import Foundation
 import PulsarAudio
 import PulsarCore
+import PulsarTestMaterial
 import PulsarDerive
 
 /// aubio's methods and thresholds tried on every set, as on the drums.

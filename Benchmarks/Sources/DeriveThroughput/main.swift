@@ -10,6 +10,7 @@ import CAllocationCounter
 import Foundation
 import PulsarAudio
 import PulsarCore
+import PulsarTestMaterial
 import PulsarDerive
 
 struct Options {

@@ -3,25 +3,25 @@ import PulsarCore
 
 /// Sounds for the onset detector whose true onsets are known by construction, drawn from a
 /// seeded `SplitMix64` and written from their definitions, sharing no code with the analysis.
-/// (The benchmark `derive-throughput` reads this same file, through a link, to score aubio on it.)
+/// (The tests of PulsarDerive score the analysis on it; the benchmark `derive-throughput` scores aubio.)
 ///
 /// Every set is a few seconds of mono sound, peak-normalised to 0.9 and then scaled by `gainDB`.
 /// A true onset is the first sample of a new sound: a hit, a pluck, the start of a bow stroke or
 /// of a syllable (its plosive burst when it has one). A sound that begins at the file's first
 /// sample, or fades in from it, is not an onset.
-enum OnsetMaterial {
-    enum Set: String, CaseIterable, Sendable {
+public enum OnsetMaterial {
+    public enum Set: String, CaseIterable, Sendable {
         case truncated, cymbals, underPad, plucked, bowed, speech
     }
 
-    struct Sound {
-        var samples: [Float]
-        var onsets: [Double]
+    public struct Sound {
+        public var samples: [Float]
+        public var onsets: [Double]
         /// What made each onset ("kick", "hat", …), in the order of `onsets`.
-        var kinds: [String]
+        public var kinds: [String]
     }
 
-    static func make(_ set: Set, rate: Int, seed: UInt64, gainDB: Double = 0) -> Sound {
+    public static func make(_ set: Set, rate: Int, seed: UInt64, gainDB: Double = 0) -> Sound {
         var b = Builder(rate: rate, seconds: 6, seed: seed &* 7919 &+ UInt64(set.rawValue.count))
         switch set {
         case .truncated: b.truncatedDrums()

@@ -1,1 +1,0 @@
-../../../Tests/PulsarDeriveTests/OnsetMaterial.swift
