@@ -37,32 +37,47 @@ public func pulsar_pattern_lint(_ pattern: OpaquePointer?, _ options: UnsafeRawP
     return Int32(bytes.count)
 }
 
-@_cdecl("pulsar_pattern_warning_count")
-public func pulsar_pattern_warning_count(_ pattern: OpaquePointer?) -> Int32 {
-    guard let box = Handles.object(pattern, as: PatternBox.self) else { return Result.argument.failing("pulsar_pattern_warning_count: not a live pulsar_pattern") }
+/// A handle that keeps the warnings met making it: patterns, bundles and mixes.
+protocol HoldsWarnings: AnyObject { var warnings: CStrings { get } }
+extension PatternBox: HoldsWarnings {}
+extension BundleBox: HoldsWarnings {}
+extension MixBox: HoldsWarnings {}
+
+/// `pulsar_*_warning_count` of a live `kind` handle, else the argument error.
+func warningCount<Box: HoldsWarnings>(_ handle: OpaquePointer?, as type: Box.Type, kind: String) -> Int32 {
+    guard let box = Handles.object(handle, as: type) else { return Result.argument.failing("\(kind)_warning_count: not a live \(kind)") }
     return Int32(box.warnings.pointers.count)
 }
+
+/// `pulsar_*_warning` of a live `kind` handle, else nil with the argument error.
+func warning<Box: HoldsWarnings>(_ handle: OpaquePointer?, _ index: Int32, as type: Box.Type, kind: String) -> UnsafePointer<CChar>? {
+    guard let box = Handles.object(handle, as: type) else {
+        _ = Result.argument.failing("\(kind)_warning: not a live \(kind)")
+        return nil
+    }
+    return box.warnings.at(index, "\(kind)_warning")
+}
+
+@_cdecl("pulsar_pattern_warning_count")
+public func pulsar_pattern_warning_count(_ pattern: OpaquePointer?) -> Int32 { warningCount(pattern, as: PatternBox.self, kind: "pulsar_pattern") }
 
 @_cdecl("pulsar_pattern_warning")
 public func pulsar_pattern_warning(_ pattern: OpaquePointer?, _ index: Int32) -> UnsafePointer<CChar>? {
-    guard let box = Handles.object(pattern, as: PatternBox.self) else {
-        _ = Result.argument.failing("pulsar_pattern_warning: not a live pulsar_pattern")
-        return nil
-    }
-    return box.warnings.at(index, "pulsar_pattern_warning")
+    warning(pattern, index, as: PatternBox.self, kind: "pulsar_pattern")
 }
 
 @_cdecl("pulsar_bundle_warning_count")
-public func pulsar_bundle_warning_count(_ bundle: OpaquePointer?) -> Int32 {
-    guard let box = Handles.object(bundle, as: BundleBox.self) else { return Result.argument.failing("pulsar_bundle_warning_count: not a live pulsar_bundle") }
-    return Int32(box.warnings.pointers.count)
-}
+public func pulsar_bundle_warning_count(_ bundle: OpaquePointer?) -> Int32 { warningCount(bundle, as: BundleBox.self, kind: "pulsar_bundle") }
 
 @_cdecl("pulsar_bundle_warning")
 public func pulsar_bundle_warning(_ bundle: OpaquePointer?, _ index: Int32) -> UnsafePointer<CChar>? {
-    guard let box = Handles.object(bundle, as: BundleBox.self) else {
-        _ = Result.argument.failing("pulsar_bundle_warning: not a live pulsar_bundle")
-        return nil
-    }
-    return box.warnings.at(index, "pulsar_bundle_warning")
+    warning(bundle, index, as: BundleBox.self, kind: "pulsar_bundle")
+}
+
+@_cdecl("pulsar_mix_warning_count")
+public func pulsar_mix_warning_count(_ mix: OpaquePointer?) -> Int32 { warningCount(mix, as: MixBox.self, kind: "pulsar_mix") }
+
+@_cdecl("pulsar_mix_warning")
+public func pulsar_mix_warning(_ mix: OpaquePointer?, _ index: Int32) -> UnsafePointer<CChar>? {
+    warning(mix, index, as: MixBox.self, kind: "pulsar_mix")
 }

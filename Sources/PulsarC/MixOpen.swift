@@ -48,18 +48,3 @@ public func pulsar_mix_open(_ path: UnsafePointer<CChar>?, _ presetID: UnsafePoi
         return code.failing("\(function): \(error.description)")
     }
 }
-
-@_cdecl("pulsar_mix_warning_count")
-public func pulsar_mix_warning_count(_ mix: OpaquePointer?) -> Int32 {
-    guard let box = Handles.object(mix, as: MixBox.self) else { return Result.argument.failing("pulsar_mix_warning_count: not a live pulsar_mix") }
-    return Int32(box.warnings.pointers.count)
-}
-
-@_cdecl("pulsar_mix_warning")
-public func pulsar_mix_warning(_ mix: OpaquePointer?, _ index: Int32) -> UnsafePointer<CChar>? {
-    guard let box = Handles.object(mix, as: MixBox.self) else {
-        _ = Result.argument.failing("pulsar_mix_warning: not a live pulsar_mix")
-        return nil
-    }
-    return box.warnings.at(index, "pulsar_mix_warning")
-}
